@@ -1,0 +1,194 @@
+"""Natural frequencies and mode shapes of K phi = omega^2 M phi."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from .._validate import positive_int
+from ..exceptions import InputError, ModelError
+from ..fem.assembly import Link
+
+DENSE_LIMIT = 400
+"""Problems up to this size use LAPACK's dense eigh; larger ones sparse shift-invert."""
+
+
+@dataclass(frozen=True)
+class ModalResult:
+    """Natural frequencies and mass-normalized mode shapes.
+
+    Attributes
+    ----------
+    omega_rad_s : ndarray, shape (count,)
+        Circular natural frequencies, ascending [rad/s].
+    frequencies_hz : ndarray, shape (count,)
+        omega / (2 pi) [Hz].
+    mode_shapes : ndarray, shape (n_full, count)
+        Mode shapes on all dofs (fixed dofs zero), phi^T M phi = 1.
+    dof : int
+        Number of free degrees of freedom of the eigenproblem.
+    labels : tuple of str
+        Labels of the n_full dofs.
+    kinds : tuple of str
+        Dominant field of each mode by kinetic-energy share (``axial``, ``torsion``,
+        ``bending-v``, ``bending-w``; ``bending`` when v and w together pass 60 %, as for
+        the degenerate pairs of a square section; else ``mixed``), when known.
+    """
+
+    omega_rad_s: np.ndarray
+    frequencies_hz: np.ndarray
+    mode_shapes: np.ndarray
+    dof: int
+    labels: tuple = ()
+    kinds: tuple = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: ``omega_rad_s``, ``frequencies_hz``, ``dof``, ``kinds``."""
+        return {"omega_rad_s": [float(w) for w in self.omega_rad_s],
+                "frequencies_hz": [float(f) for f in self.frequencies_hz],
+                "dof": int(self.dof), "kinds": list(self.kinds)}
+
+
+def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResult:
+    """Lowest ``count`` eigenpairs of K phi = lambda M phi, omega = sqrt(max(lambda, 0)).
+
+    Parameters
+    ----------
+    M, K : ndarray or sparse matrix, shape (n, n)
+        Symmetric mass (positive definite on ``free_dofs``) and stiffness (positive
+        semi-definite) matrices.
+    count : int
+        Number of modes; 1 <= count <= number of free dofs.
+    free_dofs : array_like of int, optional
+        Dofs kept (the others are fixed at zero). Default: all.
+    labels : sequence of str
+        Dof labels stored in the result.
+
+    Notes
+    -----
+    Up to DENSE_LIMIT free dofs, LAPACK ``eigh`` with an index subset; above, ARPACK in
+    shift-invert mode around a small negative shift (K - sigma M is then positive
+    definite even with rigid-body modes). Eigenvalues within round-off of zero
+    (|lambda| < 1e-11 max_i K_ii/M_ii) are rigid-body modes and reported as 0.
+    """
+    n = M.shape[0]
+    free = np.arange(n) if free_dofs is None else np.asarray(free_dofs, dtype=int)
+    nf = free.size
+    count = positive_int("count", count)
+    if count > nf:
+        raise InputError("count", count, f"an integer in [1, {nf}] (the free degrees of freedom)")
+    Mf = M[np.ix_(free, free)] if not sp.issparse(M) else M.tocsr()[free][:, free]
+    Kf = K[np.ix_(free, free)] if not sp.issparse(K) else K.tocsr()[free][:, free]
+    if nf <= DENSE_LIMIT or count >= nf - 1:
+        Md = Mf.toarray() if sp.issparse(Mf) else np.asarray(Mf)
+        Kd = Kf.toarray() if sp.issparse(Kf) else np.asarray(Kf)
+        try:
+            lam, vec = sla.eigh(Kd, Md, subset_by_index=[0, count - 1])
+        except np.linalg.LinAlgError as exc:
+            raise ModelError(f"mass matrix is not positive definite: {exc}") from None
+    else:
+        Ms, Ks = sp.csc_matrix(Mf), sp.csc_matrix(Kf)
+        # Shift: a small fraction of the smallest diagonal stiffness/mass ratio.
+        d = Ks.diagonal() / Ms.diagonal()
+        sigma = -1e-6 * float(np.min(d[d > 0])) if np.any(d > 0) else -1.0
+        lam, vec = spla.eigsh(Ks, k=count, M=Ms, sigma=sigma, which="LM")
+        order = np.argsort(lam)
+        lam, vec = lam[order], vec[:, order]
+        # normalize to phi^T M phi = 1
+        vec = vec / np.sqrt(np.einsum("ik,ik->k", vec, Ms @ vec))
+    # Round-off of the eigenvalues is ~ eps * max(K_ii / M_ii); rigid-body modes come
+    # out at that level. 1e-11 of that scale is far above round-off (2e-16) and far
+    # below any elastic eigenvalue of a beam meshed with reasonable elements.
+    dk = np.abs(Kf.diagonal() if sp.issparse(Kf) else np.diag(Kf))
+    dm = np.abs(Mf.diagonal() if sp.issparse(Mf) else np.diag(Mf))
+    scale = max(float(np.max(dk / np.where(dm > 0, dm, np.inf))), 1e-300)
+    if np.any(lam < -1e-9 * scale):
+        raise ModelError("stiffness matrix is not positive semi-definite "
+                         f"(eigenvalue {lam.min():.3e})")
+    lam = np.where(np.abs(lam) < 1e-11 * scale, 0.0, lam)
+    omega = np.sqrt(np.maximum(lam, 0.0))
+    shapes = np.zeros((n, count))
+    shapes[free] = vec
+    return ModalResult(omega_rad_s=omega, frequencies_hz=omega / (2 * math.pi),
+                       mode_shapes=shapes, dof=nf, labels=tuple(labels))
+
+
+_FIELD_KIND = {"u": "axial", "phi": "torsion", "v": "bending-v", "w": "bending-w"}
+
+
+def _field_energies(link: Link, shapes: np.ndarray) -> dict:
+    return {f: np.einsum("ik,ik->k", shapes, link.field_mass(f) @ shapes)
+            for f in link.element.fields}
+
+
+def align_degenerate_modes(link: Link, result: ModalResult, rtol: float = 1e-6) -> ModalResult:
+    """Rotate modes of (numerically) equal frequency so each one follows one field.
+
+    Within a cluster of equal eigenvalues any M-orthonormal basis is valid; LAPACK
+    returns an arbitrary mixture (e.g. v and w bending of a square section). The
+    cluster's basis is rotated (orthogonally, so phi^T M phi = I is kept) to diagonalize
+    sum_f c_f Phi^T M_f Phi with distinct weights c_f, separating the fields.
+    """
+    shapes = result.mode_shapes.copy()
+    lam = result.omega_rad_s**2
+    scale = max(float(lam.max()), 1e-300)
+    weights = {f: float(i + 1) for i, f in enumerate(link.element.fields)}
+    k = 0
+    while k < lam.size:
+        j = k + 1
+        while j < lam.size and abs(lam[j] - lam[k]) <= rtol * max(lam[k], 1e-9 * scale):
+            j += 1
+        if j - k > 1:
+            Phi = shapes[:, k:j]
+            A = sum(c * (Phi.T @ (link.field_mass(f) @ Phi)) for f, c in weights.items())
+            _, R = np.linalg.eigh(0.5 * (A + A.T))
+            shapes[:, k:j] = Phi @ R
+        k = j
+    return ModalResult(omega_rad_s=result.omega_rad_s, frequencies_hz=result.frequencies_hz,
+                       mode_shapes=shapes, dof=result.dof, labels=result.labels,
+                       kinds=mode_kinds(link, shapes))
+
+
+def mode_kinds(link: Link, shapes: np.ndarray) -> tuple[str, ...]:
+    """Dominant field of each mode by its share of modal kinetic energy.
+
+    The kinetic energy of field f is rho A int f^2 dx (rho I_p for the torsion angle).
+    """
+    energies = _field_energies(link, shapes)
+    kinds = []
+    for k in range(shapes.shape[1]):
+        e = {f: float(energies[f][k]) for f in energies}
+        total = sum(e.values())
+        best = max(e, key=e.get)
+        bend = e.get("v", 0.0) + e.get("w", 0.0)
+        if total > 0 and e[best] >= 0.6 * total:
+            kinds.append(_FIELD_KIND[best])
+        elif total > 0 and bend >= 0.6 * total:
+            kinds.append("bending")
+        else:
+            kinds.append("mixed")
+    return tuple(kinds)
+
+
+def beam_modes(link: Link, *, count: int) -> ModalResult:
+    """Natural frequencies of a single link with its end conditions and point masses.
+
+    Parameters
+    ----------
+    link : Link
+        The meshed link.
+    count : int
+        Number of modes, 1 <= count <= free dofs.
+
+    Returns
+    -------
+    ModalResult
+        With ``kinds`` filled and degenerate modes aligned with the fields.
+    """
+    res = modal_analysis(link.mass(), link.stiffness(), count=count,
+                         free_dofs=link.free_dofs(), labels=link.dof_labels())
+    return align_degenerate_modes(link, res)

@@ -1,0 +1,1 @@
+"""Plots (matplotlib, imported lazily, Agg backend: no screen needed)."""
