@@ -1,0 +1,44 @@
+"""Reference trajectories with analytic derivatives up to jerk.
+
+Every trajectory has ``dim``, ``t_start``, ``t_end`` (``math.inf`` if periodic),
+``period`` (``None`` if not periodic) and ``evaluate(t) -> TrajectorySample``, which
+accepts a scalar or a 1-D array of times in s and returns arrays of shape (n,) and
+(n, dim) in SI units. Non-periodic trajectories hold their end values outside
+``[t_start, t_end]``.
+
+Classes
+-------
+TrajectorySample
+    Result of ``evaluate``: time, position, velocity, acceleration, jerk.
+Trajectory
+    Abstract base class.
+Circle
+    Uniform circular motion, spatial or planar (Kuo 2016 section 5.3, Asadi &
+    Heydari 2020, Yu & Chen 2019 case 2).
+RestToRest
+    Cubic / quintic / septic rest-to-rest polynomial segment.
+PiecewiseTrajectory
+    Contiguous segments played in sequence.
+InvertedU
+    Septic pick-and-place path of Kuo 2016 section 5.4.
+BangBang
+    Constant-acceleration rest-to-rest motion (Briot & Khalil 2013 section V).
+"""
+from ._base import Trajectory, TrajectorySample
+from .bangbang import BangBang
+from .circle import Circle
+from .pick_and_place import InvertedU
+from .piecewise import PiecewiseTrajectory
+from .polynomial import REST_TO_REST_ORDERS, RestToRest, rest_to_rest_profile
+
+__all__ = [
+    "TrajectorySample",
+    "Trajectory",
+    "Circle",
+    "RestToRest",
+    "rest_to_rest_profile",
+    "REST_TO_REST_ORDERS",
+    "PiecewiseTrajectory",
+    "InvertedU",
+    "BangBang",
+]

@@ -1,0 +1,187 @@
+"""Common result type, abstract base class and input helpers of the trajectories."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate
+from ..exceptions import DimensionError, InputError
+
+__all__ = ["TrajectorySample", "Trajectory"]
+
+
+@dataclass(frozen=True, eq=False)
+class TrajectorySample:
+    """Position and its first three time derivatives at a set of times.
+
+    Parameters
+    ----------
+    time : numpy.ndarray, shape (n,)
+        Sample times in s.
+    position : numpy.ndarray, shape (n, dim)
+        Position in m (or in the joint's SI unit, e.g. m for a prismatic joint).
+    velocity : numpy.ndarray, shape (n, dim)
+        First time derivative of ``position`` (m/s).
+    acceleration : numpy.ndarray, shape (n, dim)
+        Second time derivative of ``position`` (m/s^2).
+    jerk : numpy.ndarray, shape (n, dim)
+        Third time derivative of ``position`` (m/s^3).
+
+    Notes
+    -----
+    The arrays are made read-only so that a sample cannot be modified in place.
+    """
+
+    time: np.ndarray
+    position: np.ndarray
+    velocity: np.ndarray
+    acceleration: np.ndarray
+    jerk: np.ndarray
+
+    def __post_init__(self) -> None:
+        time = np.asarray(self.time, dtype=float)
+        if time.ndim != 1:
+            raise DimensionError(f"invalid time: expected shape (n,), got {time.shape}")
+        object.__setattr__(self, "time", _readonly(time))
+        shape = None
+        for name in ("position", "velocity", "acceleration", "jerk"):
+            arr = np.asarray(getattr(self, name), dtype=float)
+            if arr.ndim != 2 or arr.shape[0] != time.size:
+                raise DimensionError(
+                    f"invalid {name}: expected shape ({time.size}, dim), got {arr.shape}"
+                )
+            if shape is not None and arr.shape != shape:
+                raise DimensionError(f"invalid {name}: expected shape {shape}, got {arr.shape}")
+            shape = arr.shape
+            object.__setattr__(self, name, _readonly(arr))
+
+    @property
+    def dim(self) -> int:
+        """Number of coordinates per sample."""
+        return int(self.position.shape[1])
+
+    def __len__(self) -> int:
+        return int(self.time.size)
+
+
+class Trajectory(ABC):
+    """Interface shared by every trajectory.
+
+    Attributes
+    ----------
+    dim : int
+        Number of coordinates (>= 1).
+    t_start, t_end : float
+        Time interval of the motion in s; ``t_end`` is ``math.inf`` for periodic
+        trajectories.
+    period : float or None
+        Period in s of a periodic trajectory, ``None`` otherwise.
+
+    Notes
+    -----
+    Non-periodic trajectories hold their end values outside ``[t_start, t_end]``
+    (position constant, velocity, acceleration and jerk zero). Periodic ones are
+    evaluated by their formula at every time.
+    """
+
+    @property
+    @abstractmethod
+    def dim(self) -> int:
+        """Number of coordinates."""
+
+    @property
+    @abstractmethod
+    def t_start(self) -> float:
+        """Start time in s."""
+
+    @property
+    @abstractmethod
+    def t_end(self) -> float:
+        """End time in s (``math.inf`` if periodic)."""
+
+    @property
+    def period(self) -> float | None:
+        """Period in s, or ``None`` for a non-periodic trajectory."""
+        return None
+
+    @property
+    def duration(self) -> float:
+        """``t_end - t_start`` in s (``math.inf`` for periodic trajectories)."""
+        return self.t_end - self.t_start
+
+    @abstractmethod
+    def evaluate(self, t) -> TrajectorySample:
+        """Evaluate position, velocity, acceleration and jerk.
+
+        Parameters
+        ----------
+        t : float or array_like, shape (n,)
+            Finite times in s. A scalar gives a sample of length 1.
+
+        Returns
+        -------
+        TrajectorySample
+            Arrays of shape (n,) for ``time`` and (n, dim) for the rest.
+        """
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr = np.array(arr, dtype=float, copy=True)
+    arr.setflags(write=False)
+    return arr
+
+
+def _as_times(t) -> np.ndarray:
+    """Return ``t`` as a finite float array of shape (n,) (a scalar gives (1,))."""
+    try:
+        arr = np.asarray(t, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("t", t, "a finite time in s or a 1-D array of them") from None
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise DimensionError(f"invalid t: expected a scalar or shape (n,), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise InputError("t", t, "finite times in s")
+    return arr
+
+
+def _as_vector(name: str, value) -> np.ndarray:
+    """Return a scalar or 1-D finite array as a read-only float array of shape (dim,)."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(name, value, "a finite scalar or 1-D vector") from None
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1 or arr.size == 0:
+        raise InputError(name, value, "a finite scalar or non-empty 1-D vector")
+    return _readonly(_validate.vector(name, arr, arr.size))
+
+
+def _endpoints(start, end) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a (start, end) pair of equal length."""
+    a = _as_vector("start", start)
+    b = _as_vector("end", end)
+    if a.shape != b.shape:
+        raise InputError("end", end, f"a vector of the same length as start ({a.size})")
+    return a, b
+
+
+def _interval(t0, tf) -> tuple[float, float]:
+    """Validate a time interval t0 < tf (finite, s)."""
+    a = _validate.finite("t0", t0)
+    b = _validate.finite("tf", tf)
+    if not b > a:
+        raise InputError("tf", tf, f"a finite time > t0 = {a} s")
+    return a, b
+
+
+def _sample(t: np.ndarray, p, v, a, j) -> TrajectorySample:
+    return TrajectorySample(time=t, position=p, velocity=v, acceleration=a, jerk=j)
+

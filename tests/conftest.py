@@ -1,0 +1,20 @@
+import numpy as np
+import pytest
+
+from elastodyn.description import Material, Section
+
+
+@pytest.fixture
+def steel():
+    return Material(E=210e9, G=80e9, rho=7800.0)
+
+
+@pytest.fixture
+def rect():
+    """A non-square section so that the two bending planes differ."""
+    return Section.rectangle(6e-3, 4e-3)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261121)
