@@ -74,6 +74,12 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     shift-invert mode around a small negative shift (K - sigma M is then positive
     definite even with rigid-body modes). Eigenvalues within round-off of zero
     (|lambda| < 1e-11 max_i K_ii/M_ii) are rigid-body modes and reported as 0.
+
+    Accuracy: the absolute error of every eigenvalue lambda = omega^2 is of the order of
+    eps * lambda_max (eps = 2.2e-16), lambda_max being the highest eigenvalue of the
+    discretization (axial and curvature dofs make it large: ~1e13 rad^2/s^2 for 100
+    steel elements of 1 cm). The relative error of a low frequency is therefore about
+    eps lambda_max / (2 omega^2), ~1e-6 for the first bending mode of such a mesh.
     """
     n = M.shape[0]
     free = np.arange(n) if free_dofs is None else np.asarray(free_dofs, dtype=int)

@@ -1,0 +1,42 @@
+"""Time integrators for the elastodynamic equations of motion.
+
+Second-order linear time-varying systems ``M(t) qdd + C(t) qd + K(t) q = f(t)``, given as a
+callable ``system(t) -> (M, C, K, f)``:
+
+- :func:`newmark` -- Newmark (1959), constant step, average acceleration by default
+  (Kuo 2016, section 5.3, integrates the KED equations with Newmark and a constant step);
+- :func:`generalized_alpha` -- Chung & Hulbert (1993), controllable high-frequency
+  dissipation ``rho_inf``;
+- :func:`constant_system` -- wrap constant ``M``, ``C``, ``K`` (and a force).
+
+First-order state-space models ``dx/dt = rhs(t, x, u, params)`` (python-control
+convention), through :func:`scipy.integrate.solve_ivp`:
+
+- :func:`simulate_state_space`;
+- :func:`second_order_to_state_space` -- the same LTV system as a state-space ``rhs``, to
+  cross-check the implicit integrators against Runge-Kutta.
+
+All times in seconds, SI units throughout.
+"""
+from ._system import ConstantSystem, constant_system
+from .second_order import (
+    GeneralizedAlphaParameters,
+    SecondOrderResult,
+    generalized_alpha,
+    generalized_alpha_parameters,
+    newmark,
+)
+from .state_space import StateSpaceResult, second_order_to_state_space, simulate_state_space
+
+__all__ = [
+    "ConstantSystem",
+    "constant_system",
+    "SecondOrderResult",
+    "GeneralizedAlphaParameters",
+    "generalized_alpha_parameters",
+    "newmark",
+    "generalized_alpha",
+    "StateSpaceResult",
+    "simulate_state_space",
+    "second_order_to_state_space",
+]
