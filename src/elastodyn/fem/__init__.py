@@ -1,8 +1,16 @@
-"""Finite-element kernels: interpolations, beam elements, link assembly, FFRF, modes."""
+"""Finite-element kernels: interpolations, beam elements, link assembly, FFRF, modes.
+
+Kernels take and return numpy arrays (no printing, no files).
+"""
+from . import assumed_modes, ffrf
 from .assembly import END_CONDITIONS, Link, LinkKED, PointMass, assemble, parse_ends
+from .assumed_modes import ClampedFreeModes, ModalIntegrals, SineModes, cantilever_roots
 from .elements import (BeamElement, KEDElementTerms, axial_force_polynomial,
                        centrifugal_matrix, geometric_stiffness, gravity_load,
                        gyroscopic_matrix, ked_element_terms, mass_matrix, stiffness_matrix)
+from .ffrf import (FFRFInvariants, ffrf_invariants, planar_body_mass_matrix,
+                   planar_quadratic_velocity, planar_stiffness, rayleigh_ritz_shape,
+                   rosyid_element_matrices)
 from .shapes import basis, gauss_legendre_01, hermite_coefficients
 
 __all__ = [
@@ -10,4 +18,8 @@ __all__ = [
     "assemble", "parse_ends", "axial_force_polynomial", "centrifugal_matrix",
     "geometric_stiffness", "gravity_load", "gyroscopic_matrix", "ked_element_terms",
     "mass_matrix", "stiffness_matrix", "basis", "gauss_legendre_01", "hermite_coefficients",
+    "FFRFInvariants", "ffrf_invariants", "planar_body_mass_matrix",
+    "planar_quadratic_velocity", "planar_stiffness", "rayleigh_ritz_shape",
+    "rosyid_element_matrices", "ClampedFreeModes", "SineModes", "ModalIntegrals",
+    "cantilever_roots", "assumed_modes", "ffrf",
 ]

@@ -1,0 +1,74 @@
+"""The command line: JSON output, files under --out, one-line errors with exit code 2."""
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from elastodyn.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "elastodyn", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_version_and_help():
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("elastodyn ")
+    r = run("beam-modes", "--help")
+    assert r.returncode == 0 and "--ends" in r.stdout and "--order" in r.stdout
+
+
+def test_beam_modes_json_matches_analytic(capsys):
+    assert main(["beam-modes", "--json", "--ends", "clamped-free", "--length", "0.5",
+                 "--width", "0.01", "--height", "0.02", "--elements", "20", "--count", "4",
+                 "--planar"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= {"omega_rad_s", "frequencies_hz", "dof"}
+    w = doc["omega_rad_s"]
+    assert w == sorted(w) and len(w) == 4
+    assert doc["dof"] == 3 * 21 - 3
+    # planar bending uses I_z = H B^3 / 12 with B = width (along y)
+    E, rho, B, H, L = 210e9, 7800.0, 0.01, 0.02, 0.5
+    ref = 1.87510407**2 * math.sqrt(E * (H * B**3 / 12) / (rho * B * H)) / L**2
+    assert w[0] == pytest.approx(ref, rel=1e-5)  # 20 cubic elements: ~1e-8 for mode 1
+    assert doc["frequencies_hz"][0] == pytest.approx(w[0] / (2 * math.pi), rel=1e-12)
+
+
+def test_beam_modes_out_writes_files_atomically(tmp_path):
+    out = tmp_path / "res"
+    r = run("beam-modes", "--out", str(out), "--count", "4", "--order", "quintic",
+            "--elements", "3")
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["mode_shapes.png", "modes.csv", "modes.json"]  # no temp files left
+    assert (out / "mode_shapes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    doc = json.loads((out / "modes.json").read_text())
+    assert len(doc["omega_rad_s"]) == 4
+    assert str(out.resolve()) in r.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--length", "-1"], "length"),
+    (["--length", "abc"], "--length"),
+    (["--E", "0"], "E"),
+    (["--rho", "-7800"], "rho"),
+    (["--width", "0", "--height", "0.01"], "width"),
+    (["--elements", "0"], "elements"),
+    (["--ends", "clamped-glued"], "ends"),
+    (["--ends", "clamped"], "ends"),
+    (["--order", "septic"], "order"),
+    (["--count", "1000"], "count"),
+    (["--area", "1e-4"], "--iz"),
+    (["--width", "0.01", "--area", "1e-4"], "section"),
+    (["--bogus"], "unrecognized"),
+])
+def test_bad_input_one_line_exit_2(args, needle):
+    r = run("beam-modes", *args)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert needle in lines[0] and "Traceback" not in r.stderr
+    assert r.stdout == ""
