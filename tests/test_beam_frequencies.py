@@ -12,7 +12,6 @@ import pytest
 from scipy.optimize import brentq
 
 from elastodyn.analysis import beam_modes
-from elastodyn.description import Section
 from elastodyn.fem import BeamElement, Link, PointMass
 
 # Characteristic equations f(x) = 0 in x = beta L, divided by cosh x for stability.

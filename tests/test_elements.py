@@ -1,5 +1,4 @@
 """Element matrices: identities, rigid-body null spaces, textbook closed forms."""
-import math
 
 import numpy as np
 import pytest
@@ -8,7 +7,7 @@ import scipy.linalg as sla
 from elastodyn.analysis import beam_modes, modal_analysis
 from elastodyn.description import Section
 from elastodyn.exceptions import InputError
-from elastodyn.fem import (BeamElement, Link, gravity_load, hermite_coefficients, mass_matrix,
+from elastodyn.fem import (BeamElement, Link, hermite_coefficients, mass_matrix,
                            stiffness_matrix)
 from elastodyn.fem.shapes import reference_basis
 

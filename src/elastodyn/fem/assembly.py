@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .._validate import choice, finite, non_negative, positive, positive_int, vector
+from .._validate import finite, non_negative, positive, positive_int, vector
 from ..description.materials import Material, Section
-from .elements import (ROTATION_DOFS, TRANSLATION_DOFS, BeamElement, geometric_stiffness,
+from .elements import (ROTATION_DOFS, TRANSLATION_DOFS, BeamElement, frame_motion,
+                       geometric_stiffness,
                        gravity_load, ked_element_terms, mass_matrix, stiffness_matrix)
 
 END_CONDITIONS = ("clamped", "pinned", "free")
@@ -256,12 +257,8 @@ class Link:
             M dd(q) + C d(q) + K q = f, before end conditions.
         """
         el, l = self.element, self.element_length
-        V = vector("velocity", velocity, 3)
-        w = vector("omega", omega, 3)
-        a = vector("acceleration", acceleration, 3)
-        al = vector("alpha", alpha, 3)
-        g = vector("gravity", gravity, 3)
-        Pr = finite("tip_force", tip_force)
+        V, w, a, al, g, Pr = frame_motion(velocity, omega, acceleration, alpha, gravity,
+                                          tip_force)
         terms = [None] * self.n_elements
         for j in reversed(range(self.n_elements)):
             r = np.array([j * l, 0.0, 0.0])

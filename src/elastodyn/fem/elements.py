@@ -445,6 +445,13 @@ def _frame_terms(el, l, section, material, velocity, omega, acceleration, alpha)
     return Y, Z, Zdot
 
 
+def frame_motion(velocity, omega, acceleration, alpha, gravity, tip_force=0.0):
+    """Validate a frame motion: five 3-vectors [SI] and the tip axial force [N]."""
+    return (vector("velocity", velocity, 3), vector("omega", omega, 3),
+            vector("acceleration", acceleration, 3), vector("alpha", alpha, 3),
+            vector("gravity", gravity, 3), finite("tip_force", tip_force))
+
+
 def ked_element_terms(el: BeamElement, length: float, section: Section, material: Material,
                       *, velocity, omega, acceleration, alpha, gravity,
                       tip_force: float = 0.0) -> KEDElementTerms:
@@ -480,12 +487,7 @@ def ked_element_terms(el: BeamElement, length: float, section: Section, material
     if not el.spatial:
         raise ValueError("invalid element: got a planar element; allowed: a spatial element "
                          "(the moving-frame terms of Kuo section 3 are spatial)")
-    V = vector("velocity", velocity, 3)
-    om = vector("omega", omega, 3)
-    a = vector("acceleration", acceleration, 3)
-    al = vector("alpha", alpha, 3)
-    g = vector("gravity", gravity, 3)
-    Pr = finite("tip_force", tip_force)
+    V, om, a, al, g, Pr = frame_motion(velocity, omega, acceleration, alpha, gravity, tip_force)
     Q = _translation_grams(el, l, section, material)
     Ms = np.einsum("ab,abij->ij", om @ om * np.eye(3) - np.outer(om, om), Q)
     Be = np.einsum("ab,abij->ij", _skew(om), Q)

@@ -185,3 +185,22 @@ def _interval(t0, tf) -> tuple[float, float]:
 def _sample(t: np.ndarray, p, v, a, j) -> TrajectorySample:
     return TrajectorySample(time=t, position=p, velocity=v, acceleration=a, jerk=j)
 
+
+
+class _Segment:
+    """Properties shared by the finite segments with fields start, t0, tf."""
+
+    @property
+    def dim(self) -> int:
+        """Number of coordinates."""
+        return int(self.start.size)
+
+    @property
+    def t_start(self) -> float:
+        """``t0`` in s."""
+        return self.t0
+
+    @property
+    def t_end(self) -> float:
+        """``tf`` in s."""
+        return self.tf

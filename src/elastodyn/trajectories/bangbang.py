@@ -5,13 +5,13 @@ from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from ._base import Trajectory, TrajectorySample, _as_times, _endpoints, _interval, _sample
+from ._base import Trajectory, _Segment, TrajectorySample, _as_times, _endpoints, _interval, _sample
 
 __all__ = ["BangBang"]
 
 
 @dataclass(frozen=True, eq=False)
-class BangBang(Trajectory):
+class BangBang(_Segment, Trajectory):
     r"""Bang-bang acceleration profile between two rest positions.
 
     With :math:`d = q_f - q_0`, :math:`T = t_f - t_0`, :math:`t_m = (t_0 + t_f)/2`
@@ -63,21 +63,6 @@ class BangBang(Trajectory):
         t0, tf = _interval(self.t0, self.tf)
         for name, value in (("start", start), ("end", end), ("t0", t0), ("tf", tf)):
             object.__setattr__(self, name, value)
-
-    @property
-    def dim(self) -> int:
-        """Number of coordinates."""
-        return int(self.start.size)
-
-    @property
-    def t_start(self) -> float:
-        """``t0`` in s."""
-        return self.t0
-
-    @property
-    def t_end(self) -> float:
-        """``tf`` in s."""
-        return self.tf
 
     @property
     def switch_times(self) -> tuple[float, float, float]:

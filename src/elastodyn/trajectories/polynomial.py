@@ -7,7 +7,7 @@ import numpy as np
 from numpy.polynomial import polynomial as P
 
 from ..exceptions import InputError
-from ._base import Trajectory, TrajectorySample, _as_times, _endpoints, _interval, _sample
+from ._base import Trajectory, _Segment, TrajectorySample, _as_times, _endpoints, _interval, _sample
 
 __all__ = ["RestToRest", "rest_to_rest_profile", "REST_TO_REST_ORDERS"]
 
@@ -71,7 +71,7 @@ def rest_to_rest_profile(tau, order: int = 7) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class RestToRest(Trajectory):
+class RestToRest(_Segment, Trajectory):
     r"""Polynomial rest-to-rest motion between two points.
 
     .. math::
@@ -120,21 +120,6 @@ class RestToRest(Trajectory):
         order = _order(self.order)
         for name, value in (("start", start), ("end", end), ("t0", t0), ("tf", tf), ("order", order)):
             object.__setattr__(self, name, value)
-
-    @property
-    def dim(self) -> int:
-        """Number of coordinates."""
-        return int(self.start.size)
-
-    @property
-    def t_start(self) -> float:
-        """``t0`` in s."""
-        return self.t0
-
-    @property
-    def t_end(self) -> float:
-        """``tf`` in s."""
-        return self.tf
 
     def evaluate(self, t) -> TrajectorySample:
         """Evaluate the segment at times ``t``.
