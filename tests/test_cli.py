@@ -57,6 +57,9 @@ def test_beam_modes_out_writes_files_atomically(tmp_path):
     (["--rho", "-7800"], "rho"),
     (["--width", "0", "--height", "0.01"], "width"),
     (["--elements", "0"], "elements"),
+    (["--elements", "100000"], "--elements"),  # CLI cap: 200
+    (["--length", "nan"], "length"),
+    (["--count", "0"], "count"),
     (["--ends", "clamped-glued"], "ends"),
     (["--ends", "clamped"], "ends"),
     (["--order", "septic"], "order"),

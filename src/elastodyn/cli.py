@@ -15,6 +15,11 @@ from ._version import __version__
 from .exceptions import ElastodynError, InputError
 
 
+MAX_ELEMENTS = 200
+"""Command-line cap on --elements; the library has none. Beyond it, run time grows and
+the rotation dofs' stiffness (~h^-4) drives round-off above the lowest eigenvalues."""
+
+
 class _UsageError(Exception):
     pass
 
@@ -119,6 +124,8 @@ def _cmd_beam_modes(a) -> int:
     from .fem.elements import BeamElement
     from .io.atomic import atomic_write_text
 
+    if a.elements > MAX_ELEMENTS:  # a link never needs more; keeps the run interactive
+        raise InputError("--elements", a.elements, f"an integer in [1, {MAX_ELEMENTS}]")
     section = _section_from_args(a)
     material = Material(E=a.E, G=a.G, rho=a.rho)
     pms = (PointMass(node=-1, mass=a.tip_mass),) if a.tip_mass else ()

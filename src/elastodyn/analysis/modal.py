@@ -73,7 +73,7 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     Up to DENSE_LIMIT free dofs, LAPACK ``eigh`` with an index subset; above, ARPACK in
     shift-invert mode around a small negative shift (K - sigma M is then positive
     definite even with rigid-body modes). Eigenvalues within round-off of zero
-    (|lambda| < 1e-11 max_i K_ii/M_ii) are rigid-body modes and reported as 0.
+    (|lambda| < 100 eps max_i K_ii/M_ii) are rigid-body modes and reported as 0.
 
     Accuracy: the absolute error of every eigenvalue lambda = omega^2 is of the order of
     eps * lambda_max (eps = 2.2e-16), lambda_max being the highest eigenvalue of the
@@ -106,16 +106,18 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
         lam, vec = lam[order], vec[:, order]
         # normalize to phi^T M phi = 1
         vec = vec / np.sqrt(np.einsum("ik,ik->k", vec, Ms @ vec))
-    # Round-off of the eigenvalues is ~ eps * max(K_ii / M_ii); rigid-body modes come
-    # out at that level. 1e-11 of that scale is far above round-off (2e-16) and far
-    # below any elastic eigenvalue of a beam meshed with reasonable elements.
+    # Round-off of the eigenvalues is ~ eps * lambda_max <~ eps * max(K_ii / M_ii);
+    # rigid-body modes come out at that level, so |lambda| below 100 eps of that scale
+    # is a zero mode. (Very fine meshes push max(K_ii/M_ii) up as h^-4 through the
+    # rotation dofs; when it reaches omega_1^2 / (100 eps) the lowest elastic
+    # frequencies are below round-off and are reported as 0: the mesh is too fine.)
     dk = np.abs(Kf.diagonal() if sp.issparse(Kf) else np.diag(Kf))
     dm = np.abs(Mf.diagonal() if sp.issparse(Mf) else np.diag(Mf))
     scale = max(float(np.max(dk / np.where(dm > 0, dm, np.inf))), 1e-300)
     if np.any(lam < -1e-9 * scale):
         raise ModelError("stiffness matrix is not positive semi-definite "
                          f"(eigenvalue {lam.min():.3e})")
-    lam = np.where(np.abs(lam) < 1e-11 * scale, 0.0, lam)
+    lam = np.where(np.abs(lam) < 100 * np.finfo(float).eps * scale, 0.0, lam)
     omega = np.sqrt(np.maximum(lam, 0.0))
     shapes = np.zeros((n, count))
     shapes[free] = vec
