@@ -75,3 +75,11 @@ def test_bad_input_one_line_exit_2(args, needle):
     assert len(lines) == 1, r.stderr
     assert needle in lines[0] and "Traceback" not in r.stderr
     assert r.stdout == ""
+
+
+def test_out_on_a_file_is_one_line_exit_2(tmp_path):
+    f = tmp_path / "afile"
+    f.write_text("x")
+    r = run("beam-modes", "--out", str(f / "sub"), "--count", "2")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in r.stderr

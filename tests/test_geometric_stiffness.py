@@ -81,3 +81,24 @@ def test_hanging_beam_fundamental_frequency_rises_with_gravity(steel, rect):
     w0 = modal_analysis(link.mass(), link.stiffness(), count=1, free_dofs=link.free_dofs())
     wg = modal_analysis(ked.M, ked.K, count=1, free_dofs=link.free_dofs())
     assert wg.omega_rad_s[0] > w0.omega_rad_s[0]
+
+
+def test_compressed_beyond_buckling_is_refused(steel, rect):
+    # Past the Euler load K + N K_g has a negative eigenvalue: modal analysis must raise,
+    # not report 0 Hz.
+    from elastodyn.exceptions import ModelError
+    L = 1.0
+    link = Link(BeamElement(False, "cubic"), L, 12, rect, steel, ends="pinned-pinned")
+    P = 1.05 * math.pi**2 * steel.E * rect.iz / L**2
+    with pytest.raises(ModelError, match="positive semi-definite"):
+        modal_analysis(link.mass(), link.stiffness() + link.geometric_stiffness(-P),
+                       count=2, free_dofs=link.free_dofs())
+
+
+def test_moving_frame_refuses_point_masses(steel, rect):
+    from elastodyn.exceptions import ModelError
+    from elastodyn.fem import PointMass
+    link = Link(BeamElement(True), 0.6, 4, rect, steel, point_masses=(PointMass(-1, 0.5),))
+    z = np.zeros(3)
+    with pytest.raises(ModelError, match="point_masses"):
+        link.moving_frame(velocity=z, omega=z, acceleration=z, alpha=z, gravity=[9.81, 0, 0])

@@ -169,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     except _UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except (ElastodynError, ValueError) as exc:
+    except OSError as exc:  # e.g. --out names a file or an unwritable place
+        print(f"elastodyn: error: cannot write outputs: {exc}".splitlines()[0], file=sys.stderr)
+        return 2
+    except (ElastodynError, ValueError, OverflowError) as exc:
         print(f"elastodyn: error: {exc}".splitlines()[0], file=sys.stderr)
         return 2

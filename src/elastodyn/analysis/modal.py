@@ -114,8 +114,9 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     dk = np.abs(Kf.diagonal() if sp.issparse(Kf) else np.diag(Kf))
     dm = np.abs(Mf.diagonal() if sp.issparse(Mf) else np.diag(Mf))
     scale = max(float(np.max(dk / np.where(dm > 0, dm, np.inf))), 1e-300)
-    if np.any(lam < -1e-9 * scale):
-        raise ModelError("stiffness matrix is not positive semi-definite "
+    if np.any(lam < -100 * np.finfo(float).eps * scale):  # unstable (e.g. buckled)
+        raise ModelError("stiffness matrix is not positive semi-definite (unstable, e.g. "
+                         "compressed beyond buckling) "
                          f"(eigenvalue {lam.min():.3e})")
     lam = np.where(np.abs(lam) < 100 * np.finfo(float).eps * scale, 0.0, lam)
     omega = np.sqrt(np.maximum(lam, 0.0))

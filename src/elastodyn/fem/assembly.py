@@ -247,8 +247,8 @@ class Link:
         V + w x r, a + alpha x r + w x (w x r). Each element's right-end axial force P_r
         is the axial force of the link at that node, computed from the tip force and the
         axial loads of the elements to its right (Kuo eq. 35 chained along the link).
-        Point masses at interior nodes are not included in the axial force (their
-        inertia is added to M only).
+        Links with point masses are refused (ModelError): their moving-frame loads are
+        not implemented yet.
 
         Returns
         -------
@@ -257,6 +257,13 @@ class Link:
             M dd(q) + C d(q) + K q = f, before end conditions.
         """
         el, l = self.element, self.element_length
+        if self.point_masses:
+            # Their inertial and gravity loads (f, K, C and the chained axial force) are
+            # not modelled yet: refuse rather than return a silently incomplete model.
+            from ..exceptions import ModelError
+            raise ModelError("invalid point_masses: got a link with point masses; allowed: "
+                             "none in Link.moving_frame (their moving-frame loads are not "
+                             "implemented yet)")
         V, w, a, al, g, Pr = frame_motion(velocity, omega, acceleration, alpha, gravity,
                                           tip_force)
         terms = [None] * self.n_elements
