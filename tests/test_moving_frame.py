@@ -188,3 +188,43 @@ def test_rotating_cantilever_centrifugal_stiffening(steel):
     wv2, ww2 = _rotating_frequencies(link, Om2)
     assert ww2**2 - wv2**2 == pytest.approx(Om2**2, rel=1e-8)
     assert ww2 > 2.0 * w0w  # strongly stiffened at Omega = 3 omega0
+
+
+@pytest.mark.parametrize("order", ["cubic", "quintic"])
+def test_element_inertia_equals_absolute_acceleration(order, steel, rect, rng):
+    """M dd + 2B d + (dB/dt - M_s) delta - (Y - dZ/dt) = int N3^T rho A a_abs
+    + rho I_p int N_phi (alpha_x + phi_dd), with the absolute acceleration of the deformed
+    point a_abs = a + alpha x (r0 + s) + w x (w x (r0 + s)) + 2 w x s_d + s_dd
+    (s: elastic displacement field). Pins dB/dt (= B(alpha)), M_s, Y_e, dZ_e/dt."""
+    el = BeamElement(True, order)
+    mo = _random_motion(rng)
+    mo["gravity"] = np.zeros(3)
+    t = ked_element_terms(el, L_EL, rect, steel, **mo)
+    d, dd, ddd = (rng.normal(size=el.n_dofs) * c for c in (1e-2, 1.0, 10.0))
+    # through the assembled terms: C = 2 B_e, K_d - K_g = dB/dt - M_s, P_e = Y - dZ/dt (g = 0)
+    lhs = t.M_e @ ddd + t.C @ dd + (t.K_d - t.K_g) @ d - t.P_e
+    N3 = np.stack([el.shape(f, XI, L_EL) for f in ("u", "v", "w")], axis=1)
+    Np = el.shape("phi", XI, L_EL)
+    s, sd, sdd = (np.einsum("gin,n->gi", N3, q) for q in (d, dd, ddd))
+    r = np.stack([XI * L_EL, 0 * XI, 0 * XI], axis=1) + s
+    w, al = mo["omega"], mo["alpha"]
+    a_abs = mo["acceleration"] + np.cross(al, r) + np.cross(w, np.cross(w, r)) \
+        + 2 * np.cross(w, sd) + sdd
+    rhs = steel.rho * rect.area * np.einsum("g,gi,gin->n", WQ, a_abs, N3) \
+        + steel.rho * rect.ip * np.einsum("g,g,gn->n", WQ, al[0] + Np @ ddd, Np)
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-10, atol=1e-10 * np.abs(rhs).max())
+
+
+@pytest.mark.parametrize("order", ["cubic", "quintic"])
+def test_rotation_dof_signs(order):
+    """rz = v', ry = -w' (and drz = v'', dry = -w'' for quintic) at the nodes."""
+    el = BeamElement(True, order)
+    for node in (0, 1):
+        for name, field, deriv, sign in (("rz", "v", 1, 1.0), ("ry", "w", 1, -1.0),
+                                         ("drz", "v", 2, 1.0), ("dry", "w", 2, -1.0)):
+            if name not in el.node_dofs:
+                continue
+            q = np.zeros(el.n_dofs)
+            q[node * el.n_node_dofs + el.node_dofs.index(name)] = 1.0
+            val = el.shape(field, [float(node)], L_EL, deriv) @ q
+            assert val[0] == pytest.approx(sign, abs=1e-9)
