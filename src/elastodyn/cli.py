@@ -29,22 +29,24 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: error: {message}")
 
 
-def _float(name):
+def _number(name, kind=float):
+    """argparse converter that names the option in its one-line error."""
+    what = "a number" if kind is float else "an integer"
+
     def conv(text):
         try:
-            return float(text)
+            return kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {name}: got {text!r}; allowed: a number") from None
+            raise argparse.ArgumentTypeError(f"invalid {name}: got {text!r}; allowed: {what}") from None
     return conv
+
+
+def _float(name):
+    return _number(name, float)
 
 
 def _int(name):
-    def conv(text):
-        try:
-            return int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {name}: got {text!r}; allowed: an integer") from None
-    return conv
+    return _number(name, int)
 
 
 def build_parser() -> argparse.ArgumentParser:

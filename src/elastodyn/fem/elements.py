@@ -396,6 +396,14 @@ class KEDElementTerms:
         return self.K_e + self.K_d
 
 
+def _centrifugal(om: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    return np.einsum("ab,abij->ij", om @ om * np.eye(3) - np.outer(om, om), Q)
+
+
+def _gyroscopic(om: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    return np.einsum("ab,abij->ij", _skew(om), Q)
+
+
 def centrifugal_matrix(el, length, section, material, omega) -> np.ndarray:
     """M_s of Kuo 2016 eq. (22): rho A int N3^T (|w|^2 I - w w^T) N3 dx [kg/s^2].
 
@@ -404,9 +412,7 @@ def centrifugal_matrix(el, length, section, material, omega) -> np.ndarray:
     """
     l = _check(el, length)
     om = vector("omega", omega, 3)
-    Q = _translation_grams(el, l, section, material)
-    W = om @ om * np.eye(3) - np.outer(om, om)
-    return np.einsum("ab,abij->ij", W, Q)
+    return _centrifugal(om, _translation_grams(el, l, section, material))
 
 
 def gyroscopic_matrix(el, length, section, material, omega) -> np.ndarray:
@@ -419,8 +425,7 @@ def gyroscopic_matrix(el, length, section, material, omega) -> np.ndarray:
     """
     l = _check(el, length)
     om = vector("omega", omega, 3)
-    Q = _translation_grams(el, l, section, material)
-    return np.einsum("ab,abij->ij", _skew(om), Q)
+    return _gyroscopic(om, _translation_grams(el, l, section, material))
 
 
 def _frame_terms(el, l, section, material, velocity, omega, acceleration, alpha):
@@ -489,9 +494,9 @@ def ked_element_terms(el: BeamElement, length: float, section: Section, material
                          "(the moving-frame terms of Kuo section 3 are spatial)")
     V, om, a, al, g, Pr = frame_motion(velocity, omega, acceleration, alpha, gravity, tip_force)
     Q = _translation_grams(el, l, section, material)
-    Ms = np.einsum("ab,abij->ij", om @ om * np.eye(3) - np.outer(om, om), Q)
-    Be = np.einsum("ab,abij->ij", _skew(om), Q)
-    Bdot = np.einsum("ab,abij->ij", _skew(al), Q)
+    Ms = _centrifugal(om, Q)
+    Be = _gyroscopic(om, Q)
+    Bdot = _gyroscopic(al, Q)  # dB_e/dt: B_e is linear in w
     Ke = stiffness_matrix(el, l, section, material)
     # A_s, B_s, C_s normalized to the same units [1/m]: int N'N'^T x^k dx / l^k
     # (Kuo eq. 37 carries stray factors of l in A_s and B_s relative to eq. 36).
