@@ -36,6 +36,7 @@ import numpy as np
 from ..description.delta import RigidDelta
 from ..exceptions import DimensionError, InputError
 from ..kinematics.delta import DeltaKinematics, KinematicState, _points
+from ._delta_point import PointModel, solve3
 
 __all__ = ["DeltaDynamicsResult", "ExplicitDeltaModel", "MultiplierDeltaModel",
            "FORMULATIONS", "delta_model"]
@@ -179,6 +180,20 @@ class _DeltaModel:
         Xdd = self.forward_dynamics(x[:3], x[3:], tau)
         return np.concatenate([x[3:], Xdd])
 
+    def joint_point(self, X, Xd, Xdd=None):
+        """Joint angles, rates, accelerations and J, Jd at one configuration.
+
+        Returns
+        -------
+        (q, qd, qdd, J, Jd) : arrays (3,), (3,), (3,), (3, 3), (3, 3)
+        """
+        st = self.kinematics.state(X, Xd, Xdd)
+        return st.q[0], st.qd[0], st.qdd[0], st.J[0], st.Jd[0]
+
+    def torque_point(self, X, Xd, Xdd) -> np.ndarray:
+        """Inverse dynamics at one configuration: tau (3,) [N m], friction included."""
+        return self.inverse_dynamics(X, Xd, Xdd).torque[0]
+
     def _friction(self, st):
         f = self.robot.friction
         return np.zeros_like(st.qd) if f.is_zero else f.torque(st.qd)
@@ -195,6 +210,62 @@ class ExplicitDeltaModel(_DeltaModel):
     """
 
     formulation = "explicit"
+
+    def __init__(self, robot: RigidDelta, *, kinematics: DeltaKinematics | None = None):
+        super().__init__(robot, kinematics=kinematics)
+        self._point = PointModel(self.robot, self.kinematics)
+
+    def point(self, X, Xd=(0.0, 0.0, 0.0)):
+        """M, C Xd, G and J at one configuration by the scalar fast path (~10x faster
+        than :meth:`matrices` for a single point; same equations, simplified closed form
+        in :mod:`elastodyn.formulations._delta_point`).
+
+        Parameters
+        ----------
+        X, Xd : array_like, shape (3,)
+
+        Returns
+        -------
+        (M (3, 3), h (3,), G (3,), J (3, 3)) numpy arrays, h = C(X, Xd) Xd.
+        """
+        X = [float(v) for v in X]
+        Xd = [float(v) for v in Xd]
+        M, h, G, J, _, _ = self._point.mhgj(X, Xd)
+        return np.array(M), np.array(h), np.array(G), np.array(J)
+
+    def rhs(self, t, x, u=None, params=None) -> np.ndarray:
+        """State-space right-hand side d/dt (X, Xd) (Asadi eq. 43), python-control style,
+        by the scalar fast path. ``u``: torques [N m] (``None``: zero)."""
+        X = [float(v) for v in x[:3]]
+        Xd = [float(v) for v in x[3:6]]
+        M, h, G, J, _, qd = self._point.mhgj(X, Xd)
+        tau = [0.0, 0.0, 0.0] if u is None else [float(v) for v in u]
+        if not self.robot.friction.is_zero:
+            tau = [a - b for a, b in zip(tau, self.robot.friction.torque(qd).tolist())]
+        # J^T (tau - tau_fric) - C Xd - G
+        b = [J[0][k] * tau[0] + J[1][k] * tau[1] + J[2][k] * tau[2] - h[k] - G[k]
+             for k in range(3)]
+        return np.array(Xd + solve3(M, b))
+
+    def joint_point(self, X, Xd, Xdd=None):
+        legs = self._point.legs([float(v) for v in X], [float(v) for v in Xd])
+        q = np.array([leg[0] for leg in legs])
+        qd = np.array([leg[1] for leg in legs])
+        J = np.array([leg[2] for leg in legs])
+        Jd = np.array([leg[3] for leg in legs])
+        Xd = np.asarray(Xd, dtype=float)
+        qdd = Jd @ Xd if Xdd is None else J @ np.asarray(Xdd, dtype=float) + Jd @ Xd
+        return q, qd, qdd, J, Jd
+
+    def torque_point(self, X, Xd, Xdd) -> np.ndarray:
+        X = [float(v) for v in X]
+        Xd = [float(v) for v in Xd]
+        M, h, G, J, _, qd = self._point.mhgj(X, Xd)
+        rhs = np.array(M) @ np.asarray(Xdd, dtype=float) + np.array(h) + np.array(G)
+        tau = solve3(np.array(J).T.tolist(), rhs.tolist())
+        if not self.robot.friction.is_zero:
+            tau = np.asarray(tau) + self.robot.friction.torque(qd)
+        return np.asarray(tau)
 
     def _leg_frames(self, st: KinematicState) -> np.ndarray:
         """O_i^T R_i^T: rows are the leg frame axes (actuated axis, along the upper link,
