@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -25,6 +26,12 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # accept negative numbers in exponent form (-1e-3) as values, not options
+        self._negative_number_matcher = re.compile(
+            r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
     def error(self, message):  # one line, exit 2 (raised to main)
         raise _UsageError(f"{self.prog}: error: {message}")
 
@@ -92,7 +99,189 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     b.add_argument("--out", type=Path, help="folder for modes.json, modes.csv, mode_shapes.png")
     b.set_defaults(func=_cmd_beam_modes)
+
+    t = sub.add_parser("torques", help="actuator torques of a rigid robot along a trajectory",
+                       description="Inverse dynamics of a rigid Delta along a trajectory: "
+                                   "actuator torques, and with the multiplier formulation "
+                                   "(Kuo 2016) the Lagrange multipliers and lower-link "
+                                   "tensions. Without trajectory options each preset runs "
+                                   "its own paper's circle.")
+    _robot_and_trajectory(t)
+    t.add_argument("--formulation",
+                   help="explicit (Asadi 2020) or multipliers (Kuo 2016); default: the "
+                        "preset's paper (multipliers for delta-kuo2016)")
+    t.add_argument("--step", type=_float("--step"), default=1e-3, help="sample step [s] (0.001)")
+    t.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    t.add_argument("--out", type=Path, help="folder for torques.json, torques.csv, torques.png")
+    t.set_defaults(func=_cmd_torques)
+
+    s_ = sub.add_parser("simulate", help="closed-loop simulation of a rigid robot",
+                        description="Joint-space control of a rigid Delta tracking a "
+                                    "trajectory (plant: the explicit model of Asadi 2020). "
+                                    "pd: tau = kp e + kd e' [N m/rad, N m s/rad]; "
+                                    "computed-torque: joint acceleration qdd_d + kd e' + kp e "
+                                    "[1/s^2, 1/s] through the model.")
+    _robot_and_trajectory(s_)
+    s_.add_argument("--controller", default="pd", help="pd or computed-torque (pd)")
+    s_.add_argument("--kp", type=_float("--kp"), help="proportional gain (pd 200, computed-torque 400)")
+    s_.add_argument("--kd", type=_float("--kd"), help="derivative gain (pd 10, computed-torque 40)")
+    s_.add_argument("--gravity-compensation", action="store_true",
+                    help="pd: add the model's gravity torque")
+    s_.add_argument("--offset", type=_float("--offset"), nargs=3, metavar=("DX", "DY", "DZ"),
+                    default=(0.0, 0.0, 0.0), help="initial position error [m] (0 0 0)")
+    s_.add_argument("--step", type=_float("--step"), default=1e-2,
+                    help="output step [s] (0.01)")
+    s_.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    s_.add_argument("--out", type=Path,
+                    help="folder for tracking.json, tracking.csv, tracking.png")
+    s_.set_defaults(func=_cmd_simulate)
     return p
+
+
+def _robot_and_trajectory(p):
+    p.add_argument("robot", metavar="ROBOT", help="preset: delta-kuo2016 or delta-asadi2020")
+    p.add_argument("--trajectory", default="circle", help="circle or inverted-u (circle)")
+    c = p.add_argument_group("circle (default: the preset's paper circle)")
+    c.add_argument("--centre", type=_float("--centre"), nargs=3, metavar=("X", "Y", "Z"),
+                   help="centre [m] (Kuo: 0 0 0.5; Asadi: 0 0 0.45)")
+    c.add_argument("--radius", type=_float("--radius"), help="radius [m] (Kuo 0.1; Asadi 0.25)")
+    c.add_argument("--period", type=_float("--period"), help="period [s] (Kuo 1; Asadi 2 pi)")
+    u = p.add_argument_group("inverted-u (Kuo 2016 section 5.4)")
+    u.add_argument("--start", type=_float("--start"), nargs=3, metavar=("X", "Y", "Z"),
+                   help="start point [m] (-0.08 -0.02 0.5)")
+    u.add_argument("--travel", type=_float("--travel"), nargs=3, metavar=("DX", "DY", "DZ"),
+                   help="travel [m] (0.16 0.04 0.2; Z down: +DZ goes deeper)")
+    u.add_argument("--times", type=_float("--times"), nargs=5,
+                   metavar=("T0", "T1", "T2", "T3", "TF"), help="set times [s] (0 0.2 0.4 0.6 0.8)")
+    p.add_argument("--duration", type=_float("--duration"),
+                   help="time window [s] (one period of a circle; the whole inverted-U)")
+
+
+_PAPER_CIRCLES = {"delta-kuo2016": "kuo2016", "delta-asadi2020": "asadi2020"}
+_PAPER_FORMULATION = {"delta-kuo2016": "multipliers", "delta-asadi2020": "explicit"}
+
+
+def _trajectory_from_args(a):
+    from .trajectories import Circle, InvertedU
+    if a.trajectory not in ("circle", "inverted-u"):
+        raise InputError("--trajectory", a.trajectory, "one of circle, inverted-u")
+    circle_opts = {"--centre": a.centre, "--radius": a.radius, "--period": a.period}
+    u_opts = {"--start": a.start, "--travel": a.travel, "--times": a.times}
+    wrong = circle_opts if a.trajectory == "inverted-u" else u_opts
+    for name, value in wrong.items():
+        if value is not None:
+            raise InputError(name, value, f"not with --trajectory {a.trajectory}")
+    if a.trajectory == "circle":
+        paper = getattr(Circle, _PAPER_CIRCLES.get(a.robot, "kuo2016"))()
+        kw = {"period": a.period} if a.period is not None else {"angular_rate": paper.angular_rate}
+        return Circle(a.centre if a.centre is not None else paper.centre,
+                      a.radius if a.radius is not None else paper.radius, **kw)
+    d = InvertedU.kuo2016()
+    return InvertedU(a.start if a.start is not None else d.start,
+                     a.travel if a.travel is not None else d.travel,
+                     times=a.times if a.times is not None else d.times)
+
+
+def _write_csv(path, header, columns):
+    import numpy as np
+    from .io.atomic import atomic_write_text
+    data = np.column_stack(columns)
+    lines = [",".join(header)] + [",".join(f"{v:.10g}" for v in row) for row in data]
+    atomic_write_text(path, "\n".join(lines) + "\n")
+
+
+def _cmd_torques(a) -> int:
+    from .analysis.rigid_delta import inverse_dynamics_along
+    from .description.presets import get_preset
+    from .formulations.rigid_delta import delta_model
+    from .io.atomic import atomic_write_text
+
+    robot = get_preset(a.robot)
+    traj = _trajectory_from_args(a)
+    formulation = a.formulation or _PAPER_FORMULATION.get(a.robot, "explicit")
+    if formulation not in ("explicit", "multipliers"):
+        raise InputError("--formulation", formulation, "one of explicit, multipliers")
+    model = delta_model(robot, formulation)
+    prof = inverse_dynamics_along(model, traj, duration=a.duration, step=a.step)
+    doc = {"command": "torques", "trajectory": a.trajectory, **prof.to_dict()}
+    if a.out is not None:
+        from .plot.delta import plot_torques
+        atomic_write_text(a.out / "torques.json", json.dumps(doc) + "\n")
+        header = ["time_s", "x_m", "y_m", "z_m", "q1_rad", "q2_rad", "q3_rad",
+                  "tau1_nm", "tau2_nm", "tau3_nm"]
+        cols = [prof.time, prof.position, prof.joint_angle, prof.torque]
+        if prof.multipliers is not None:
+            header += ["lambda1_n_per_m", "lambda2_n_per_m", "lambda3_n_per_m",
+                       "tension1_n", "tension2_n", "tension3_n"]
+            cols += [prof.multipliers, prof.lower_link_tension]
+        _write_csv(a.out / "torques.csv", header, cols)
+        plot_torques(prof, a.out / "torques.png")
+    if a.json:
+        print(json.dumps(doc))
+    else:
+        peak = doc["peak_torque_nm"]
+        print(f"{robot.name}: {a.trajectory}, {len(prof.time)} samples over "
+              f"{prof.time[-1] - prof.time[0]:.4g} s, formulation {formulation}", file=sys.stderr)
+        print("  peak |torque| [N m]: " + ", ".join(f"{v:.4g}" for v in peak), file=sys.stderr)
+        if prof.lower_link_tension is not None:
+            print(f"  lower-link tension [N]: {prof.lower_link_tension.min():.4g} .. "
+                  f"{prof.lower_link_tension.max():.4g}", file=sys.stderr)
+    if a.out is not None:
+        print(f"outputs written to {a.out.resolve()} (torques.json, torques.csv, "
+              "torques.png)", file=sys.stderr)
+    return 0
+
+
+def _cmd_simulate(a) -> int:
+    import numpy as np
+    from .analysis.rigid_delta import ComputedTorque, JointPD, simulate_tracking
+    from .description.presets import get_preset
+    from .formulations.rigid_delta import ExplicitDeltaModel
+    from .io.atomic import atomic_write_text
+
+    robot = get_preset(a.robot)
+    traj = _trajectory_from_args(a)
+    for name, value in (("--kp", a.kp), ("--kd", a.kd)):
+        if value is not None and not (value > 0 or (name == "--kd" and value == 0)):
+            raise InputError(name, value, "a finite number > 0" if name == "--kp"
+                             else "a finite number >= 0")
+    if a.controller == "pd":
+        ctrl = JointPD(a.kp if a.kp is not None else 200.0, a.kd if a.kd is not None else 10.0,
+                       a.gravity_compensation)
+    elif a.controller == "computed-torque":
+        if a.gravity_compensation:
+            raise InputError("--gravity-compensation", True, "only with --controller pd")
+        ctrl = ComputedTorque(a.kp if a.kp is not None else 400.0,
+                              a.kd if a.kd is not None else 40.0)
+    else:
+        raise InputError("--controller", a.controller, "one of pd, computed-torque")
+    res = simulate_tracking(ExplicitDeltaModel(robot), traj, ctrl, duration=a.duration,
+                            step=a.step, initial_offset=a.offset)
+    doc = {"command": "simulate", "trajectory": a.trajectory, "kp": ctrl.kp, "kd": ctrl.kd,
+           **res.to_dict()}
+    if a.out is not None:
+        from .plot.delta import plot_tracking
+        atomic_write_text(a.out / "tracking.json", json.dumps(doc) + "\n")
+        header = (["time_s"] + [f"{c}_m" for c in "xyz"] + [f"{c}_ref_m" for c in "xyz"]
+                  + [f"e{c}_m" for c in "xyz"] + [f"eq{i}_rad" for i in (1, 2, 3)]
+                  + [f"tau{i}_nm" for i in (1, 2, 3)])
+        _write_csv(a.out / "tracking.csv", header,
+                   [res.time, res.position, res.reference_position, res.position_error,
+                    res.joint_error, res.torque])
+        plot_tracking(res, a.out / "tracking.png")
+    if a.json:
+        print(json.dumps(doc))
+    else:
+        e = np.linalg.norm(res.position_error, axis=1)
+        print(f"{robot.name}: {ctrl.name} tracking of the {a.trajectory} over "
+              f"{res.time[-1] - res.time[0]:.4g} s (kp = {ctrl.kp:g}, kd = {ctrl.kd:g})",
+              file=sys.stderr)
+        print(f"  position error: max {e.max() * 1e3:.4g} mm, final {e[-1] * 1e3:.4g} mm; "
+              f"peak |torque| {np.abs(res.torque).max():.4g} N m", file=sys.stderr)
+    if a.out is not None:
+        print(f"outputs written to {a.out.resolve()} (tracking.json, tracking.csv, "
+              "tracking.png)", file=sys.stderr)
+    return 0
 
 
 def _section_from_args(a):
@@ -171,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     except _UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:  # e.g. --out names a file or an unwritable place
         print(f"elastodyn: error: cannot write outputs: {exc}".splitlines()[0], file=sys.stderr)
         return 2

@@ -1,0 +1,24 @@
+"""Named robots of the papers (``elastodyn ... ROBOT``)."""
+from __future__ import annotations
+
+from ..exceptions import InputError
+from .delta import delta_asadi2020, delta_kuo2016
+
+PRESETS = {
+    "delta-kuo2016": delta_kuo2016,
+    "delta-asadi2020": delta_asadi2020,
+}
+"""Preset name -> factory returning the description."""
+
+
+def get_preset(name: str):
+    """The description of preset ``name``.
+
+    Raises
+    ------
+    InputError
+        Unknown name (the message lists the presets).
+    """
+    if name not in PRESETS:
+        raise InputError("ROBOT", name, "one of " + ", ".join(PRESETS))
+    return PRESETS[name]()
