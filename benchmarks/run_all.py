@@ -11,7 +11,12 @@ baseline measured in the same run on the same machine:
   the dense LAPACK eigh of the same matrices (subset of 10) as the baseline;
 - element-matrix build rate (mass + stiffness of one element, cubic and quintic), with the
   cached reference shape tables, against a baseline that re-evaluates the shape
-  polynomials at the Gauss points for every element (no cache).
+  polynomials at the Gauss points for every element (no cache);
+- rigid Delta (issue 3), Asadi's preset at random workspace points: one evaluation of the
+  explicit model (M, C Xd, G, J) by the scalar fast path, the torques from it, and Kuo's
+  implicit multiplier procedure (lambda then tau) for the same torques, with their ratio
+  (Asadi & Heydari measured their explicit model 105% slower than an implicit one); and
+  the vectorised paths per sample over a 1000-sample batch.
 """
 from __future__ import annotations
 
@@ -97,6 +102,37 @@ def bench_elements(n=2000):
     return res
 
 
+def bench_delta(n_points=200, repeats=5):
+    from elastodyn.description.delta import delta_asadi2020
+    from elastodyn.formulations import ExplicitDeltaModel, MultiplierDeltaModel
+
+    robot = delta_asadi2020()
+    ex, mu = ExplicitDeltaModel(robot), MultiplierDeltaModel(robot)
+    rng = np.random.default_rng(1)
+    pts = []
+    while len(pts) < n_points:   # random reachable, well-conditioned points around z = 0.45 m
+        X = rng.uniform([-0.25, -0.25, 0.35], [0.25, 0.25, 0.6])
+        if ex.kinematics.is_reachable(X) and ex.kinematics.condition_number(X) < 50:
+            pts.append((X.tolist(), rng.normal(size=3).tolist(), rng.normal(size=3).tolist()))
+    for X, Xd, Xdd in pts:   # same torques from both procedures
+        assert np.allclose(ex.torque_point(X, Xd, Xdd), mu.torque_point(X, Xd, Xdd), atol=1e-9)
+
+    def per_call(fn):
+        return median_time(lambda: [fn(*p) for p in pts], repeats) / len(pts)
+
+    out = {"mcgj": per_call(lambda X, Xd, Xdd: ex._point.mhgj(X, Xd)),
+           "mcgj_numpy": per_call(lambda X, Xd, Xdd: ex.point(X, Xd)),
+           "tau_explicit": per_call(ex.torque_point),
+           "tau_implicit": per_call(mu.torque_point)}
+    Xs, Xds, Xdds = (np.array([p[k] for p in pts] * 5) for k in range(3))
+    n = len(Xs)
+    out["batch_explicit"] = median_time(lambda: ex.inverse_dynamics(Xs, Xds, Xdds), repeats) / n
+    out["batch_implicit"] = median_time(lambda: mu.inverse_dynamics(Xs, Xds, Xdds), repeats) / n
+    out["batch_mcgj"] = median_time(lambda: ex.matrices(Xs, Xds), repeats) / n
+    out["batch_n"] = n
+    return out
+
+
 def main():
     print(f"machine: {platform.machine()}, {platform.python_implementation()} "
           f"{platform.python_version()}, numpy {np.__version__}")
@@ -114,6 +150,19 @@ def main():
     print("|---|---|---|---|")
     for order, (r, rb) in e.items():
         print(f"| spatial {order} | {r:,.0f} elements/s | {rb:,.0f} elements/s | {r / rb:.1f}x |")
+    d = bench_delta()
+    us = 1e6
+    print("\n| rigid Delta (delta-asadi2020), per evaluation | time | ratio |")
+    print("|---|---|---|")
+    print(f"| explicit model M, C Xd, G, J (scalar fast path) | {d['mcgj'] * us:.1f} us | target < 20 us |")
+    print(f"| same, returned as numpy arrays (`ExplicitDeltaModel.point`) | {d['mcgj_numpy'] * us:.1f} us | |")
+    print(f"| torques from the explicit model (M Xdd + C Xd + G, solve J^T) | {d['tau_explicit'] * us:.1f} us "
+          f"| {d['tau_explicit'] / d['tau_implicit']:.2f} x implicit |")
+    print(f"| torques by Kuo's implicit procedure (lambda, then tau; baseline) | {d['tau_implicit'] * us:.1f} us | 1 |")
+    print(f"| explicit M, C, G, J, vectorised, per sample of {d['batch_n']} | {d['batch_mcgj'] * us:.2f} us | |")
+    print(f"| explicit torques, vectorised, per sample | {d['batch_explicit'] * us:.2f} us "
+          f"| {d['batch_explicit'] / d['batch_implicit']:.2f} x implicit |")
+    print(f"| implicit (multiplier) torques, vectorised, per sample | {d['batch_implicit'] * us:.2f} us | 1 |")
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ class PointModel:
             Udx, Udy, Udz = xd - L1 * zx * qd, yd - L1 * zy * qd, zd - L1 * zz * qd
             coef = L1 * (Udx * zx + Udy * zy + Udz * zz) - L1 * qd * (Ux * yx + Uy * yy + Uz * yz)
             jd = ((Udx - coef * jx) / UT, (Udy - coef * jy) / UT, (Udz - coef * jz) / UT)
-            out.append((q, qd, (jx, jy, jz), jd, (yx, yy, yz), (zx, zy, zz)))
+            out.append((q, qd, (jx, jy, jz), jd, (yx, yy, yz), (zx, zy, zz), UT))
         return out
 
     def mhgj(self, X, Xd):
@@ -106,7 +106,7 @@ class PointModel:
         G = [-self.mX * g[0], -self.mX * g[1], -self.mX * g[2]]
         cl = cK * L1
         xd = Xd
-        for q, qd, j, jd, yv, zv in legs:
+        for q, qd, j, jd, yv, zv, _ in legs:
             jdx = jd[0] * xd[0] + jd[1] * xd[1] + jd[2] * xd[2]
             zg = zv[0] * g[0] + zv[1] * g[1] + zv[2] * g[2]
             for a in range(3):
@@ -116,6 +116,32 @@ class PointModel:
                 G[a] -= L1 * self.mq * zg * j[a]
         J = [leg[2] for leg in legs]
         return M, h, G, J, [leg[0] for leg in legs], [leg[1] for leg in legs]
+
+
+    def multiplier_torque(self, X, Xd, Xdd):
+        """Kuo's five-step inverse dynamics at one point (see MultiplierDeltaModel):
+        returns (tau, lambda) as lists; friction not included."""
+        legs = self.legs(X, Xd)
+        g, L1, cK = self.g, self.L1, self.cK
+        I = self.beta
+        # platform equations: 2 sum lambda_i U_i = rhs
+        rhs = [self.MX * Xdd[k] - self.mX * g[k] for k in range(3)]
+        cols = []
+        qdd = []
+        for q, qd, j, jd, yv, zv, UT in legs:
+            a = (j[0] * Xdd[0] + j[1] * Xdd[1] + j[2] * Xdd[2]
+                 + jd[0] * Xd[0] + jd[1] * Xd[1] + jd[2] * Xd[2])
+            qdd.append(a)
+            for k in range(3):   # T = L1 z, T' = -L1 y
+                rhs[k] += cK * L1 * (zv[k] * a - yv[k] * qd * qd)
+            cols.append((2.0 * UT * j[0], 2.0 * UT * j[1], 2.0 * UT * j[2]))   # 2 U_i
+        lam = solve3([[cols[0][k], cols[1][k], cols[2][k]] for k in range(3)], rhs)
+        tau = []
+        for (q, qd, j, jd, yv, zv, UT), a, lm in zip(legs, qdd, lam):
+            Tx = L1 * (zv[0] * Xdd[0] + zv[1] * Xdd[1] + zv[2] * Xdd[2])
+            Tg = L1 * (zv[0] * g[0] + zv[1] * g[1] + zv[2] * g[2])
+            tau.append(I * a + cK * Tx - self.mq * Tg + 2.0 * lm * UT)
+        return tau, lam
 
 
 def solve3(A, b):

@@ -96,6 +96,7 @@ class _DeltaModel:
         self._L1 = g.upper_length
         # rotational inertia of a leg about its actuated axis, without the lower link
         self._I_leg = m.motor_inertia + m.upper_inertia + m.upper_mass * (m.upper_com_ratio * g.upper_length) ** 2
+        self._point = PointModel(robot, self.kinematics)   # scalar fast path
 
     # ---------------------------------------------------------------- energies
 
@@ -181,14 +182,21 @@ class _DeltaModel:
         return np.concatenate([x[3:], Xdd])
 
     def joint_point(self, X, Xd, Xdd=None):
-        """Joint angles, rates, accelerations and J, Jd at one configuration.
+        """Joint angles, rates, accelerations and J, Jd at one configuration (scalar
+        fast path, elbows out).
 
         Returns
         -------
         (q, qd, qdd, J, Jd) : arrays (3,), (3,), (3,), (3, 3), (3, 3)
         """
-        st = self.kinematics.state(X, Xd, Xdd)
-        return st.q[0], st.qd[0], st.qdd[0], st.J[0], st.Jd[0]
+        legs = self._point.legs([float(v) for v in X], [float(v) for v in Xd])
+        q = np.array([leg[0] for leg in legs])
+        qd = np.array([leg[1] for leg in legs])
+        J = np.array([leg[2] for leg in legs])
+        Jd = np.array([leg[3] for leg in legs])
+        Xd = np.asarray(Xd, dtype=float)
+        qdd = Jd @ Xd if Xdd is None else J @ np.asarray(Xdd, dtype=float) + Jd @ Xd
+        return q, qd, qdd, J, Jd
 
     def torque_point(self, X, Xd, Xdd) -> np.ndarray:
         """Inverse dynamics at one configuration: tau (3,) [N m], friction included."""
@@ -211,9 +219,6 @@ class ExplicitDeltaModel(_DeltaModel):
 
     formulation = "explicit"
 
-    def __init__(self, robot: RigidDelta, *, kinematics: DeltaKinematics | None = None):
-        super().__init__(robot, kinematics=kinematics)
-        self._point = PointModel(self.robot, self.kinematics)
 
     def point(self, X, Xd=(0.0, 0.0, 0.0)):
         """M, C Xd, G and J at one configuration by the scalar fast path (~10x faster
@@ -246,16 +251,6 @@ class ExplicitDeltaModel(_DeltaModel):
         b = [J[0][k] * tau[0] + J[1][k] * tau[1] + J[2][k] * tau[2] - h[k] - G[k]
              for k in range(3)]
         return np.array(Xd + solve3(M, b))
-
-    def joint_point(self, X, Xd, Xdd=None):
-        legs = self._point.legs([float(v) for v in X], [float(v) for v in Xd])
-        q = np.array([leg[0] for leg in legs])
-        qd = np.array([leg[1] for leg in legs])
-        J = np.array([leg[2] for leg in legs])
-        Jd = np.array([leg[3] for leg in legs])
-        Xd = np.asarray(Xd, dtype=float)
-        qdd = Jd @ Xd if Xdd is None else J @ np.asarray(Xdd, dtype=float) + Jd @ Xd
-        return q, qd, qdd, J, Jd
 
     def torque_point(self, X, Xd, Xdd) -> np.ndarray:
         X = [float(v) for v in X]
@@ -359,6 +354,17 @@ class MultiplierDeltaModel(_DeltaModel):
     """
 
     formulation = "multipliers"
+
+
+    def torque_point(self, X, Xd, Xdd) -> np.ndarray:
+        """Kuo's five steps at one configuration by the scalar fast path: tau (3,) [N m],
+        friction included."""
+        X, Xd, Xdd = ([float(v) for v in a] for a in (X, Xd, Xdd))
+        tau, _ = self._point.multiplier_torque(X, Xd, Xdd)
+        if not self.robot.friction.is_zero:
+            qd = [leg[1] for leg in self._point.legs(X, Xd)]
+            tau = np.asarray(tau) + self.robot.friction.torque(qd)
+        return np.asarray(tau)
 
     def _coefficients(self):
         m = self.robot.masses
