@@ -233,6 +233,8 @@ class DeltaMasses:
                       [r, r - 1.0, 0.0],
                       [r**2 * l**2, (r - 1.0) ** 2 * l**2, 0.0]])
         m_c, m_a, m_k = np.linalg.solve(a, [m, 0.0, i])
+        # the limit I_K = M r (1 - r) l^2 (m_K = 0) comes out as -1e-18 by round-off
+        m_c, m_a, m_k = (0.0 if abs(v) <= 1e-12 * m else v for v in (m_c, m_a, m_k))
         if min(m_c, m_a, m_k) < 0.0:
             raise InputError("inertia", inertia,
                              f"at most {m * r * (1 - r) * l**2:.6g} kg m^2 for mass {m} kg, "

@@ -29,7 +29,7 @@ class PointModel:
     """Constants of one robot, and the one-point evaluation."""
 
     __slots__ = ("e", "A", "s", "r", "rB", "L1", "L2", "beta", "cK", "MX", "mX", "mq", "g",
-                 "axes", "kin")
+                 "axes", "kin", "min_cos")
 
     def __init__(self, robot, kinematics):
         geo, m = robot.geometry, robot.masses
@@ -42,6 +42,9 @@ class PointModel:
         self.rB = geo.platform_radius
         self.L1 = geo.upper_length
         self.L2 = geo.lower_length
+        # serial-singularity guard: |cos gamma_i| = |U_i . T_i| / (L1 L2) below this
+        # raises through the vectorised checker (see DeltaKinematics.condition_number)
+        self.min_cos = 1.0 / kinematics.max_condition
         rK, L1 = m.lower_com_ratio, geo.upper_length
         self.beta = (m.motor_inertia + m.upper_inertia + m.upper_mass * (m.upper_com_ratio * L1) ** 2
                      + (m.elbow_mass + m.lower_com_mass * (1 - rK) ** 2) * L1**2)
@@ -87,6 +90,8 @@ class PointModel:
             Uy = y_ + self.rB * ey - Ay - L1 * yy
             Uz = z_ - L1 * yz
             UT = L1 * (Ux * zx + Uy * zy + Uz * zz)
+            if abs(UT) <= self.min_cos * L1 * L2:
+                self.kin.check_singularity([x, y_, z_])
             jx, jy, jz = Ux / UT, Uy / UT, Uz / UT
             qd = jx * xd + jy * yd + jz * zd
             # Ud = Xd - T qd, Td = -(B - A) qd = -L1 y qd  (eq. 7, 12)

@@ -413,11 +413,16 @@ class DeltaKinematics:
         return Jd[0] if single else Jd
 
     def condition_number(self, X, q=None) -> np.ndarray:
-        """2-norm condition number of J (>= 1; infinite at a singularity).
+        """Singularity measure kappa >= 1 (infinite at a singularity), shape () or (n,).
 
-        It measures both kinds of singularity: a leg stretched or folded in line with
-        its lower link (U_i^T T_i = 0, J unbounded) and lower links that cannot hold the
-        platform (U rank-deficient, J singular).
+        kappa = max(cond(J), 1 / min_i |cos gamma_i|), with cond the 2-norm condition
+        number of J (Asadi eq. 9) and cos gamma_i = U_i . T_i / (L1 L2) the cosine of the
+        angle between lower link i and the path of its elbow. cond(J) detects the parallel
+        (type-2) singularities, where the lower links cannot hold the platform (U
+        rank-deficient), and one leg stretched or folded in line with its lower link; but
+        it is blind to a common scale, so when all three legs stretch at once (bottom of
+        the workspace on the axis, J unbounded) only the second term sees the serial
+        (type-1) singularity. Both terms are dimensionless.
         """
         Xa, single = _points("X", X)
         qa = self.inverse_kinematics(Xa) if q is None else _points("q", q)[0]
@@ -426,12 +431,17 @@ class DeltaKinematics:
         c = self._condition(U, np.einsum("nij,nij->ni", U, T))
         return c[0] if single else c
 
-    @staticmethod
-    def _condition(U, UT):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            s = np.linalg.svd(U / UT[..., None], compute_uv=False)
-            c = s[..., 0] / s[..., -1]
-        return np.where(np.isfinite(c) & (np.abs(UT).min(axis=-1) > 0), c, np.inf)
+    def _condition(self, U, UT):
+        scale = self.geometry.upper_length * self.geometry.lower_length
+        cos_min = np.abs(UT).min(axis=-1) / scale
+        ok = cos_min > 0.0
+        c = np.full(len(U), np.inf)
+        if np.any(ok):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                sv = np.linalg.svd(U[ok] / UT[ok][..., None], compute_uv=False)
+                cj = sv[..., 0] / sv[..., -1]
+                c[ok] = np.maximum(np.where(np.isfinite(cj), cj, np.inf), 1.0 / cos_min[ok])
+        return c
 
     def _check_condition(self, U, UT, X):
         c = self._condition(U, UT)
