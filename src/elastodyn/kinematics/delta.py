@@ -449,11 +449,11 @@ class DeltaKinematics:
         if c[worst] > self.max_condition:
             raise SingularConfigurationError(
                 f"invalid X: point {_fmt(X[worst])} m is at a singularity (condition "
-                f"number of J = {c[worst]:.3g} > {self.max_condition:.3g}); allowed: a "
+                f"number kappa = {c[worst]:.3g} > {self.max_condition:.3g}); allowed: a "
                 "non-singular configuration", float(c[worst]))
         if c[worst] > self.warn_condition:
             warnings.warn(f"point {_fmt(X[worst])} m is near a singularity (condition number "
-                          f"of J = {c[worst]:.3g})", SingularityWarning, stacklevel=3)
+                          f"kappa = {c[worst]:.3g})", SingularityWarning, stacklevel=3)
 
     def check_singularity(self, X, q=None) -> np.ndarray:
         """Condition numbers at X; warns above ``warn_condition``, raises above
