@@ -128,9 +128,9 @@ class DeltaKinematics:
     ----------
     geometry : DeltaGeometry
     warn_condition : float
-        Condition number of J above which :meth:`check_singularity` warns; > 1.
+        Singularity measure kappa (:meth:`condition_number`) above which the checks warn; > 1.
     max_condition : float
-        Condition number above which it raises :class:`SingularConfigurationError`.
+        kappa above which they raise :class:`SingularConfigurationError`.
     """
 
     def __init__(self, geometry: DeltaGeometry, *, warn_condition: float = 1e3,
