@@ -81,6 +81,14 @@ def test_torques_trajectory_options(capsys):
     (["simulate", "delta-kuo2016", "--kp", "-1e-3"], "--kp"),
     (["simulate", "delta-kuo2016", "--controller", "computed-torque",
       "--gravity-compensation"], "--gravity-compensation"),
+    (["torques", "delta-kuo2016", "--duration", "1e4"], "--duration"),      # no hang
+    (["simulate", "delta-kuo2016", "--duration", "1e4"], "--duration"),
+    (["torques", "delta-kuo2016", "--period", "1e-300"], "--period"),
+    (["torques", "delta-kuo2016", "--radius", "1e300"], "leaves the workspace"),
+    (["torques", "delta-kuo2016", "--centre", "0", "0", "-0.5"], "above the base"),
+    (["simulate", "delta-kuo2016", "--offset", "0", "0", "nan"], "--offset"),
+    (["simulate", "delta-kuo2016", "--offset", "1", "1", "1"], "--offset"),
+    (["simulate", "delta-kuo2016", "--kd", "1e12", "--duration", "0.1"], "--kp/--kd"),
 ])
 def test_bad_input_one_line_exit_2(args, name, capsys):
     assert main(args) == 2

@@ -157,6 +157,67 @@ def _robot_and_trajectory(p):
                    help="time window [s] (one period of a circle; the whole inverted-U)")
 
 
+MAX_SAMPLES = {"torques": 1_000_000, "simulate": 100_000}
+"""Command-line caps on the number of output samples (duration / step); the simulation is
+also capped at MAX_SIM_TIME seconds of simulated time."""
+MAX_SIM_TIME = 1000.0
+
+_OPTION_NAMES = {"radius": "--radius", "period": "--period", "angular_rate": "--period",
+                 "centre": "--centre", "times": "--times", "start": "--start",
+                 "travel": "--travel", "initial_offset": "--offset", "step": "--step",
+                 "duration": "--duration", "t_start": "--times", "kp": "--kp", "kd": "--kd"}
+
+
+def _with_option_names(func):
+    """Re-raise library InputErrors under the command-line option's name, and say which
+    part of the run left the workspace."""
+    import functools
+
+    import numpy as np
+
+    from .kinematics.delta import SingularConfigurationError, UnreachableError
+
+    @functools.wraps(func)
+    def wrapper(a):
+        try:
+            return func(a)
+        except (UnreachableError, SingularConfigurationError) as exc:
+            where = getattr(exc, "_cli_context", "trajectory options (the path leaves the "
+                                                  "workspace or crosses a singularity)")
+            detail = str(exc).replace("invalid X: ", "").split("; allowed")[0]
+            err = InputError(where, None, "a path inside the workspace")
+            err.args = (f"invalid {where}: {detail}; allowed: a path inside the workspace",)
+            raise err from None
+        except InputError as exc:
+            if exc.name in _OPTION_NAMES:
+                value = exc.value.tolist() if isinstance(exc.value, np.ndarray) else exc.value
+                raise InputError(_OPTION_NAMES[exc.name], value, exc.allowed) from None
+            raise
+    return wrapper
+
+
+def _check_window(a, traj, command):
+    """Validate --duration/--step against the caps before any work."""
+    if a.step is not None and not (a.step > 0 and a.step < float("inf")):
+        raise InputError("--step", a.step, "a finite number > 0")
+    duration = a.duration
+    if duration is not None and not (0 < duration < float("inf")):
+        raise InputError("--duration", duration, "a finite number > 0")
+    # the window comes from --duration, else from the trajectory (--period or --times)
+    name = ("--duration" if duration is not None
+            else "--period" if traj.period is not None else "--times")
+    if duration is None:
+        duration = traj.period if traj.period is not None else traj.t_end - traj.t_start
+    if command == "simulate" and duration > MAX_SIM_TIME:
+        raise InputError(name, duration, f"at most {MAX_SIM_TIME:g} s of simulated time")
+    if a.step > duration:
+        raise InputError("--step", a.step, f"at most the time window ({duration:.6g} s, {name})")
+    if duration / a.step > MAX_SAMPLES[command]:
+        raise InputError(name, duration, f"at most {MAX_SAMPLES[command]:,} samples of "
+                                         f"--step {a.step:g} s (a window of at most "
+                                         f"{MAX_SAMPLES[command] * a.step:.6g} s)")
+
+
 _PAPER_CIRCLES = {"delta-kuo2016": "kuo2016", "delta-asadi2020": "asadi2020"}
 _PAPER_FORMULATION = {"delta-kuo2016": "multipliers", "delta-asadi2020": "explicit"}
 
@@ -190,6 +251,7 @@ def _write_csv(path, header, columns):
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
+@_with_option_names
 def _cmd_torques(a) -> int:
     from .analysis.rigid_delta import inverse_dynamics_along
     from .description.presets import get_preset
@@ -202,6 +264,7 @@ def _cmd_torques(a) -> int:
     if formulation not in ("explicit", "multipliers"):
         raise InputError("--formulation", formulation, "one of explicit, multipliers")
     model = delta_model(robot, formulation)
+    _check_window(a, traj, "torques")
     prof = inverse_dynamics_along(model, traj, duration=a.duration, step=a.step)
     doc = {"command": "torques", "trajectory": a.trajectory, **prof.to_dict()}
     if a.out is not None:
@@ -232,9 +295,11 @@ def _cmd_torques(a) -> int:
     return 0
 
 
+@_with_option_names
 def _cmd_simulate(a) -> int:
     import numpy as np
-    from .analysis.rigid_delta import ComputedTorque, JointPD, simulate_tracking
+    from .analysis.rigid_delta import ComputedTorque, JointPD, sample_times, simulate_tracking
+    from .kinematics.delta import SingularConfigurationError, UnreachableError
     from .description.presets import get_preset
     from .formulations.rigid_delta import ExplicitDeltaModel
     from .io.atomic import atomic_write_text
@@ -255,8 +320,25 @@ def _cmd_simulate(a) -> int:
                               a.kd if a.kd is not None else 40.0)
     else:
         raise InputError("--controller", a.controller, "one of pd, computed-torque")
-    res = simulate_tracking(ExplicitDeltaModel(robot), traj, ctrl, duration=a.duration,
-                            step=a.step, initial_offset=a.offset)
+    _check_window(a, traj, "simulate")
+    if not np.all(np.isfinite(a.offset)):
+        raise InputError("--offset", list(a.offset), "finite values [m]")
+    plant = ExplicitDeltaModel(robot)
+    times = sample_times(traj, duration=a.duration, step=a.step)
+    s = traj.evaluate(times)
+    plant.kinematics.state(s.position, s.velocity)       # the reference path is valid
+    try:
+        plant.kinematics.state(s.position[0] + np.asarray(a.offset, float))
+    except (UnreachableError, SingularConfigurationError) as exc:
+        exc._cli_context = "--offset (the initial pose leaves the workspace)"
+        raise
+    try:
+        res = simulate_tracking(plant, traj, ctrl, duration=a.duration, step=a.step,
+                                initial_offset=a.offset)
+    except (UnreachableError, SingularConfigurationError) as exc:
+        exc._cli_context = ("--kp/--kd (the closed loop left the workspace: unstable or too "
+                            "weak control)")
+        raise
     doc = {"command": "simulate", "trajectory": a.trajectory, "kp": ctrl.kp, "kd": ctrl.kd,
            **res.to_dict()}
     if a.out is not None:
@@ -348,8 +430,21 @@ def _cmd_beam_modes(a) -> int:
     return 0
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"elastodyn: warning: {message}".splitlines()[0], file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``elastodyn`` command; returns the exit code."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        # overflow/invalid-value noise of extreme inputs: the checks report the cause
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _main(argv)
+
+
+def _main(argv):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

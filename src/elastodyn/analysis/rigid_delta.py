@@ -202,7 +202,8 @@ class JointPD:
 
     def torque(self, model, X, Xd, meas, ref) -> np.ndarray:
         """tau (3,) from the measured (q, qd, ...) and reference (q, qd, qdd, ...) tuples."""
-        tau = self.kp * (ref[0] - meas[0]) + self.kd * (ref[1] - meas[1])
+        e = np.angle(np.exp(1j * (np.asarray(ref[0]) - meas[0])))   # wrapped to (-pi, pi]
+        tau = self.kp * e + self.kd * (ref[1] - meas[1])
         if self.gravity_compensation:
             zero = np.zeros(3)
             tau = tau + model.torque_point(X, zero, zero)
@@ -236,7 +237,8 @@ class ComputedTorque:
     def torque(self, model, X, Xd, meas, ref) -> np.ndarray:
         """tau (3,) from the measured (q, qd, qdd, J, Jd) and reference (q, qd, qdd) tuples."""
         q, qd, _, J, Jd = meas
-        a = ref[2] + self.kd * (ref[1] - qd) + self.kp * (ref[0] - q)
+        e = np.angle(np.exp(1j * (np.asarray(ref[0]) - q)))          # wrapped to (-pi, pi]
+        a = ref[2] + self.kd * (ref[1] - qd) + self.kp * e
         Xdd = np.linalg.solve(J, a - Jd @ Xd)
         return model.torque_point(X, Xd, Xdd)
 

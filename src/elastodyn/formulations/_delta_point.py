@@ -72,11 +72,13 @@ class PointModel:
             k = (px * px + py * py + pz * pz + L1 * L1 - L2 * L2) / (2.0 * L1)
             a, b = rho, -s * zeta
             R = math.hypot(a, b)
-            if not abs(k) <= R:
+            if not abs(k) <= R * (1.0 + 1e-12):   # same tolerance as the vectorised IK
                 self.kin.check_reachable([x, y_, z_])
-                raise UnreachableError(f"invalid X: point {X} m is unreachable", X, i + 1)
+                raise UnreachableError(f"invalid X: point ({x:.6g}, {y_:.6g}, {z_:.6g}) m is "
+                                       f"unreachable by leg {i + 1}; allowed: a point inside "
+                                       "the workspace", X, i + 1)
             psi = math.atan2(b, a)
-            d = math.acos(k / R)
+            d = math.acos(max(-1.0, min(1.0, k / R)))
             q = psi + d
             c, sn = math.cos(q), math.sin(q)
             if c * zeta + s * sn * rho < 0.0:      # elbow-out rule (kinematics docstring)

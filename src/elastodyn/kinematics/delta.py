@@ -271,6 +271,13 @@ class DeltaKinematics:
     def check_reachable(self, X) -> None:
         """Raise :class:`UnreachableError` for the first unreachable point and leg."""
         Xa, _ = _points("X", X)
+        above = np.flatnonzero(Xa[:, 2] <= 0.0)
+        if above.size:   # the mirror assembly mode above the base is not the working mode
+            n = int(above[0])
+            raise UnreachableError(
+                f"invalid X: point {_fmt(Xa[n])} m is above the base plane (Z points down; "
+                "the platform hangs at Z > 0); allowed: a point inside the workspace",
+                Xa[n].copy(), 0)
         margin = np.atleast_2d(self.reachability_margin(Xa))
         bad = np.argwhere(margin < -1e-12)
         if bad.size:
