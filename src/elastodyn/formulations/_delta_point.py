@@ -29,13 +29,12 @@ class PointModel:
     """Constants of one robot, and the one-point evaluation."""
 
     __slots__ = ("e", "A", "s", "r", "rB", "L1", "L2", "beta", "cK", "MX", "mX", "mq", "g",
-                 "axes", "kin", "min_cos")
+                 "kin", "min_cos")
 
     def __init__(self, robot, kinematics):
         geo, m = robot.geometry, robot.masses
         self.kin = kinematics
         self.e = [tuple(float(v) for v in row) for row in geo.radial]
-        self.axes = [tuple(float(v) for v in row) for row in geo.axes]
         self.A = [(geo.base_radius * e[0], geo.base_radius * e[1], 0.0) for e in self.e]
         self.s = geo.sign
         self.r = geo.offset

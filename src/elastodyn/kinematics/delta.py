@@ -151,9 +151,7 @@ class DeltaKinematics:
     def elbows(self, q) -> np.ndarray:
         """Elbow positions B_i [m], shape (n, 3 legs, 3) (or (3, 3) for q of shape (3,))."""
         q, single = _points("q", q)
-        L1 = self.geometry.upper_length
-        c, s = np.cos(q)[..., None], np.sin(q)[..., None]
-        B = self._A + L1 * (c * self._e - self._s * s * _EZ)
+        B, _ = self._elbow_terms(q)
         return B[0] if single else B
 
     def _elbow_terms(self, q):
@@ -432,11 +430,15 @@ class DeltaKinematics:
         (type-1) singularity. Both terms are dimensionless.
         """
         Xa, single = _points("X", X)
+        c = self._condition(*self._lower_links(Xa, q))
+        return c[0] if single else c
+
+    def _lower_links(self, Xa, q):
+        """U_i = D_i - B_i and U_i . T_i at points Xa (n, 3), IK unless q is given."""
         qa = self.inverse_kinematics(Xa) if q is None else _points("q", q)[0]
         B, T = self._elbow_terms(qa.reshape(-1, 3))
         U = Xa[:, None, :] + self.geometry.platform_radius * self._e - B
-        c = self._condition(U, np.einsum("nij,nij->ni", U, T))
-        return c[0] if single else c
+        return U, np.einsum("nij,nij->ni", U, T)
 
     def _condition(self, U, UT):
         scale = self.geometry.upper_length * self.geometry.lower_length
@@ -461,14 +463,11 @@ class DeltaKinematics:
         if c[worst] > self.warn_condition:
             warnings.warn(f"point {_fmt(X[worst])} m is near a singularity (condition number "
                           f"kappa = {c[worst]:.3g})", SingularityWarning, stacklevel=3)
+        return c
 
     def check_singularity(self, X, q=None) -> np.ndarray:
         """Condition numbers at X; warns above ``warn_condition``, raises above
         ``max_condition`` (:class:`SingularConfigurationError`)."""
         Xa, _ = _points("X", X)
-        qa = self.inverse_kinematics(Xa) if q is None else _points("q", q)[0]
-        B, T = self._elbow_terms(qa.reshape(-1, 3))
-        U = Xa[:, None, :] + self.geometry.platform_radius * self._e - B
-        UT = np.einsum("nij,nij->ni", U, T)
-        self._check_condition(U, UT, Xa)
-        return self._condition(U, UT)
+        U, UT = self._lower_links(Xa, q)
+        return self._check_condition(U, UT, Xa)
