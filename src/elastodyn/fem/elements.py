@@ -311,6 +311,25 @@ def gravity_load(el: BeamElement, length: float, section: Section, material: Mat
     return rA * sum(gi * (w @ _gauss(el, f, l, 0)) for gi, f in zip(g, comps))
 
 
+def shape_moments(el: BeamElement, length: float, power: int = 0) -> dict:
+    """Moments int_0^l x^p N_f(x) dx of every field's shapes [m^(p+1)].
+
+    Parameters
+    ----------
+    power : int
+        p in 0..4 (exact quadrature).
+
+    Returns
+    -------
+    dict field name -> ndarray, shape (n_dofs,)
+    """
+    l = _check(el, length)
+    if power not in range(5):
+        raise ValueError(f"invalid power: got {power!r}; allowed: 0..4")
+    w = _weights(l, lambda x: x ** power)
+    return {f: w @ _gauss(el, f, l, 0) for f in el.fields}
+
+
 # --------------------------------------------------------------------------------------
 # Moving-frame (kineto-elasto-dynamic) terms, Kuo 2016 section 3
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,643 @@
+"""Kineto-elasto-dynamic (KED) model of a Delta robot with flexible links (Kuo 2016, secs. 3-4).
+
+Method (Kuo's, made consistent; ../shared/papers/kuo2016-errata.md)
+-------------------------------------------------------------------
+The robot follows its rigid motion (prescribed by the end-effector path through the rigid
+inverse kinematics, actuators locked on their rigid angles); small elastic displacements
+are superposed. Every link is a chain of spatial moving-frame beam elements (axial,
+torsion, two bendings; :func:`elastodyn.fem.elements.ked_element_terms`) whose frame
+follows the link's rigid motion. The elastic state is described by **global variables**
+delta (Kuo eq. 42: delta_e = S_i delta):
+
+* delta_1..6: the end-effector's displacement (world X, Y, Z) and small rotation (about
+  world X, Y, Z) at its centre P (Kuo eq. 45: H_P = I + [delta_4..6]x, translation
+  delta_1..3);
+* per leg, the nodal variables of the upper link (its tip B_i included: Kuo's
+  delta_7..12, here in the upper link's frame), the nodal variables of the lower link
+  that no joint determines (interior nodes; for the quintic family also the derivative
+  dofs at the ends), and the joint-release angles (Kuo's delta_13, delta_14 at B_i; at
+  D_i too unless the joint is clamped).
+
+The nodal variables at the ends of each lower link follow from the linearized kinematic
+chain (Kuo eq. 47, linearized; the errata: eqs. 52-53 are the adjoint maps of the frames at
+D and B with their labels swapped, and eqs. 58-60 tie the slopes to the wrong rotation
+components). Derived here directly as adjoint maps, in the lower link's frame R_l:
+
+* at B_i: d_l = R_l^T R_u d_B,  r_l = R_l^T R_u r_B + sum_k a_k R_l^T n_k,
+* at D_i: d_l = R_l^T (d_P + r_P x (D_i - P)),  r_l = R_l^T r_P + sum_k b_k R_l^T m_k,
+
+with (d_B, r_B) the upper-link tip displacement and rotation in the upper link's frame
+R_u, (d_P, r_P) = delta_1..6, and n_k, m_k the release axes (universal: the motor axis
+y_i and the lower link's z axis; spherical: the lower link's three axes). With the node
+dofs (u, v, w, rx, ry, rz) of :mod:`elastodyn.fem.elements` the slopes are v' = rz and
+w' = -ry (errata). These S blocks change with the configuration; their time derivatives
+follow analytically from the links' angular velocities and accelerations (R_dot =
+[w]x R): for A = R_l^T R_b, A_dot = R_l^T [w_b - w_l]x R_b and
+A_ddot = R_l^T (-[w_l]x [w_b - w_l]x + [al_b - al_l]x + [w_b - w_l]x [w_b]x) R_b.
+
+The assembled linear time-varying system (Kuo eqs. 43-44, Galerkin projection of the
+element equations, equivalent to Lagrange's equations with delta_e = S(t) delta):
+
+    M = sum S^T M_e S + M_P,
+    C = sum S^T (2 M_e S_dot + 2 B_e S) + alpha M + beta K_el,
+    K = sum S^T (M_e S_ddot + 2 B_e S_dot + (K_e + K_d) S),
+    F = sum S^T P_e + F_P,
+
+with the platform's mass and inertia M_P and its d'Alembert load F_P = m_P (g - X_ddot)
+(Kuo's note after eq. 44: "the terms of the end-effector should be added"). Each link's
+element terms are pre-assembled per link in the link's frame (all elements of a link share
+its angular velocity; their origins' accelerations differ by w x (w x s) + al x s, which
+the link-level integrals over s absorb).
+
+Axial loads (eq. 35). The geometric stiffness uses the axial force N(s) along each link,
+N(s) = P_end + rho A [(g_x - a_x)(L - s) + 1/2 (w_y^2 + w_z^2)(L^2 - s^2)] (s from the
+link's origin, a_x the axial acceleration of the origin), with P_end the axial force at
+the link's far end. Kuo leaves P_r undefined (errata); here P_end is the axial joint
+force of the rigid motion: the rigid-motion loads (gravity and d'Alembert forces of the
+distributed links and the platform) carried quasi-statically by the same structure,
+K_el delta_qs = F, with the end force recovered from the link's nodal equilibrium
+(K_e q - P_e at the end node). For a pin-jointed lower link this is the link force of
+rigid statics/dynamics; with moment-transmitting joints it is the force of the
+statically indeterminate frame. Tension stiffens (errata on eq. 38).
+
+Units: SI. Rotations in rad.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.linalg as sla
+
+from .._validate import choice, non_negative, positive_int
+from ..analysis.modal import ModalResult, modal_analysis
+from ..description.flexible_delta import JOINTS, FlexibleDelta
+from ..exceptions import InputError, ModelError
+from ..fem.elements import (ORDERS, BeamElement, geometric_stiffness, mass_matrix,
+                            shape_moments, stiffness_matrix)
+from ..kinematics.delta import DeltaKinematics
+
+__all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "rigid_motion",
+           "ACTUATORS"]
+
+ACTUATORS = ("locked", "free")
+_EZ = np.array([0.0, 0.0, 1.0])
+
+
+def _skew(v: np.ndarray) -> np.ndarray:
+    """[v]x for v of shape (..., 3) -> (..., 3, 3)."""
+    z = np.zeros(v.shape[:-1])
+    return np.stack([np.stack([z, -v[..., 2], v[..., 1]], -1),
+                     np.stack([v[..., 2], z, -v[..., 0]], -1),
+                     np.stack([-v[..., 1], v[..., 0], z], -1)], -2)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+# --------------------------------------------------------------------------------------
+# Rigid motion of every body
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DeltaMotion:
+    """Rigid motion of the Delta's bodies at ns samples (world components, SI).
+
+    Attributes
+    ----------
+    X, Xd, Xdd : (ns, 3)      platform centre position, velocity, acceleration
+    q, qd, qdd : (ns, 3)      actuated angles and rates (robot's convention)
+    A : (3, 3)                base joints A_i (leg-major)
+    B, Bd, Bdd : (ns, 3, 3)   elbows B_i and their velocity and acceleration
+    D : (ns, 3, 3)            platform joints D_i
+    Ru, Rl : (ns, 3, 3, 3)    frames of the upper and lower links (columns: x, y, z axes)
+    wu, au, wl, al : (ns, 3, 3)  angular velocities and accelerations of the links
+    y : (3, 3)                motor axes y_i = (-sin th_i, cos th_i, 0)
+    """
+
+    X: np.ndarray
+    Xd: np.ndarray
+    Xdd: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    A: np.ndarray
+    B: np.ndarray
+    Bd: np.ndarray
+    Bdd: np.ndarray
+    D: np.ndarray
+    Ru: np.ndarray
+    Rl: np.ndarray
+    wu: np.ndarray
+    au: np.ndarray
+    wl: np.ndarray
+    al: np.ndarray
+    y: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.X)
+
+
+def rigid_motion(kin: DeltaKinematics, X, Xd=None, Xdd=None) -> DeltaMotion:
+    """Positions, frames, velocities and accelerations of every link along a rigid motion.
+
+    Frames (Kuo eq. 3, errata): the upper link has x along A_i B_i and y = y_i (the motor
+    axis); the lower link has x along B_i D_i, z = x_l x y_i / |x_l x y_i| (Kuo's
+    R_z(th) R_y(phi_12) R_z(phi_3) frame) and y = z x x. The lower link's angular
+    velocity lies in span(y_i, z_l) (phi_12 dot y_i + phi_3 dot z_l): with
+    u_dot = w_l x x_l, w_l = a y_i + b z_l, b = u_dot.y_l, a = -u_dot.z_l / c3,
+    c3 = |x_l x y_i| = cos phi_3; differentiating once more gives al_l.
+
+    Parameters
+    ----------
+    kin : DeltaKinematics
+    X, Xd, Xdd : array_like, shape (3,) or (ns, 3)
+        Platform centre [m], velocity [m/s], acceleration [m/s^2] (default zero).
+    """
+    st = kin.state(X, Xd, Xdd)
+    g = kin.geometry
+    e = g.radial
+    y = np.stack([-e[:, 1], e[:, 0], np.zeros(3)], axis=1)
+    A = g.base_radius * e
+    L1, L2 = g.upper_length, g.lower_length
+    qd, qdd = st.qd[..., None], st.qdd[..., None]
+    BA = st.B - A
+    Bd = st.T * qd
+    Bdd = st.T * qdd - BA * qd**2
+    xu = BA / L1
+    yu = np.broadcast_to(y, xu.shape)
+    Ru = np.stack([xu, yu, np.cross(xu, yu)], axis=-1)
+    wu = np.cross(BA, Bd) / L1**2
+    au = np.cross(BA, Bdd) / L1**2
+    xl = st.U / L2
+    zc = np.cross(xl, yu)
+    c3 = np.linalg.norm(zc, axis=-1, keepdims=True)
+    zl = zc / c3
+    yl = np.cross(zl, xl)
+    Rl = np.stack([xl, yl, zl], axis=-1)
+    ud = (st.Xd[:, None, :] - Bd) / L2
+    udd = (st.Xdd[:, None, :] - Bdd) / L2
+    b = np.einsum("nij,nij->ni", ud, yl)[..., None]
+    a = -np.einsum("nij,nij->ni", ud, zl)[..., None] / c3
+    wl = a * yu + b * zl
+    zld = np.cross(wl, zl)
+    r = udd - np.cross(wl, ud) - b * np.cross(zld, xl)
+    ad = -np.einsum("nij,nij->ni", r, zl)[..., None] / c3
+    bd = np.einsum("nij,nij->ni", r, yl)[..., None]
+    al = ad * yu + bd * zl + b * zld
+    return DeltaMotion(st.X, st.Xd, st.Xdd, st.q, st.qd, st.qdd, A, st.B, Bd, Bdd, st.D,
+                       Ru, Rl, wu, au, wl, al, y)
+
+
+# --------------------------------------------------------------------------------------
+# Link-level constant matrices
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class LinkMatrices:
+    """Constant matrices of one link of n equal elements, in the link frame.
+
+    Link dofs: node j's dofs (``element.node_dofs``) at [j nd, (j+1) nd), j = 0..n.
+    M, Ke: mass and elastic stiffness. Q[a, b] = rho A int N_a N_b^T ds (a, b in u, v, w),
+    shape (3, 3, nl, nl), for the gyroscopic and centrifugal terms. G[k] = int s^k
+    (N_v' N_v'^T + N_w' N_w'^T) ds, k = 0, 1, 2 (geometric stiffness of a quadratic
+    N(s)). I0, I1 = rho A int s^k N3 ds, shape (3, nl); Iphi = rho I_p int N_phi ds.
+    """
+
+    element: BeamElement
+    length: float
+    n_elements: int
+    rho_a: float
+    M: np.ndarray
+    Ke: np.ndarray
+    Q: np.ndarray
+    G: np.ndarray
+    I0: np.ndarray
+    I1: np.ndarray
+    Iphi: np.ndarray
+
+    @property
+    def nd(self) -> int:
+        return self.element.n_node_dofs
+
+    @property
+    def n_dofs(self) -> int:
+        return (self.n_elements + 1) * self.nd
+
+    def field_rows(self, s: float) -> dict:
+        """Rows giving u, v, w, phi at link coordinate s in [0, L] from the link dofs."""
+        el, n, l = self.element, self.n_elements, self.length / self.n_elements
+        k = min(int(s / l), n - 1)
+        xi = (s - k * l) / l
+        out = {}
+        for f in el.fields:
+            row = np.zeros(self.n_dofs)
+            row[k * self.nd:(k + 2) * self.nd] = el.shape(f, [xi], l)[0]
+            out[f] = row
+        return out
+
+
+def link_matrices(element: BeamElement, length: float, n: int, section, material) -> LinkMatrices:
+    """Assemble the constant link matrices (see :class:`LinkMatrices`)."""
+    l = length / n
+    nd, ne = element.n_node_dofs, element.n_dofs
+    nl = (n + 1) * nd
+    rA = material.rho * section.area
+    me = mass_matrix(element, l, section, material)
+    ke = stiffness_matrix(element, l, section, material)
+    # translation grams of one element
+    from ..fem.elements import _translation_grams  # noqa: PLC0415 (kernel helper)
+    qe = _translation_grams(element, l, section, material)
+    M = np.zeros((nl, nl))
+    Ke = np.zeros((nl, nl))
+    Q = np.zeros((3, 3, nl, nl))
+    G = np.zeros((3, nl, nl))
+    I0 = np.zeros((3, nl))
+    I1 = np.zeros((3, nl))
+    Iphi = np.zeros(nl)
+    m0, m1 = shape_moments(element, l, 0), shape_moments(element, l, 1)
+    for k in range(n):
+        sk = k * l
+        sl = slice(k * nd, k * nd + ne)
+        M[sl, sl] += me
+        Ke[sl, sl] += ke
+        Q[:, :, sl, sl] += qe
+        # int over the element of (s_k + x)^p N'N'^T, p = 0, 1, 2
+        for p, poly in enumerate(((1.0,), (sk, 1.0), (sk * sk, 2 * sk, 1.0))):
+            G[p, sl, sl] += geometric_stiffness(element, l, {"poly": poly})
+        for a, f in enumerate(("u", "v", "w")):
+            I0[a, sl] += rA * m0[f]
+            I1[a, sl] += rA * (sk * m0[f] + m1[f])
+        Iphi[sl] += material.rho * section.ip * m0["phi"]
+    return LinkMatrices(element, float(length), n, rA, M, Ke, Q, G, I0, I1, Iphi)
+
+
+def _gyro(lm: LinkMatrices, w: np.ndarray) -> np.ndarray:
+    """B_e of the link for angular velocity w (link components): sum [w]x_ab Q_ab."""
+    return np.tensordot(_skew(w), lm.Q, axes=([0, 1], [0, 1]))
+
+
+def _centrifugal(lm: LinkMatrices, w: np.ndarray) -> np.ndarray:
+    """M_s of Kuo eq. 22 for the link: sum (|w|^2 I - w w^T)_ab Q_ab."""
+    c = (w @ w) * np.eye(3) - np.outer(w, w)
+    return np.tensordot(c, lm.Q, axes=([0, 1], [0, 1]))
+
+
+def _load(lm: LinkMatrices, w, al, a0, g) -> np.ndarray:
+    """Kuo eq. 41 for the link: P = G + Y - dZ/dt = rho A int N3^T (g - a(s)) ds
+    - rho I_p al_x int N_phi ds, a(s) = a0 + al x s e_x + w x (w x s e_x) (re-derived:
+    Y - dZ/dt is the d'Alembert load of the frame's rigid acceleration)."""
+    ex = np.array([1.0, 0.0, 0.0])
+    c1 = -np.cross(al, ex) - np.cross(w, np.cross(w, ex))
+    return (g - a0) @ lm.I0 + c1 @ lm.I1 - al[0] * lm.Iphi
+
+
+def _axial_coefficients(lm: LinkMatrices, w, a0, g, p_end):
+    """(N0, N1, N2) with N(s) = N0 + N1 s + N2 s^2 (Kuo eq. 35 re-derived, see
+    :func:`elastodyn.fem.elements.axial_force_polynomial`)."""
+    L, rA = lm.length, lm.rho_a
+    b = g[0] - a0[0]
+    wp2 = w[1] ** 2 + w[2] ** 2
+    return p_end + rA * (b * L + 0.5 * wp2 * L * L), -rA * b, -0.5 * rA * wp2
+
+
+# --------------------------------------------------------------------------------------
+# The model
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class KEDSystem:
+    """The KED system at one sample: M ddelta + C ddelta + K delta = F (Kuo eq. 43).
+
+    M, C, K : (n, n); F : (n,); K_el : (n, n) elastic part sum S^T K_e S;
+    end_force : (3 legs, 2) axial force at the far end of the upper (at B_i) and lower
+    (at D_i) links [N], tension > 0; link_dofs : per leg (upper, lower) S delta maps.
+    """
+
+    M: np.ndarray
+    C: np.ndarray
+    K: np.ndarray
+    F: np.ndarray
+    K_el: np.ndarray
+    end_force: np.ndarray
+    S: tuple = field(repr=False, default=())
+
+
+class KEDDeltaModel:
+    """KED model of a flexible Delta (Kuo 2016 secs. 3-4), see the module docstring.
+
+    Parameters
+    ----------
+    robot : FlexibleDelta
+    elements : int
+        Elements per link n >= 1.
+    order : {"cubic", "quintic"}
+        Interpolation family: Kuo's Table 2 (linear axial/torsion, cubic bending) or
+        Table 3 (cubic axial/torsion, quintic bending).
+    joint_b, joint_d : {"universal", "spherical", "clamped"} or None
+        Override the robot's joints.
+    actuators : {"locked", "free"}
+        "locked" (Kuo): the upper links are clamped at A_i on the rigid motor angle.
+        "free": a hinge about the motor axis (adds the three rigid-mechanism freedoms;
+        used to check the linearized chain).
+    preload : bool
+        Include the geometric stiffness of the axial link forces (Kuo eqs. 34-37).
+    rayleigh : (alpha, beta)
+        Proportional damping C_p = alpha M + beta K_el [1/s, s] (Kuo after eq. 44); >= 0.
+    """
+
+    def __init__(self, robot: FlexibleDelta, *, elements: int = 1, order: str = "cubic",
+                 joint_b: str | None = None, joint_d: str | None = None,
+                 actuators: str = "locked", preload: bool = True,
+                 rayleigh: tuple = (0.0, 0.0)):
+        if not isinstance(robot, FlexibleDelta):
+            raise InputError("robot", robot, "a FlexibleDelta")
+        self.robot = robot.with_joints(joint_b, joint_d)
+        self.n_elements = positive_int("elements", elements)
+        self.order = choice("order", order, ORDERS)
+        self.actuators = choice("actuators", actuators, ACTUATORS)
+        self.preload = bool(preload)
+        if len(tuple(rayleigh)) != 2:
+            raise InputError("rayleigh", rayleigh, "a pair (alpha, beta) >= 0")
+        self.rayleigh = (non_negative("rayleigh alpha", rayleigh[0]),
+                         non_negative("rayleigh beta", rayleigh[1]))
+        self.kinematics = DeltaKinematics(self.robot.geometry)
+        el = BeamElement(spatial=True, order=self.order)
+        g = self.robot.geometry
+        sec, mat = self.robot.section, self.robot.material
+        self.links = (link_matrices(el, g.upper_length, self.n_elements, sec, mat),
+                      link_matrices(el, g.lower_length, self.n_elements, sec, mat))
+        self._build_layout()
+
+    # ------------------------------------------------------------------ layout
+    @property
+    def joint_b(self) -> str:
+        return self.robot.joint_b
+
+    @property
+    def joint_d(self) -> str:
+        return self.robot.joint_d
+
+    def _build_layout(self):
+        nd = self.links[0].nd
+        n = self.n_elements
+        node_dofs = self.links[0].element.node_dofs
+        labels = ["platform.dX", "platform.dY", "platform.dZ",
+                  "platform.rX", "platform.rY", "platform.rZ"]
+        nrel = {"universal": 2, "spherical": 3, "clamped": 0}
+        self._chains = []
+        for i in range(3):
+            c = {}
+            # upper link: node 0 at A_i clamped in its first six dofs (the hinge dof ry
+            # is free with free actuators); derivative dofs (quintic) free everywhere.
+            own = [j for j in range(nd, (n + 1) * nd)]
+            own += [j for j in range(6, nd)]  # node 0 derivative dofs
+            if self.actuators == "free":
+                own.append(node_dofs.index("ry"))
+            own = sorted(own)
+            c["upper_local"] = np.array(own)
+            c["upper_global"] = np.arange(len(labels), len(labels) + len(own))
+            labels += [f"leg{i + 1}.upper.node{j // nd}.{node_dofs[j % nd]}" for j in own]
+            tip = [n * nd + k for k in range(6)]
+            c["tip_global"] = c["upper_global"][np.searchsorted(own, tip)]
+            kb = nrel[self.joint_b]
+            c["rel_b"] = np.arange(len(labels), len(labels) + kb)
+            labels += [f"leg{i + 1}.joint_B.release{k + 1}" for k in range(kb)]
+            # lower link: first six dofs of nodes 0 and n are determined by the joints
+            own = [j for j in range((n + 1) * nd) if not (j < 6 or n * nd <= j < n * nd + 6)]
+            c["lower_local"] = np.array(own, dtype=int)
+            c["lower_global"] = np.arange(len(labels), len(labels) + len(own))
+            labels += [f"leg{i + 1}.lower.node{j // nd}.{node_dofs[j % nd]}" for j in own]
+            kd = nrel[self.joint_d]
+            c["rel_d"] = np.arange(len(labels), len(labels) + kd)
+            labels += [f"leg{i + 1}.joint_D.release{k + 1}" for k in range(kd)]
+            self._chains.append(c)
+        self.labels = tuple(labels)
+        self.dof = len(labels)
+        # touched global dofs of each lower link: own, tip (6), rel_b, platform (6), rel_d
+        for c in self._chains:
+            c["lower_cols"] = np.concatenate([c["lower_global"], c["tip_global"], c["rel_b"],
+                                              np.arange(6), c["rel_d"]])
+
+    # ------------------------------------------------------------------ motion
+    def motion(self, X, Xd=None, Xdd=None) -> DeltaMotion:
+        """Rigid motion at platform positions X [m] (velocities, accelerations default 0)."""
+        return rigid_motion(self.kinematics, X, Xd, Xdd)
+
+    def _release_axes(self, joint: str, y: np.ndarray, Rl: np.ndarray, at: str):
+        """Release axes of a joint as (world axis, fixed to the lower link) pairs.
+
+        Universal: (y_i, z_l) at B, (z_l, y_i) at D (Kuo eq. 3 order; the order only
+        labels the variables); y_i is fixed to the upper link (which rotates about it)
+        or to the translating platform, hence constant in the world. Spherical: the lower
+        link's three axes."""
+        if joint == "clamped":
+            return []
+        if joint == "spherical":
+            return [(Rl[:, m], True) for m in range(3)]
+        zl = (Rl[:, 2], True)
+        yi = (y, False)
+        return [yi, zl] if at == "B" else [zl, yi]
+
+    def _lower_S(self, mo: DeltaMotion, k: int, i: int, derivs: int):
+        """S, S_dot, S_ddot of lower link i at sample k, shape (nl, ncols) each."""
+        lm = self.links[1]
+        c = self._chains[i]
+        n, nd = self.n_elements, lm.nd
+        nown, kb, kd = len(c["lower_local"]), len(c["rel_b"]), len(c["rel_d"])
+        ncols = nown + 6 + kb + 6 + kd
+        Rl, Ru = mo.Rl[k, i], mo.Ru[k, i]
+        wl, al, wu, au = mo.wl[k, i], mo.al[k, i], mo.wu[k, i], mo.au[k, i]
+        y = mo.y[i]
+        rD = mo.D[k, i] - mo.X[k]
+        Wl, Al = _skew(wl), _skew(al)
+        # d^j/dt^j of R_l^T (world-constant columns) and of R_l^T R_u
+        P0 = [Rl.T, -Rl.T @ Wl, Rl.T @ (Wl @ Wl - Al)]
+        Wr = _skew(wu - wl)
+        P1 = [Rl.T @ Ru, Rl.T @ Wr @ Ru,
+              Rl.T @ (-Wl @ Wr + _skew(au - al) + Wr @ _skew(wu)) @ Ru]
+        axes_b = self._release_axes(self.joint_b, y, Rl, "B")
+        axes_d = self._release_axes(self.joint_d, y, Rl, "D")
+        out = []
+        cB, cR, cP, cD = nown, nown + 6, nown + 6 + kb, nown + 12 + kb
+        rows_d = n * nd
+        rx = _skew(rD)
+        for j in range(derivs + 1):
+            S = np.zeros((lm.n_dofs, ncols))
+            if j == 0:
+                S[c["lower_local"], np.arange(nown)] = 1.0
+            # node B (rows 0..5): d_l = P1 d_B, r_l = P1 r_B + P0 axes_b
+            S[0:3, cB:cB + 3] = P1[j]
+            S[3:6, cB + 3:cB + 6] = P1[j]
+            if kb:
+                # axes fixed to the lower link (z_l, and all three for spherical) are
+                # constant in its frame; only world-fixed y_i contributes derivatives
+                S[3:6, cR:cR + kb] = self._axis_cols(P0, j, axes_b, Rl)
+            # node D: d_l = P0 (d_P - [rD]x r_P), r_l = P0 r_P + P0 axes_d
+            S[rows_d:rows_d + 3, cP:cP + 3] = P0[j]
+            S[rows_d:rows_d + 3, cP + 3:cP + 6] = -P0[j] @ rx
+            S[rows_d + 3:rows_d + 6, cP + 3:cP + 6] = P0[j]
+            if kd:
+                S[rows_d + 3:rows_d + 6, cD:cD + kd] = self._axis_cols(P0, j, axes_d, Rl)
+            out.append(S)
+        return out
+
+    @staticmethod
+    def _axis_cols(P0, j, axes, Rl):
+        """Columns R_l^T n_k and their j-th time derivatives: constant for an axis fixed
+        to the lower link, P0[j] n_k for a world-constant axis."""
+        cols = np.zeros((3, len(axes)))
+        for m, (ax, on_lower) in enumerate(axes):
+            if on_lower:
+                cols[:, m] = Rl.T @ ax if j == 0 else 0.0
+            else:
+                cols[:, m] = P0[j] @ ax
+        return cols
+
+    # ------------------------------------------------------------------ assembly
+    @cached_property
+    def mechanisms(self) -> int:
+        """Number of zero-stiffness (mechanism) freedoms of the elastic structure: three
+        platform freedoms when a lower-link joint is spherical (each S-U or S-S leg
+        removes one constraint only), three lower-link spins when both are, three
+        actuator hinges with free actuators."""
+        m = 0
+        if "spherical" in (self.joint_b, self.joint_d):
+            m += 3
+        if self.joint_b == self.joint_d == "spherical":
+            m += 3
+        if self.actuators == "free":
+            m += 3
+        return m
+
+    def system(self, mo: DeltaMotion, k: int = 0) -> KEDSystem:
+        """The KED system (Kuo eqs. 43-44) at sample k of a rigid motion.
+
+        Returns
+        -------
+        KEDSystem with M, C, K (dof, dof), F (dof,), the elastic stiffness K_el and the
+        axial end forces of every link (tension > 0) [N].
+        """
+        N = self.dof
+        grav = np.asarray(self.robot.gravity, dtype=float)
+        M, C, K, Kel = (np.zeros((N, N)) for _ in range(4))
+        F = np.zeros(N)
+        parts = []
+        for i, c in enumerate(self._chains):
+            for li, lm in enumerate(self.links):
+                if li == 0:
+                    R = mo.Ru[k, i]
+                    w, al, a0 = R.T @ mo.wu[k, i], R.T @ mo.au[k, i], np.zeros(3)
+                    cols, S = c["upper_global"], None
+                else:
+                    R = mo.Rl[k, i]
+                    w, al, a0 = R.T @ mo.wl[k, i], R.T @ mo.al[k, i], R.T @ mo.Bdd[k, i]
+                    cols, S = c["lower_cols"], self._lower_S(mo, k, i, 2)
+                g = R.T @ grav
+                Fl = _load(lm, w, al, a0, g)
+                if S is None:
+                    loc = c["upper_local"]
+                    Kel[np.ix_(cols, cols)] += lm.Ke[np.ix_(loc, loc)]
+                    F[cols] += Fl[loc]
+                else:
+                    Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
+                    F[cols] += S[0].T @ Fl
+                parts.append((i, li, lm, cols, S, w, al, a0, g, Fl))
+        pl = self.robot.platform
+        F[0:3] += pl.mass * (grav - mo.Xdd[k])
+        M[0:3, 0:3] += pl.mass * np.eye(3)
+        M[3:6, 3:6] += np.diag(pl.inertia)
+        end = self._end_forces(Kel, F, parts)
+        Sx = {}
+        for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
+            Bg = _gyro(lm, w)
+            Kl = lm.Ke + _gyro(lm, al) - _centrifugal(lm, w)
+            if self.preload:
+                n0, n1, n2 = _axial_coefficients(lm, w, a0, g, end[i, li])
+                Kl = Kl + n0 * lm.G[0] + n1 * lm.G[1] + n2 * lm.G[2]
+            ix = np.ix_(cols, cols)
+            if S is None:
+                loc = self._chains[i]["upper_local"]
+                lx = np.ix_(loc, loc)
+                M[ix] += lm.M[lx]
+                C[ix] += 2.0 * Bg[lx]
+                K[ix] += Kl[lx]
+            else:
+                S0, S1, S2 = S
+                M[ix] += S0.T @ lm.M @ S0
+                C[ix] += S0.T @ (2.0 * (lm.M @ S1 + Bg @ S0))
+                K[ix] += S0.T @ (lm.M @ S2 + 2.0 * Bg @ S1 + Kl @ S0)
+            Sx[(i, li)] = (cols, S)
+        a, b = self.rayleigh
+        if a or b:
+            C += a * M + b * Kel
+        return KEDSystem(M, C, K, F, Kel, end, Sx)
+
+    def _end_forces(self, Kel, F, parts) -> np.ndarray:
+        """Axial force at the far end of every link (3, 2) [N] from the quasi-static
+        solution K_el delta = F (minimum-norm least squares for a mechanism)."""
+        end = np.zeros((3, 2))
+        if not self.preload:
+            return end
+        if self.mechanisms:
+            u = sla.lstsq(Kel, F, cond=1e-10)[0]
+        else:
+            u = sla.solve(Kel, F, assume_a="sym")
+        for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
+            q = self._link_dofs(u, i, li, cols, S)
+            f = lm.Ke @ q - Fl
+            end[i, li] = f[self.n_elements * lm.nd]  # u dof of the last node
+        return end
+
+    def _link_dofs(self, delta, i, li, cols, S) -> np.ndarray:
+        """Link-frame nodal dofs of link li of leg i from the global variables."""
+        lm = self.links[li]
+        if S is None:
+            q = np.zeros(lm.n_dofs)
+            q[self._chains[i]["upper_local"]] = delta[cols]
+            return q
+        return S[0] @ delta[cols]
+
+    def link_dofs(self, system: KEDSystem, delta) -> list:
+        """Link-frame nodal dofs [(upper, lower) per leg] for global variables delta."""
+        delta = np.asarray(delta, dtype=float)
+        return [tuple(self._link_dofs(delta, i, li, *system.S[(i, li)]) for li in (0, 1))
+                for i in range(3)]
+
+    # ------------------------------------------------------------------ analyses at a pose
+    def at_rest(self, X) -> KEDSystem:
+        """The system at platform position X [m] with the robot at rest."""
+        return self.system(self.motion(np.asarray(X, dtype=float)), 0)
+
+    def modes(self, X, count: int = 8) -> ModalResult:
+        """Lowest ``count`` natural frequencies at rest at platform position X [m] (static
+        link forces under gravity in the geometric stiffness unless preload=False).
+        Mechanism modes (spherical joints, free actuators) come first, at zero frequency
+        without preload."""
+        s = self.at_rest(X)
+        return modal_analysis(s.M, s.K, count=count, labels=self.labels)
+
+    def static_deflection(self, X) -> np.ndarray:
+        """Elastic variables delta (dof,) of the static deflection under gravity at rest at
+        X: K delta = F (K with the preload unless preload=False).
+
+        Raises
+        ------
+        ModelError
+            The structure is a mechanism without preload (spherical joints): no static
+            equilibrium in the linear model.
+        """
+        s = self.at_rest(X)
+        try:
+            lu = sla.lu_factor(s.K, check_finite=True)
+        except (sla.LinAlgError, ValueError) as exc:  # pragma: no cover - defensive
+            raise ModelError(f"static deflection: singular stiffness ({exc})") from None
+        rcond = np.min(np.abs(np.diag(lu[0]))) / np.max(np.abs(np.diag(lu[0])))
+        if rcond < 1e-13:
+            raise ModelError(
+                f"static deflection undefined: the structure (joint_b={self.joint_b}, "
+                f"joint_d={self.joint_d}, preload={self.preload}) is a mechanism")
+        return sla.lu_solve(lu, s.F)
+
+
+_ = math
