@@ -67,8 +67,8 @@ from elastodyn.fem.elements import (BeamElement, geometric_stiffness, gravity_lo
                                     mass_matrix, stiffness_matrix)
 
 __all__ = ["R_A", "R_B", "L1", "L2", "G_VEC", "M_PLATFORM", "H_PLATFORM", "THETAS",
-           "MATERIAL", "SECTION", "JOINTS", "platform_inertia", "inverse_kinematics",
-           "leg_geometry", "assemble", "frame_delta"]
+           "MATERIAL", "SECTION", "JOINTS", "ZERO_TOL", "platform_inertia",
+           "inverse_kinematics", "leg_geometry", "assemble", "frame_delta"]
 
 # ---------------------------------------------------------------------------------------
 # Kuo 2016, Table 1
@@ -181,6 +181,7 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
 
     Returns a dict with
       ``K_el, M`` (N, N), ``f`` (N,) gravity loads, ``C`` (n_c, N) constraint rows,
+      ``row_labels`` (n_c,) the joint of each row, ("A" | "B" | "D", leg),
       ``Z`` (N, dof) orthonormal null-space basis of C, ``elements``: list of dicts
       (leg, link, dofs (global indices), T, K_e, f_e (local gravity load), g_x, length),
       ``node``: function (leg, link, j) -> first global index of that node's block,
@@ -229,56 +230,71 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
     M[p0 + 3:p0 + 6, p0 + 3:p0 + 6] += platform_inertia()
     f[p0:p0 + 3] += M_PLATFORM * G_VEC
 
-    rows = []
+    # Constraint rows C z = 0.  Each row is given as {global dof: coefficient} and labelled
+    # with the joint it belongs to: ("A" | "B" | "D", leg).
+    rows, row_labels = [], []
+    label = None
 
-    def row(entries):
+    def add_row(coefficients: dict):
         r = np.zeros(N)
-        for idx, val in entries:
+        for idx, val in coefficients.items():
             r[idx] += val
         rows.append(r)
+        row_labels.append(label)
+
+    def add_rotation_rows(dofs_1: int, dofs_2: int, kind: str, axis_n: np.ndarray):
+        """Rotation part of a joint between rotation triples at dofs_1 and dofs_2:
+        clamped -> r_1 = r_2; universal -> (r_1 - r_2) . n = 0; spherical -> nothing."""
+        if kind == "clamped":
+            for c in range(3):
+                add_row({dofs_1 + c: 1.0, dofs_2 + c: -1.0})
+        elif kind == "universal":
+            coefficients = {dofs_1 + c: axis_n[c] for c in range(3)}
+            coefficients.update({dofs_2 + c: -axis_n[c] for c in range(3)})
+            add_row(coefficients)
 
     P = np.asarray(X, dtype=float)
     for i, leg in enumerate(legs):
-        a = node(i, 0, 0)
-        u = node(i, 0, n)       # upper link at B
-        l = node(i, 1, 0)       # lower link at B
+        a = node(i, 0, 0)       # upper link at A
+        ub = node(i, 0, n)      # upper link at B
+        lb = node(i, 1, 0)      # lower link at B
         d = node(i, 1, n)       # lower link at D
         y, zl = leg["y"], leg["R_l"][:, 2]
         # A_i: clamp the 6 world dofs of the upper link's first node.
+        label = ("A", i)
         for c in range(6):
-            row([(a + c, 1.0)])
-        # B_i: translations equal.
+            add_row({a + c: 1.0})
+        # B_i: equal translations; rotations by joint_b, universal axes y_i and z_l.
+        label = ("B", i)
         for c in range(3):
-            row([(l + c, 1.0), (u + c, -1.0)])
-        # B_i: rotations.
-        if joint_b == "clamped":
-            for c in range(3):
-                row([(l + 3 + c, 1.0), (u + 3 + c, -1.0)])
-        elif joint_b == "universal":
-            nb = np.cross(y, zl)
-            row([(l + 3 + c, nb[c]) for c in range(3)] + [(u + 3 + c, -nb[c]) for c in range(3)])
-        # D_i: t_d - dP - gP x r = 0, with gP x r = -[r]x gP.
-        r_d = leg["D"] - P
-        S = _skew(r_d)
+            add_row({lb + c: 1.0, ub + c: -1.0})
+        add_rotation_rows(lb + 3, ub + 3, joint_b, np.cross(y, zl))
+        # D_i: t_d - dP - gP x r = 0, r = D_i - P, written with gP x r = -[r]x gP.
+        label = ("D", i)
+        S = _skew(leg["D"] - P)
         for c in range(3):
-            row([(d + c, 1.0), (p0 + c, -1.0)] + [(p0 + 3 + m, S[c, m]) for m in range(3)])
-        # D_i: rotations.
-        if joint_d == "clamped":
-            for c in range(3):
-                row([(d + 3 + c, 1.0), (p0 + 3 + c, -1.0)])
-        elif joint_d == "universal":
-            nd_ = np.cross(zl, y)
-            row([(d + 3 + c, nd_[c]) for c in range(3)] + [(p0 + 3 + c, -nd_[c]) for c in range(3)])
+            coefficients = {d + c: 1.0, p0 + c: -1.0}
+            coefficients.update({p0 + 3 + m: S[c, m] for m in range(3)})
+            add_row(coefficients)
+        # D_i: rotations by joint_d, universal axes z_l and y_i (fixed to the platform).
+        add_rotation_rows(d + 3, p0 + 3, joint_d, np.cross(zl, y))
     C = np.array(rows)
     Z = sla.null_space(C)
-    return dict(K_el=K_el, M=M, f=f, C=C, Z=Z, elements=elements, node=node, platform=p0,
-                legs=legs, nd=nd, n=n, element=el, N=N)
+    return dict(K_el=K_el, M=M, f=f, C=C, row_labels=row_labels, Z=Z, elements=elements,
+                node=node, platform=p0, legs=legs, nd=nd, n=n, element=el, N=N)
 
 
 # ---------------------------------------------------------------------------------------
 # Analysis
 # ---------------------------------------------------------------------------------------
-_ZERO_TOL = 1e-9   # eigenvalue of (K, M) counted as zero below this fraction of the largest
+ZERO_TOL = 1e-9
+"""Default threshold: an eigenvalue of (K_r, M_r) counts as zero below ZERO_TOL * max|lambda|.
+
+Round-off puts the mechanism eigenvalues at <= ~4e-12 max|lambda| (spherical joints,
+n = 1), while the lowest genuine eigenvalue is 1.4e-6 max|lambda| for n = 1 cubic but
+2.5e-8 (n = 4 cubic), 3.3e-9 (n = 4 quintic) and below 1e-9 for n = 8 quintic, because
+max|lambda| grows with the mesh.  Pass a smaller ``zero_tol`` for very fine meshes.
+"""
 
 
 def _element_end_forces(model: dict, u: np.ndarray) -> list[np.ndarray]:
@@ -288,7 +304,8 @@ def _element_end_forces(model: dict, u: np.ndarray) -> list[np.ndarray]:
 
 
 def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = "universal",
-                joint_d: str = "universal", preload: bool = True, count: int = 8) -> dict:
+                joint_d: str = "universal", preload: bool = True, count: int = 8,
+                zero_tol: float = ZERO_TOL) -> dict:
     """Free vibration and gravity statics of the Delta robot frozen at pose X.
 
     Steps
@@ -306,9 +323,10 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
     4. ``preload=True``: ``K = K_el + sum K_g`` with ``K_g = geometric_stiffness(el, l,
        {"poly": (N_r + rho A g_x l, -rho A g_x, 0)})``; otherwise ``K = K_el``.
     5. Frequencies from ``eigh(K_r, M_r)``; eigenvalues with |lambda| < 1e-9 max|lambda|
-       are set to 0; a genuinely negative eigenvalue (instability) gives NaN.
-       ``platform_static`` solves ``K_r y = f_r`` with that same K (NaN if K_r singular by
-       the same 1e-9 criterion).
+       (``zero_tol``, default 1e-9, see ZERO_TOL) are set to 0; a genuinely negative
+       eigenvalue (instability under compression) gives NaN.  ``platform_static`` solves
+       ``K_r y = f_r`` with that same K (NaN if K_r is singular by the same criterion).
+       ``mechanisms`` counts the zero eigenvalues of (K_el,r, M_r) by the same criterion.
 
     Returns
     -------
@@ -322,7 +340,9 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
       far end (B for the upper, D for the lower link) of each link by the rest, step 3,
       ``reaction_A`` (3, 6) [N, N m]: force and moment exerted by the ground on each upper
       link at A (world), from step 2,
-      ``elbow_angles_rad`` (3,), ``u_elastic`` (N,) the step-2 solution, ``model`` (assemble()).
+      ``elbow_angles_rad`` (3,), ``u_elastic`` (N,) the step-2 solution,
+      ``K_g_links`` (2, N, N): world geometric stiffness of the upper links [0] and of the
+      lower links [1] (zeros if ``preload=False``), ``model`` (the assemble() dict).
     """
     model = assemble(X, n_elements, order, joint_b, joint_d)
     Z, K_el, M, f = model["Z"], model["K_el"], model["M"], model["f"]
@@ -331,7 +351,7 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
 
     # Mechanisms: zero eigenvalues of the elastic pencil.
     lam_el = sla.eigh(Kr_el, Mr, eigvals_only=True)
-    mechanisms = int(np.sum(np.abs(lam_el) < _ZERO_TOL * np.max(np.abs(lam_el))))
+    mechanisms = int(np.sum(np.abs(lam_el) < zero_tol * np.max(np.abs(lam_el))))
 
     # Step 2: elastic statics (minimum-norm least squares on a mechanism).
     if mechanisms == 0:
@@ -347,7 +367,7 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
     axial_end = np.zeros((3, 2))
     end_wrench = np.zeros((3, 2, 6))
     reaction_A = np.zeros((3, 6))
-    K = K_el.copy()
+    K_g_links = np.zeros((2,) + K_el.shape)
     for e, fe in zip(model["elements"], forces):
         N_r = fe[nd]                         # u-component of node 2 (tension > 0)
         if e["index"] == n - 1:              # last element of its link: the far end
@@ -360,14 +380,15 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
             l, gx = e["length"], e["g_x"]
             Kg = geometric_stiffness(model["element"], l,
                                      {"poly": (N_r + rA * gx * l, -rA * gx, 0.0)})
-            K[np.ix_(e["dofs"], e["dofs"])] += e["T"].T @ Kg @ e["T"]
+            K_g_links[e["link"]][np.ix_(e["dofs"], e["dofs"])] += e["T"].T @ Kg @ e["T"]
 
     # Step 5: modal analysis and statics with K.
+    K = K_el + K_g_links[0] + K_g_links[1]
     Kr = Z.T @ K @ Z
     Kr = 0.5 * (Kr + Kr.T)
     lam = sla.eigh(Kr, Mr, eigvals_only=True)
     scale = np.max(np.abs(lam))
-    lam = np.where(np.abs(lam) < _ZERO_TOL * scale, 0.0, lam)
+    lam = np.where(np.abs(lam) < zero_tol * scale, 0.0, lam)
     with np.errstate(invalid="ignore"):
         omega = np.sqrt(np.where(lam >= 0.0, lam, np.nan))
     p0 = model["platform"]
@@ -388,6 +409,7 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
         "reaction_A": reaction_A,
         "elbow_angles_rad": np.array([leg["q"] for leg in model["legs"]]),
         "u_elastic": u,
+        "K_g_links": K_g_links,
         "model": model,
     }
 

@@ -73,7 +73,7 @@ import scipy.linalg as sla
 
 from .._validate import choice, non_negative, positive_int
 from ..analysis.modal import ModalResult, modal_analysis
-from ..description.flexible_delta import JOINTS, FlexibleDelta
+from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
 from ..fem.elements import (ORDERS, BeamElement, geometric_stiffness, mass_matrix,
                             shape_moments, stiffness_matrix)
@@ -84,10 +84,13 @@ __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "rigid_m
 
 ACTUATORS = ("locked", "free")
 _EZ = np.array([0.0, 0.0, 1.0])
+_RY = 4  # index of the rotation about y at node 0 (A_i) of an upper link
 
 
 def _skew(v: np.ndarray) -> np.ndarray:
     """[v]x for v of shape (..., 3) -> (..., 3, 3)."""
+    if v.ndim == 1:
+        return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
     z = np.zeros(v.shape[:-1])
     return np.stack([np.stack([z, -v[..., 2], v[..., 1]], -1),
                      np.stack([v[..., 2], z, -v[..., 0]], -1),
@@ -221,6 +224,11 @@ class LinkMatrices:
     def nd(self) -> int:
         return self.element.n_node_dofs
 
+    @cached_property
+    def Q9(self) -> np.ndarray:
+        """Q reshaped (9, nl * nl) for fast contractions."""
+        return self.Q.reshape(9, self.n_dofs * self.n_dofs)
+
     @property
     def n_dofs(self) -> int:
         return (self.n_elements + 1) * self.nd
@@ -275,21 +283,21 @@ def link_matrices(element: BeamElement, length: float, n: int, section, material
 
 def _gyro(lm: LinkMatrices, w: np.ndarray) -> np.ndarray:
     """B_e of the link for angular velocity w (link components): sum [w]x_ab Q_ab."""
-    return np.tensordot(_skew(w), lm.Q, axes=([0, 1], [0, 1]))
+    return (_skew(w).reshape(9) @ lm.Q9).reshape(lm.n_dofs, lm.n_dofs)
 
 
 def _centrifugal(lm: LinkMatrices, w: np.ndarray) -> np.ndarray:
     """M_s of Kuo eq. 22 for the link: sum (|w|^2 I - w w^T)_ab Q_ab."""
     c = (w @ w) * np.eye(3) - np.outer(w, w)
-    return np.tensordot(c, lm.Q, axes=([0, 1], [0, 1]))
+    return (c.reshape(9) @ lm.Q9).reshape(lm.n_dofs, lm.n_dofs)
 
 
 def _load(lm: LinkMatrices, w, al, a0, g) -> np.ndarray:
     """Kuo eq. 41 for the link: P = G + Y - dZ/dt = rho A int N3^T (g - a(s)) ds
     - rho I_p al_x int N_phi ds, a(s) = a0 + al x s e_x + w x (w x s e_x) (re-derived:
     Y - dZ/dt is the d'Alembert load of the frame's rigid acceleration)."""
-    ex = np.array([1.0, 0.0, 0.0])
-    c1 = -np.cross(al, ex) - np.cross(w, np.cross(w, ex))
+    # -(al x e_x) - w x (w x e_x) = (w_y^2 + w_z^2, -al_z - w_x w_y, al_y - w_x w_z)
+    c1 = np.array([w[1] ** 2 + w[2] ** 2, -al[2] - w[0] * w[1], al[1] - w[0] * w[2]])
     return (g - a0) @ lm.I0 + c1 @ lm.I1 - al[0] * lm.Iphi
 
 
@@ -522,27 +530,15 @@ class KEDDeltaModel:
         grav = np.asarray(self.robot.gravity, dtype=float)
         M, C, K, Kel = (np.zeros((N, N)) for _ in range(4))
         F = np.zeros(N)
-        parts = []
-        for i, c in enumerate(self._chains):
-            for li, lm in enumerate(self.links):
-                if li == 0:
-                    R = mo.Ru[k, i]
-                    w, al, a0 = R.T @ mo.wu[k, i], R.T @ mo.au[k, i], np.zeros(3)
-                    cols, S = c["upper_global"], None
-                else:
-                    R = mo.Rl[k, i]
-                    w, al, a0 = R.T @ mo.wl[k, i], R.T @ mo.al[k, i], R.T @ mo.Bdd[k, i]
-                    cols, S = c["lower_cols"], self._lower_S(mo, k, i, 2)
-                g = R.T @ grav
-                Fl = _load(lm, w, al, a0, g)
-                if S is None:
-                    loc = c["upper_local"]
-                    Kel[np.ix_(cols, cols)] += lm.Ke[np.ix_(loc, loc)]
-                    F[cols] += Fl[loc]
-                else:
-                    Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
-                    F[cols] += S[0].T @ Fl
-                parts.append((i, li, lm, cols, S, w, al, a0, g, Fl))
+        parts = self._parts(mo, k)
+        for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
+            if S is None:
+                loc = self._chains[i]["upper_local"]
+                Kel[np.ix_(cols, cols)] += lm.Ke[np.ix_(loc, loc)]
+                F[cols] += Fl[loc]
+            else:
+                Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
+                F[cols] += S[0].T @ Fl
         pl = self.robot.platform
         F[0:3] += pl.mass * (grav - mo.Xdd[k])
         M[0:3, 0:3] += pl.mass * np.eye(3)
@@ -575,19 +571,80 @@ class KEDDeltaModel:
 
     def _end_forces(self, Kel, F, parts) -> np.ndarray:
         """Axial force at the far end of every link (3, 2) [N] from the quasi-static
-        solution K_el delta = F (minimum-norm least squares for a mechanism)."""
-        end = np.zeros((3, 2))
+        solution (zero without preload)."""
         if not self.preload:
-            return end
+            return np.zeros((3, 2))
+        return self._quasi_static(Kel, F, parts)[1]
+
+    def _quasi_static(self, Kel, F, parts):
+        """Solve K_el u = F (minimum-norm least squares for a mechanism); return u, the
+        axial end forces (3, 2) and the actuator reaction torques (3,) [N m]."""
         if self.mechanisms:
             u = sla.lstsq(Kel, F, cond=1e-10)[0]
         else:
             u = sla.solve(Kel, F, assume_a="sym")
+        end = np.zeros((3, 2))
+        torque = np.zeros(3)
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
-            q = self._link_dofs(u, i, li, cols, S)
-            f = lm.Ke @ q - Fl
+            f = lm.Ke @ self._link_dofs(u, i, li, cols, S) - Fl
             end[i, li] = f[self.n_elements * lm.nd]  # u dof of the last node
-        return end
+            if li == 0:
+                torque[i] = f[_RY]
+        return u, end, torque
+
+    def quasi_static(self, mo: DeltaMotion, k: int = 0):
+        """Quasi-static response to the rigid-motion loads at sample k: K_el u = F.
+
+        Returns
+        -------
+        (u, end_force, torque): global variables (dof,), axial end forces (3, 2) [N] and
+        the actuator torques about the motor axes y_i [N m] that hold the rigid motion
+        (reaction at the clamped node A_i; equal to the rigid-body inverse dynamics of
+        the distributed structure, for any stiffness).
+        """
+        s = self.system(mo, k)
+        parts = self._parts(mo, k)
+        return self._quasi_static(s.K_el, s.F, parts)
+
+    def _parts(self, mo, k):
+        grav = np.asarray(self.robot.gravity, dtype=float)
+        parts = []
+        for i, c in enumerate(self._chains):
+            for li, lm in enumerate(self.links):
+                if li == 0:
+                    R = mo.Ru[k, i]
+                    w, al, a0 = R.T @ mo.wu[k, i], R.T @ mo.au[k, i], np.zeros(3)
+                    cols, S = c["upper_global"], None
+                else:
+                    R = mo.Rl[k, i]
+                    w, al, a0 = R.T @ mo.wl[k, i], R.T @ mo.al[k, i], R.T @ mo.Bdd[k, i]
+                    cols, S = c["lower_cols"], self._lower_S(mo, k, i, 2)
+                g = R.T @ grav
+                parts.append((i, li, lm, cols, S, w, al, a0, g, _load(lm, w, al, a0, g)))
+        return parts
+
+    def actuator_torques(self, mo: DeltaMotion, k: int, end_force, delta, deltad,
+                         deltadd) -> np.ndarray:
+        """Torques the locked actuators apply (about y_i) [N m], shape (3,): the reaction
+        at the clamped node A_i of each upper link's KED equation,
+        [M_l qdd + 2 B_l qd + K_l q - P_l] at the rotation dof about y (Kuo's Fig. 5
+        torques, including the elastic response)."""
+        grav = np.asarray(self.robot.gravity, dtype=float)
+        lm = self.links[0]
+        out = np.zeros(3)
+        for i, c in enumerate(self._chains):
+            R = mo.Ru[k, i]
+            w, al, a0, g = R.T @ mo.wu[k, i], R.T @ mo.au[k, i], np.zeros(3), R.T @ grav
+            loc, cols = c["upper_local"], c["upper_global"]
+            q, qd, qdd = (np.zeros(lm.n_dofs) for _ in range(3))
+            q[loc], qd[loc], qdd[loc] = delta[cols], deltad[cols], deltadd[cols]
+            row_k = lm.Ke[_RY] + _gyro(lm, al)[_RY] - _centrifugal(lm, w)[_RY]
+            if self.preload:
+                n0, n1, n2 = _axial_coefficients(lm, w, a0, g, end_force[i, 0])
+                row_k = row_k + n0 * lm.G[0, _RY] + n1 * lm.G[1, _RY] + n2 * lm.G[2, _RY]
+            out[i] = (lm.M[_RY] @ qdd + 2.0 * _gyro(lm, w)[_RY] @ qd + row_k @ q
+                      - _load(lm, w, al, a0, g)[_RY])
+        return out
 
     def _link_dofs(self, delta, i, li, cols, S) -> np.ndarray:
         """Link-frame nodal dofs of link li of leg i from the global variables."""

@@ -1,0 +1,417 @@
+"""Analyses of the flexible Delta by KED (Kuo 2016 section 5).
+
+* :func:`frequency_map`: natural frequencies at rest along a path (Fig. 4);
+* :func:`convergence`: frequencies against the number of elements per link (Tables 2-3);
+* :func:`simulate_ked`: the linear time-varying KED equations along a trajectory, by
+  Newmark's method with a constant step (sections 5.3-5.4) or an adaptive Runge-Kutta
+  method (for checking), with the end-effector position and attitude variations, the
+  actuator torques and the link displacements at half length (Figs. 5-11, 14-16).
+
+Validity of the linear model
+----------------------------
+KED superposes small elastic displacements on the rigid motion; the equations are linear
+in them. Every simulation reports the largest elastic displacement of any link node
+relative to that link's length and the largest elastic rotation, and sets
+``validity_warning`` when either leaves the small-deformation range:
+
+* displacement / length > ``MAX_DISPLACEMENT_RATIO`` = 0.02, or
+* rotation > ``MAX_ROTATION_RAD`` = 0.05 rad (2.9 deg).
+
+Why these values: the neglected geometric nonlinearity of a beam is of relative order
+theta^2 (the chord shortening and the second-order terms of the rotation matrices);
+at 0.05 rad it is 0.25 % of the linear response, and grows fast beyond. A cantilever whose
+tip turns by theta deflects by about 2/3 theta L, so the two limits are consistent. Past
+them the linear model still runs, but its numbers describe its own linearization, not
+the robot: near resonance (the lowest modes of Kuo's 5 mm links are at 3-4 Hz, excited
+by a 0.8 s pick-and-place) an independent nonlinear model vibrates by about +-0.1 m.
+
+Initial conditions
+------------------
+``initial="static"`` (default) starts from the static deflection under gravity at the
+first pose, at rest in the elastic variables; ``"zero"`` starts from zero elastic
+variables, which releases the whole gravity sag at t = 0 as an undamped vibration of
+several centimetres. Kuo's section 5.3 reports "a small variation along the positive
+z-axial direction" due to gravity: the sag is part of his variations and no
+gravity-release transient shows, which is the static start (the variations are measured
+from the rigid pose, so they include the sag).
+"""
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validate import choice, positive, positive_int
+from ..description.delta import DeltaMasses, RigidDelta
+from ..description.flexible_delta import FlexibleDelta
+from ..formulations.rigid_delta import ExplicitDeltaModel
+from ..exceptions import InputError, ModelError
+from ..formulations.ked_delta import KEDDeltaModel
+from ..integrators import newmark
+from ..integrators.state_space import simulate_state_space
+from ..trajectories import Circle
+
+__all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
+           "convergence", "simulate_ked", "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
+           "KEDValidityWarning", "INITIAL_CONDITIONS"]
+
+MAX_DISPLACEMENT_RATIO = 0.1
+MAX_ROTATION_RAD = 0.1
+INITIAL_CONDITIONS = ("static", "zero")
+METHODS = ("newmark", "rk45")
+FIELDS = ("axial", "torsion", "transverse_y", "transverse_z")  # u, phi, v, w
+
+
+class KEDValidityWarning(UserWarning):
+    """The elastic displacements left the small-deformation range of the linear model."""
+
+
+def _progress(progress, done: int, total: int, what: str):
+    if progress is None:
+        return
+    if progress is True:
+        step = max(1, total // 20)
+        if done == total or done % step == 0:
+            print(f"\r{what}: {done}/{total}", end="\n" if done == total else "",
+                  file=sys.stderr, flush=True)
+    else:
+        progress(done, total)
+
+
+# --------------------------------------------------------------------------------------
+# Frequencies
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class FrequencyMap:
+    """Natural frequencies at rest along a path.
+
+    angle_deg : (M,) angle along the circle [deg]; position_m : (M, 3);
+    omega_rad_s : (M, K) lowest K circular frequencies at each point [rad/s].
+    """
+
+    angle_deg: np.ndarray
+    position_m: np.ndarray
+    omega_rad_s: np.ndarray
+    dof: int
+
+    @property
+    def frequencies_hz(self) -> np.ndarray:
+        return self.omega_rad_s / (2 * math.pi)
+
+    def to_dict(self) -> dict:
+        return {"angle_deg": self.angle_deg.tolist(), "position_m": self.position_m.tolist(),
+                "omega_rad_s": self.omega_rad_s.tolist(),
+                "frequencies_hz": self.frequencies_hz.tolist(), "dof": self.dof}
+
+
+def circle_points(circle: Circle, points: int) -> tuple[np.ndarray, np.ndarray]:
+    """M equally spaced angles [deg] in [0, 360) and the positions on the circle."""
+    points = positive_int("points", points)
+    ang = np.arange(points) * 360.0 / points
+    t = circle.t_start + np.radians(ang) / (2 * math.pi) * circle.period
+    return ang, circle.evaluate(t).position
+
+
+def frequency_map(model: KEDDeltaModel, circle: Circle | None = None, *, points: int = 360,
+                  count: int = 8, progress=None) -> FrequencyMap:
+    """Lowest ``count`` frequencies at rest at ``points`` poses on a circle (Kuo Fig. 4:
+    centre (0, 0, 0.5) m, radius 0.1 m by default), as functions of the angle."""
+    circle = Circle.kuo2016() if circle is None else circle
+    ang, pos = circle_points(circle, points)
+    model.kinematics.check_reachable(pos)
+    om = np.empty((len(ang), positive_int("count", count)))
+    for k, p in enumerate(pos):
+        om[k] = model.modes(p, count).omega_rad_s
+        _progress(progress, k + 1, len(ang), "frequency map")
+    return FrequencyMap(ang, pos, om, model.dof)
+
+
+@dataclass(frozen=True, eq=False)
+class ConvergenceTable:
+    """Frequencies against the number of elements per link (Kuo Tables 2-3).
+
+    elements : (R,); dof : (R,); omega_rad_s : (R, K) [rad/s].
+    """
+
+    order: str
+    position_m: np.ndarray
+    elements: np.ndarray
+    dof: np.ndarray
+    omega_rad_s: np.ndarray
+
+    @property
+    def frequencies_hz(self) -> np.ndarray:
+        return self.omega_rad_s / (2 * math.pi)
+
+    def to_dict(self) -> dict:
+        return {"order": self.order, "position_m": self.position_m.tolist(),
+                "elements": self.elements.tolist(), "dof": self.dof.tolist(),
+                "omega_rad_s": self.omega_rad_s.tolist(),
+                "frequencies_hz": self.frequencies_hz.tolist()}
+
+
+def convergence(robot: FlexibleDelta, X, *, max_elements: int, order: str = "cubic",
+                count: int = 8, progress=None, **model_options) -> ConvergenceTable:
+    """Frequencies at rest at X [m] for n = 1..max_elements elements per link."""
+    n_max = positive_int("max_elements", max_elements)
+    X = np.asarray(X, dtype=float)
+    rows, dofs = [], []
+    for n in range(1, n_max + 1):
+        m = KEDDeltaModel(robot, elements=n, order=order, **model_options)
+        rows.append(m.modes(X, count).omega_rad_s)
+        dofs.append(m.dof)
+        _progress(progress, n, n_max, "convergence")
+    return ConvergenceTable(order, X, np.arange(1, n_max + 1), np.array(dofs), np.array(rows))
+
+
+# --------------------------------------------------------------------------------------
+# Simulation
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class KEDSimulation:
+    """Response of the KED model along a trajectory (SI; angles of attitude in deg).
+
+    Attributes
+    ----------
+    time : (nt,) [s]
+    position : (nt, 3) rigid platform path [m]
+    delta, delta_dot : (nt, dof) global variables and rates
+    position_variation : (nt, 3) platform displacement delta_1..3 [m]
+    attitude_variation_deg : (nt, 3) platform rotation delta_4..6 [deg]
+    torque : (nt, 3) actuator torques with the elastic response [N m]
+    rigid_torque : (nt, 3) torques of the rigid motion (quasi-static reaction) [N m]
+    midspan : (nt, 3 legs, 2 links, 4) axial u [m], torsion phi [rad], transverse v
+        (link y) [m] and w (link z) [m] at half length, link frames
+    end_force : (nt, 3, 2) axial forces at the far link ends [N]
+    max_displacement_ratio, max_rotation_rad : largest elastic nodal displacement over
+        the link length and largest elastic rotation, over the whole run
+    validity_warning : str or None
+    """
+
+    time: np.ndarray
+    position: np.ndarray
+    delta: np.ndarray
+    delta_dot: np.ndarray
+    position_variation: np.ndarray
+    attitude_variation_deg: np.ndarray
+    torque: np.ndarray
+    rigid_torque: np.ndarray
+    midspan: np.ndarray
+    end_force: np.ndarray
+    max_displacement_ratio: float
+    max_rotation_rad: float
+    validity_warning: str | None
+    initial: str
+    method: str
+    dof: int
+    labels: tuple = field(repr=False, default=())
+
+    def summary(self) -> dict:
+        """Maxima (of |value| over time) and final values, per axis X, Y, Z."""
+        pv, av = self.position_variation, self.attitude_variation_deg
+        return {
+            "max_position_variation_m": np.max(np.abs(pv), axis=0).tolist(),
+            "final_position_variation_m": pv[-1].tolist(),
+            "max_attitude_variation_deg": np.max(np.abs(av), axis=0).tolist(),
+            "final_attitude_variation_deg": av[-1].tolist(),
+            "peak_torque_nm": np.max(np.abs(self.torque), axis=0).tolist(),
+            "max_displacement_ratio": self.max_displacement_ratio,
+            "max_rotation_rad": self.max_rotation_rad,
+            "validity_warning": self.validity_warning,
+            "initial": self.initial,
+            "method": self.method,
+            "dof": self.dof,
+            "steps": len(self.time) - 1,
+        }
+
+    def to_dict(self) -> dict:
+        out = self.summary()
+        out.update({
+            "time_s": self.time.tolist(),
+            "position_m": self.position.tolist(),
+            "position_variation_m": self.position_variation.tolist(),
+            "attitude_variation_deg": self.attitude_variation_deg.tolist(),
+            "torque_nm": self.torque.tolist(),
+            "rigid_torque_nm": self.rigid_torque.tolist(),
+        })
+        return out
+
+
+class _Grid:
+    """The KED system on a uniform time grid, the rigid motion precomputed."""
+
+    def __init__(self, model: KEDDeltaModel, trajectory, t0: float, dt: float, n: int):
+        self.model, self.t0, self.dt = model, t0, dt
+        t = t0 + dt * np.arange(n + 1)
+        smp = trajectory.evaluate(t)
+        model.kinematics.check_reachable(smp.position)
+        self.position = smp.position
+        self.motion = model.motion(smp.position, smp.velocity, smp.acceleration)
+        self.end_force = np.zeros((n + 1, 3, 2))
+        self.systems = {}
+
+    def index(self, t: float) -> int:
+        k = int(round((t - self.t0) / self.dt))
+        if abs(self.t0 + k * self.dt - t) > 1e-9 * max(1.0, abs(t)):
+            raise ModelError(f"time {t!r} is not on the grid")  # pragma: no cover
+        return k
+
+    def system(self, k: int):
+        s = self.model.system(self.motion, k)
+        self.end_force[k] = s.end_force
+        return s
+
+    def __call__(self, t: float):
+        s = self.system(self.index(t))
+        return s.M, s.C, s.K, s.F
+
+
+def _field_rows(model: KEDDeltaModel):
+    """Rows extracting (u, phi, v, w) at half length from each link's dofs."""
+    out = []
+    for lm in model.links:
+        r = lm.field_rows(0.5 * lm.length)
+        out.append(np.stack([r["u"], r["phi"], r["v"], r["w"]]))
+    return out
+
+
+def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = None,
+                 step: float = 1e-3, initial: str = "static", method: str = "newmark",
+                 progress=None, rtol: float = 1e-8, atol: float = 1e-12) -> KEDSimulation:
+    """Integrate the KED equations along ``trajectory`` from its start.
+
+    Parameters
+    ----------
+    model : KEDDeltaModel
+    trajectory : Trajectory
+        Platform path (3-D), e.g. ``Circle.kuo2016()`` or ``InvertedU.kuo2016()``.
+    duration : float, optional
+        Simulated time [s] (> 0); default: the trajectory's duration, or 5 periods for
+        a periodic one (Kuo 5.3).
+    step : float
+        Constant time step [s] (> 0): the Newmark step, and the output step of RK45.
+    initial : {"static", "zero"}
+        Elastic initial state (module docstring): static deflection under gravity at
+        the first pose (default) or zero.
+    method : {"newmark", "rk45"}
+        Newmark average acceleration (Kuo 5.3), or scipy's adaptive RK45 on the
+        first-order form (a check: rtol, atol apply).
+    progress : None, True (stderr) or callable(done, total)
+
+    Returns
+    -------
+    KEDSimulation
+    """
+    choice("initial", initial, INITIAL_CONDITIONS)
+    choice("method", method, METHODS)
+    dt = positive("step", step)
+    if duration is None:
+        duration = 5 * trajectory.period if trajectory.period else trajectory.duration
+    duration = positive("duration", duration)
+    n = int(round(duration / dt))
+    if n < 1 or abs(n * dt - duration) > 1e-9 * duration:
+        raise InputError("step", step, f"a divisor of the duration {duration!r} s")
+    t0 = trajectory.t_start
+    grid = _Grid(model, trajectory, t0, dt, n)
+    N = model.dof
+    # static deflection at rest at the first pose (the motion's velocity terms excluded)
+    q0 = model.static_deflection(grid.position[0]) if initial == "static" else np.zeros(N)
+    v0 = np.zeros(N)
+    if method == "newmark":
+        calls = [0]
+
+        def system(t):
+            calls[0] += 1
+            _progress(progress, calls[0], n + 1, "KED simulation")
+            return grid(t)
+
+        res = newmark(system, q0, v0, t_end=t0 + n * dt, dt=dt, t0=t0)
+        time, Q, V, A = res.time, res.q, res.qd, res.qdd
+        desc = res.method
+    else:
+        time, Q, V, A = _rk45(model, trajectory, grid, q0, v0, n, dt, rtol, atol, progress)
+        desc = f"RK45(rtol={rtol:g}, atol={atol:g})"
+    return _outputs(model, grid, time, Q, V, A, initial, desc)
+
+
+def _rk45(model, trajectory, grid, q0, v0, n, dt, rtol, atol, progress):
+    N = model.dof
+
+    def rhs(t, x, u=None, params=None):
+        smp = trajectory.evaluate(np.array([t]))
+        mo = model.motion(smp.position, smp.velocity, smp.acceleration)
+        s = model.system(mo, 0)
+        q, v = x[:N], x[N:]
+        return np.concatenate([v, np.linalg.solve(s.M, s.F - s.C @ v - s.K @ q)])
+
+    t_eval = grid.t0 + dt * np.arange(n + 1)
+    res = simulate_state_space(rhs, np.concatenate([q0, v0]), t_span=(t_eval[0], t_eval[-1]),
+                               t_eval=t_eval, method="RK45", rtol=rtol, atol=atol)
+    if not res.success:
+        raise ModelError(f"RK45 failed: {res.message}")
+    X = res.state
+    Q, V = X[:, :N], X[:, N:]
+    A = np.empty_like(Q)
+    for k in range(n + 1):
+        s = grid.system(k)
+        A[k] = np.linalg.solve(s.M, s.F - s.C @ V[k] - s.K @ Q[k])
+        _progress(progress, k + 1, n + 1, "outputs")
+    return t_eval, Q, V, A
+
+
+def rigid_torques(robot: FlexibleDelta, X, Xd, Xdd) -> np.ndarray:
+    """Actuator torques of the rigid robot with the same distributed links [N m], (n, 3):
+    Asadi's explicit model with the exact rod equivalents (``DeltaMasses.uniform_rods``).
+    Equal to the KED quasi-static reaction torques up to the links' torsional inertia
+    (tested)."""
+    m1, m2 = robot.link_masses
+    g = robot.geometry
+    rig = RigidDelta(g, DeltaMasses.uniform_rods(robot.platform.mass, m1, g.upper_length, m2),
+                     gravity=robot.gravity)
+    return ExplicitDeltaModel(rig).inverse_dynamics(X, Xd, Xdd).torque
+
+
+def _outputs(model, grid, time, Q, V, A, initial, method) -> KEDSimulation:
+    nt = len(time)
+    mo = grid.motion
+    rows = _field_rows(model)
+    torque = np.zeros((nt, 3))
+    mid = np.zeros((nt, 3, 2, 4))
+    max_ratio, max_rot = 0.0, 0.0
+    L = (model.links[0].length, model.links[1].length)
+    nd = model.links[0].nd
+    for k in range(nt):
+        end = grid.end_force[k]
+        torque[k] = model.actuator_torques(mo, k, end, Q[k], V[k], A[k])
+        S = {(i, li): (c, model._lower_S(mo, k, i, 0) if li else None)
+             for i in range(3) for li, c in ((0, model._chains[i]["upper_global"]),
+                                             (1, model._chains[i]["lower_cols"]))}
+        for i in range(3):
+            for li in (0, 1):
+                cols, Sk = S[(i, li)]
+                q = model._link_dofs(Q[k], i, li, cols, Sk)
+                mid[k, i, li] = rows[li] @ q
+                qn = q.reshape(-1, nd)
+                max_ratio = max(max_ratio, float(np.max(np.linalg.norm(qn[:, 0:3], axis=1))) / L[li])
+                max_rot = max(max_rot, float(np.max(np.linalg.norm(qn[:, 3:6], axis=1))))
+    rigid = rigid_torques(model.robot, grid.position, mo.Xd, mo.Xdd)
+    pv = Q[:, 0:3]
+    # platform rotation: max with the nodal rotations
+    max_rot = max(max_rot, float(np.max(np.linalg.norm(Q[:, 3:6], axis=1))))
+    warn = None
+    if max_ratio > MAX_DISPLACEMENT_RATIO or max_rot > MAX_ROTATION_RAD:
+        warn = (f"elastic displacements beyond the small-deformation range of the linear "
+                f"KED model (largest displacement {100 * max_ratio:.2g}% of the link length, "
+                f"limit {100 * MAX_DISPLACEMENT_RATIO:g}%; largest rotation "
+                f"{max_rot:.3g} rad, limit {MAX_ROTATION_RAD:g} rad): the numbers describe "
+                "the linearization, not the robot")
+        warnings.warn(warn, KEDValidityWarning, stacklevel=3)
+    return KEDSimulation(time=np.asarray(time), position=grid.position, delta=Q, delta_dot=V,
+                         position_variation=pv, attitude_variation_deg=np.degrees(Q[:, 3:6]),
+                         torque=torque, rigid_torque=rigid, midspan=mid,
+                         end_force=grid.end_force.copy(), max_displacement_ratio=max_ratio,
+                         max_rotation_rad=max_rot, validity_warning=warn, initial=initial,
+                         method=method, dof=model.dof, labels=model.labels)
