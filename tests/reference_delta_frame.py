@@ -208,7 +208,6 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
     M = np.zeros((N, N))
     f = np.zeros(N)
     elements = []
-    rA = MATERIAL.rho * SECTION.area
     for i, leg in enumerate(legs):
         for k, (R, Lk) in enumerate(((leg["R_u"], L1), (leg["R_l"], L2))):
             le = Lk / n

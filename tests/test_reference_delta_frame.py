@@ -418,7 +418,7 @@ def test_preload_effect_on_the_lowest_frequency(joint_d, lowers):
     d = on["omega_rad_s"][0] - off["omega_rad_s"][0]
     model = off["model"]
     Z = model["Z"]
-    lam, V = sla.eigh(Z.T @ model["K_el"] @ Z, Z.T @ model["M"] @ Z)
+    _, V = sla.eigh(Z.T @ model["K_el"] @ Z, Z.T @ model["M"] @ Z)
     energy = V[:, 0] @ (Z.T @ on["K_g_links"].sum(axis=0) @ Z) @ V[:, 0]
     assert np.sign(d) == np.sign(energy) == (-1 if lowers else 1)
     # The effect is small (< 1 %): the preload is a few newtons.
