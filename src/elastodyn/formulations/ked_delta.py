@@ -505,18 +505,20 @@ class KEDDeltaModel:
     # ------------------------------------------------------------------ assembly
     @cached_property
     def mechanisms(self) -> int:
-        """Number of zero-stiffness (mechanism) freedoms of the elastic structure: three
-        platform freedoms when a lower-link joint is spherical (each S-U or S-S leg
-        removes one constraint only), three lower-link spins when both are, three
-        actuator hinges with free actuators."""
-        m = 0
-        if "spherical" in (self.joint_b, self.joint_d):
-            m += 3
-        if self.joint_b == self.joint_d == "spherical":
-            m += 3
-        if self.actuators == "free":
-            m += 3
-        return m
+        """Number of zero-stiffness (mechanism) freedoms of the elastic structure.
+
+        Gruebler count per leg: the chain from the upper link's base to the platform has
+        f = (1 if the actuator is free) + r_B + r_D freedoms (r = 2 universal, 3
+        spherical, 0 clamped), one of which is the lower link's idle spin when both of
+        its joints are spherical; each leg then imposes c = max(0, 6 - f_eff)
+        constraints on the platform, which keeps max(0, 6 - 3 c) freedoms (legs in
+        general position). Examples with locked actuators: U-U 0, S-U 3, S-S 3 + 3 spins,
+        S-clamped 0; free actuators with U-U: 3 (the rigid Delta)."""
+        rel = {"universal": 2, "spherical": 3, "clamped": 0}
+        spin = self.joint_b == self.joint_d == "spherical"
+        f = (self.actuators == "free") + rel[self.joint_b] + rel[self.joint_d] - spin
+        c = max(0, 6 - f)
+        return max(0, 6 - 3 * c) + 3 * spin
 
     def system(self, mo: DeltaMotion, k: int = 0) -> KEDSystem:
         """The KED system (Kuo eqs. 43-44) at sample k of a rigid motion.
