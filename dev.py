@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".elastodyn-install-stamp"
-DEFAULT_OUT = ROOT / "outputs" / "beam-modes"
+DEFAULT_OUT = ROOT / "outputs" / "pick-and-place"
 
 
 def _venv_python() -> Path:
@@ -50,10 +50,12 @@ def main(argv: list[str]) -> int:
     py = _ensure_env()
     cmd, extra = argv[0], argv[1:]
     if cmd == "run":
-        args = extra or ["beam-modes", "--out", str(DEFAULT_OUT)]
+        args = extra or ["simulate", "delta-kuo2016", "--trajectory", "inverted-u",
+                         "--out", str(DEFAULT_OUT)]
         rc = subprocess.call([str(py), "-m", "elastodyn", *args])
         if rc == 0 and not extra:
-            print(f"dev.py: outputs are in {DEFAULT_OUT}", file=sys.stderr)
+            print(f"dev.py: report (summary.md, figures, data) in {DEFAULT_OUT}",
+                  file=sys.stderr)
         return rc
     if cmd == "test":
         rc = subprocess.call([str(py), "-m", "pytest", *extra], cwd=ROOT)

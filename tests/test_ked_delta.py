@@ -223,9 +223,10 @@ def test_map_repeats_every_120_degrees(robot):
                                                math.sin(math.radians(b)), 0.0])
                for b in (a, a + 120.0, a + 240.0)]
         f = [m.modes(p, count=8).omega_rad_s for p in pts]
-        # same structure rotated by 120 deg: equal to round-off (1e-10 relative)
-        np.testing.assert_allclose(f[1], f[0], rtol=1e-10)
-        np.testing.assert_allclose(f[2], f[0], rtol=1e-10)
+        # same structure rotated by 120 deg: equal to eigensolver round-off (~1e-10
+        # relative observed; asserted 1e-8)
+        np.testing.assert_allclose(f[1], f[0], rtol=1e-8)
+        np.testing.assert_allclose(f[2], f[0], rtol=1e-8)
 
 
 def test_convergence_from_above_and_faster_with_quintic(robot):

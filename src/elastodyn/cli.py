@@ -115,31 +115,42 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", type=Path, help="folder for torques.json, torques.csv, torques.png")
     t.set_defaults(func=_cmd_torques)
 
-    s_ = sub.add_parser("simulate", help="closed-loop simulation of a rigid robot",
-                        description="Joint-space control of a rigid Delta tracking a "
-                                    "trajectory (plant: the explicit model of Asadi 2020). "
+    s_ = sub.add_parser("simulate", help="simulation along a trajectory: flexible links "
+                                         "(KED) or rigid closed-loop control",
+                        description="Without --controller, a robot with flexible links "
+                                    "(delta-kuo2016) is simulated by KED (Kuo 2016): the "
+                                    "elastic response superposed on the rigid path, Newmark "
+                                    "with a constant step (--step, default 0.001 s). With "
+                                    "--controller (or for a rigid-only preset): joint-space "
+                                    "control of a rigid Delta tracking the trajectory (plant: "
+                                    "the explicit model of Asadi 2020); "
                                     "pd: tau = kp e + kd e' [N m/rad, N m s/rad]; "
                                     "computed-torque: joint acceleration qdd_d + kd e' + kp e "
                                     "[1/s^2, 1/s] through the model.")
     _robot_and_trajectory(s_)
-    s_.add_argument("--controller", default="pd", help="pd or computed-torque (pd)")
+    s_.add_argument("--controller", default=None,
+                    help="rigid tracking: pd or computed-torque (pd for rigid-only presets)")
     s_.add_argument("--kp", type=_float("--kp"), help="proportional gain (pd 200, computed-torque 400)")
     s_.add_argument("--kd", type=_float("--kd"), help="derivative gain (pd 10, computed-torque 40)")
     s_.add_argument("--gravity-compensation", action="store_true",
                     help="pd: add the model's gravity torque")
     s_.add_argument("--offset", type=_float("--offset"), nargs=3, metavar=("DX", "DY", "DZ"),
-                    default=(0.0, 0.0, 0.0), help="initial position error [m] (0 0 0)")
-    s_.add_argument("--step", type=_float("--step"), default=1e-2,
-                    help="output step [s] (0.01)")
+                    default=None, help="initial position error [m] (0 0 0)")
+    s_.add_argument("--step", type=_float("--step"), default=None,
+                    help="output step [s] (rigid 0.01) or Newmark step (KED 0.001)")
+    from ._cli_flexible import add_simulate_options, register
+    add_simulate_options(s_)
     s_.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     s_.add_argument("--out", type=Path,
                     help="folder for tracking.json, tracking.csv, tracking.png")
     s_.set_defaults(func=_cmd_simulate)
+    register(sub)
     return p
 
 
 def _robot_and_trajectory(p):
-    p.add_argument("robot", metavar="ROBOT", help="preset: delta-kuo2016 or delta-asadi2020")
+    p.add_argument("robot", metavar="ROBOT", help="preset: delta-kuo2016 (flexible links) or "
+                                                 "delta-asadi2020 (rigid)")
     p.add_argument("--trajectory", default="circle", help="circle or inverted-u (circle)")
     c = p.add_argument_group("circle (default: the preset's paper circle)")
     c.add_argument("--centre", type=_float("--centre"), nargs=3, metavar=("X", "Y", "Z"),
@@ -306,6 +317,19 @@ def _cmd_simulate(a) -> int:
 
     robot = get_preset(a.robot)
     traj = _trajectory_from_args(a)
+    rigid_opts = (a.controller, a.kp, a.kd, a.offset, a.gravity_compensation or None)
+    if getattr(robot, "link_section", None) is not None and all(v is None for v in rigid_opts):
+        from ._cli_flexible import cmd_simulate_flexible
+        return cmd_simulate_flexible(a, traj)
+    ked_opts = {"--periods": a.periods, "--no-preload": a.no_preload or None,
+                "--joint-b": a.joint_b, "--joint-d": a.joint_d}
+    for name, value in ked_opts.items():
+        if value is not None:
+            raise InputError(name, value, "only for the flexible (KED) simulation, "
+                                          "without --controller")
+    a.controller = a.controller or "pd"
+    a.offset = (0.0, 0.0, 0.0) if a.offset is None else a.offset
+    a.step = 1e-2 if a.step is None else a.step
     for name, value in (("--kp", a.kp), ("--kd", a.kd)):
         if value is not None and not (value > 0 or (name == "--kd" and value == 0)):
             raise InputError(name, value, "a finite number > 0" if name == "--kp"
