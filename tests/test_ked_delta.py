@@ -116,7 +116,7 @@ def _rigid_mechanism_delta(m, X, dX, eps=1e-6):
     lm_u, lm_l = m.links
     nd, n = lm_u.nd, m.n_elements
     for i, c in enumerate(m._chains):
-        Ru, Rl = mo.Ru[0, i], mo.Rl[0, i]
+        Rl = mo.Rl[0, i]
         # upper link: rigid rotation dq about the motor axis y (local y): w = -s dq, ry = dq
         qu = np.zeros(lm_u.n_dofs)
         for j in range(n + 1):
