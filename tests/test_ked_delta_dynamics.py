@@ -124,3 +124,67 @@ def test_initial_conditions(robot):
         simulate_ked(m, tr, initial="rest")
     with pytest.raises(InputError, match="step"):
         simulate_ked(m, tr, duration=0.01, step=3e-3)
+
+
+@pytest.mark.parametrize("joints,n,order", [(("universal", "universal"), 1, "cubic"),
+                                            (("spherical", "clamped"), 2, "cubic"),
+                                            (("clamped", "universal"), 2, "quintic")])
+def test_batched_system_equals_reference_path(robot, joints, n, order):
+    """Two code paths for the same equations: the batched evaluation (link matrices as
+    coefficient combinations, S split into identity and end blocks, chunks of samples)
+    against KEDDeltaModel.system (one sample, dense S, products in the textbook form of
+    Kuo eq. 44). Round-off: 1e-9 of each matrix's largest entry."""
+    from elastodyn.formulations.ked_delta_batch import KEDBatch
+    m = KEDDeltaModel(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
+                      rayleigh=(0.1, 1e-4))
+    tr = InvertedU.kuo2016()
+    smp = tr.evaluate(np.linspace(0.05, 0.75, 5))
+    mo = m.motion(smp.position, smp.velocity, smp.acceleration)
+    b = KEDBatch(m, mo)
+    Mb, Cb, Kb, Kelb, Fb = b.chunk(0, 5)
+    rng = np.random.default_rng(7)
+    for k in range(5):
+        s = m.system(mo, k)
+        for ref, got in ((s.M, Mb[k]), (s.C, Cb[k]), (s.K, Kb[k]), (s.K_el, Kelb[k]),
+                         (s.F, Fb[k]), (s.end_force, b.end_force[k])):
+            assert np.abs(ref - got).max() <= 1e-9 * np.abs(ref).max()
+        d = rng.normal(size=(3, m.dof))
+        ref = m.actuator_torques(mo, k, s.end_force, *d)
+        got = b.actuator_torques(np.array([k]), d[0:1], d[1:2], d[2:3])[0]
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_interpolated_end_forces_match_exact(robot):
+    """The simulation takes the axial end forces from quasi-static solves every 5 ms and
+    a cubic spline per smooth piece in between (the pick-and-place's septic segments
+    are split at their knots, where higher derivatives jump): spline error h^4 f^(4)/384
+    with h = 5 ms and forces varying over the 0.2 s segments, f^(4) ~ (2 pi / 0.2 s)^4 x
+    3 N: ~5e-6 N, i.e. ~1e-6 relative (measured 3e-6); asserted 1e-5."""
+    from elastodyn.analysis.flexible_delta import _end_forces
+    from elastodyn.formulations.ked_delta_batch import KEDBatch
+    m = KEDDeltaModel(robot)
+    tr = InvertedU.kuo2016()
+    time = np.arange(0, 801) * 1e-3
+    smp = tr.evaluate(time)
+    mo = m.motion(smp.position, smp.velocity, smp.acceleration)
+    exact = KEDBatch(m, mo).end_force
+    interp = _end_forces(m, mo, time, 1e-3, tr.times)
+    assert np.abs(interp - exact).max() < 1e-5 * np.abs(exact).max()
+
+
+def test_fast_newmark_equals_library_newmark(robot):
+    """The simulation's batched Newmark against the library's generic newmark() driven by
+    the reference system() (exact end forces): same scheme, two code paths; they differ
+    only by the end-force interpolation (1e-5 relative at most, above)."""
+    from elastodyn.integrators import newmark
+    m = KEDDeltaModel(robot)
+    tr = Circle.kuo2016()
+    res = simulate_ked(m, tr, duration=0.1, step=1e-3)
+
+    def system(t):
+        smp = tr.evaluate(np.array([t]))
+        s = m.system(m.motion(smp.position, smp.velocity, smp.acceleration), 0)
+        return s.M, s.C, s.K, s.F
+
+    ref = newmark(system, res.delta[0], np.zeros(m.dof), t_end=0.1, dt=1e-3)
+    assert np.abs(ref.q - res.delta).max() < 1e-6 * np.abs(res.delta).max()
