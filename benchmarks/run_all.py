@@ -16,7 +16,12 @@ baseline measured in the same run on the same machine:
   explicit model (M, C Xd, G, J) by the scalar fast path, the torques from it, and Kuo's
   implicit multiplier procedure (lambda then tau) for the same torques, with their ratio
   (Asadi & Heydari measured their explicit model 105% slower than an implicit one); and
-  the vectorised paths per sample over a 1000-sample batch.
+  the vectorised paths per sample over a 1000-sample batch;
+- flexible Delta by KED (issue 4): a 360-point frequency map (n = 1), the five-period
+  circle (n = 1 and n = 8 elements per link) and the inverted-U path by the fast batched
+  Newmark, each against the reference path measured in the same run on a shorter window
+  and scaled per step (one dense KEDDeltaModel.system() per step with exact end forces,
+  integrated by the library's generic newmark(); Kuo's eq. (44) evaluated as printed).
 """
 from __future__ import annotations
 
@@ -133,6 +138,43 @@ def bench_delta(n_points=200, repeats=5):
     return out
 
 
+def bench_ked():
+    import warnings
+
+    from elastodyn.analysis.flexible_delta import frequency_map, simulate_ked
+    from elastodyn.description.flexible_delta import flexible_delta_kuo2016
+    from elastodyn.formulations.ked_delta import KEDDeltaModel
+    from elastodyn.integrators import newmark
+    from elastodyn.trajectories import Circle, InvertedU
+
+    warnings.simplefilter("ignore")
+    robot = flexible_delta_kuo2016()
+    out = {}
+    m1 = KEDDeltaModel(robot, elements=1)
+    simulate_ked(m1, InvertedU.kuo2016(), duration=0.05)          # warm-up (imports)
+    out["map"] = median_time(lambda: frequency_map(m1, points=360), 3)
+
+    def reference_per_step(model, traj, steps=100, dt=1e-3):
+        def system(t):
+            smp = traj.evaluate(np.array([t]))
+            s = model.system(model.motion(smp.position, smp.velocity, smp.acceleration), 0)
+            return s.M, s.C, s.K, s.F
+        q0 = model.static_deflection(traj.evaluate(0.0).position[0])
+        t0 = time.perf_counter()
+        newmark(system, q0, np.zeros(model.dof), t_end=steps * dt, dt=dt)
+        return (time.perf_counter() - t0) / steps
+
+    for name, n, traj in (("circle1", 1, Circle.kuo2016()), ("circle8", 8, Circle.kuo2016()),
+                          ("invu1", 1, InvertedU.kuo2016())):
+        m = m1 if n == 1 else KEDDeltaModel(robot, elements=n)
+        steps = 5000 if name.startswith("circle") else 800
+        repeats = 3 if n == 1 else 1
+        out[name] = median_time(lambda: simulate_ked(m, traj, step=1e-3), repeats)
+        out[name + "_ref"] = reference_per_step(m, traj) * steps
+        out[name + "_dof"] = m.dof
+    return out
+
+
 def main():
     print(f"machine: {platform.machine()}, {platform.python_implementation()} "
           f"{platform.python_version()}, numpy {np.__version__}")
@@ -163,6 +205,15 @@ def main():
     print(f"| explicit torques, vectorised, per sample | {d['batch_explicit'] * us:.2f} us "
           f"| {d['batch_explicit'] / d['batch_implicit']:.2f} x implicit |")
     print(f"| implicit (multiplier) torques, vectorised, per sample | {d['batch_implicit'] * us:.2f} us | 1 |")
+    k = bench_ked()
+    print("\n| flexible Delta (delta-kuo2016), KED | elastodyn | reference path (baseline) | ratio | target |")
+    print("|---|---|---|---|---|")
+    print(f"| frequency map, 360 poses, n = 1 ({k['circle1_dof']} dof) | {k['map']:.2f} s | | | < 1 s |")
+    for name, label, target in (("circle1", "circle, 5 periods, n = 1, dt = 1 ms", "< 1 s"),
+                                ("circle8", "circle, 5 periods, n = 8, dt = 1 ms", "< 10 s"),
+                                ("invu1", "inverted-U 0.8 s, n = 1, dt = 1 ms", "")):
+        print(f"| {label} ({k[name + '_dof']} dof) | {k[name]:.2f} s | {k[name + '_ref']:.1f} s "
+              f"| {k[name + '_ref'] / k[name]:.0f}x faster | {target} |")
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ class KEDBatch:
                     entry["loc"] = c["upper_local"]
                     entry["cols"] = c["upper_global"]
                 else:
-                    nl, nd, n = lm.n_dofs, lm.nd, model.n_elements
+                    nd, n = lm.nd, model.n_elements
                     r = np.r_[0:6, n * nd:n * nd + 6]
                     entry["o"], entry["r"] = c["lower_local"], r
                     entry["own_cols"] = c["lower_global"]
