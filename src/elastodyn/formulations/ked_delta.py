@@ -64,7 +64,6 @@ Units: SI. Rotations in rad.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -83,7 +82,6 @@ __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "rigid_m
            "ACTUATORS"]
 
 ACTUATORS = ("locked", "free")
-_EZ = np.array([0.0, 0.0, 1.0])
 _RY = 4  # index of the rotation about y at node 0 (A_i) of an upper link
 
 
@@ -529,20 +527,10 @@ class KEDDeltaModel:
         axial end forces of every link (tension > 0) [N].
         """
         N = self.dof
-        grav = np.asarray(self.robot.gravity, dtype=float)
-        M, C, K, Kel = (np.zeros((N, N)) for _ in range(4))
-        F = np.zeros(N)
+        M, C, K = (np.zeros((N, N)) for _ in range(3))
         parts = self._parts(mo, k)
-        for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
-            if S is None:
-                loc = self._chains[i]["upper_local"]
-                Kel[np.ix_(cols, cols)] += lm.Ke[np.ix_(loc, loc)]
-                F[cols] += Fl[loc]
-            else:
-                Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
-                F[cols] += S[0].T @ Fl
+        Kel, F = self._static_terms(mo, k, parts)
         pl = self.robot.platform
-        F[0:3] += pl.mass * (grav - mo.Xdd[k])
         M[0:3, 0:3] += pl.mass * np.eye(3)
         M[3:6, 3:6] += np.diag(pl.inertia)
         end = self._end_forces(Kel, F, parts)
@@ -604,9 +592,25 @@ class KEDDeltaModel:
         (reaction at the clamped node A_i; equal to the rigid-body inverse dynamics of
         the distributed structure, for any stiffness).
         """
-        s = self.system(mo, k)
         parts = self._parts(mo, k)
-        return self._quasi_static(s.K_el, s.F, parts)
+        Kel, F = self._static_terms(mo, k, parts)
+        return self._quasi_static(Kel, F, parts)
+
+    def _static_terms(self, mo, k, parts):
+        """K_el = sum S^T K_e S and the load F (links and platform) at sample k."""
+        N = self.dof
+        Kel, F = np.zeros((N, N)), np.zeros(N)
+        for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
+            if S is None:
+                loc = self._chains[i]["upper_local"]
+                Kel[np.ix_(cols, cols)] += lm.Ke[np.ix_(loc, loc)]
+                F[cols] += Fl[loc]
+            else:
+                Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
+                F[cols] += S[0].T @ Fl
+        grav = np.asarray(self.robot.gravity, dtype=float)
+        F[0:3] += self.robot.platform.mass * (grav - mo.Xdd[k])
+        return Kel, F
 
     def _parts(self, mo, k):
         grav = np.asarray(self.robot.gravity, dtype=float)
@@ -698,5 +702,3 @@ class KEDDeltaModel:
                 f"joint_d={self.joint_d}, preload={self.preload}) is a mechanism")
         return sla.lu_solve(lu, s.F)
 
-
-_ = math
