@@ -96,13 +96,7 @@ def add_simulate_options(s):
                              "when no --controller is given)")
     g.add_argument("--periods", type=_float("--periods"),
                    help="circle: number of periods simulated (5)")
-    g.add_argument("--elements", type=_int("--elements"), default=1,
-                   help="beam elements per link (1)")
-    g.add_argument("--order", default="cubic", help="cubic or quintic (cubic)")
-    g.add_argument("--joint-b", default=None, help="universal, spherical or clamped (universal)")
-    g.add_argument("--joint-d", default=None, help="universal, spherical or clamped (universal)")
-    g.add_argument("--no-preload", action="store_true",
-                   help="leave out the geometric stiffness of the axial link forces")
+    add_model_options(g)
     g.add_argument("--initial", default="static",
                    help="static (deflection under gravity at the first pose) or zero (static)")
     g.add_argument("--rayleigh", type=_float("--rayleigh"), nargs=2, metavar=("ALPHA", "BETA"),

@@ -76,23 +76,19 @@ def plot_ked_simulation(res, folder, trajectory=None) -> list[str]:
     _save(plt, fig, folder / "torques.png")
     names.append("torques.png")
 
-    plt, fig, axes = _figure(1, 3.2)
-    _three(axes[0], t, res.position_variation * 1e3, [f"delta_{i + 1} ({a})"
-                                                       for i, a in enumerate(_AXES)],
-           "position variation [mm]")
-    axes[0].set_title("end-effector position variations", fontsize=10)
-    axes[0].set_xlabel("time [s]")
-    _save(plt, fig, folder / "position_variation.png")
-    names.append("position_variation.png")
-
-    plt, fig, axes = _figure(1, 3.2)
-    _three(axes[0], t, res.attitude_variation_deg, [f"delta_{i + 4} (about {a})"
-                                                     for i, a in enumerate(_AXES)],
-           "attitude variation [deg]")
-    axes[0].set_title("end-effector attitude variations", fontsize=10)
-    axes[0].set_xlabel("time [s]")
-    _save(plt, fig, folder / "attitude_variation.png")
-    names.append("attitude_variation.png")
+    for name, y, labels, ylabel, title in (
+            ("position_variation.png", res.position_variation * 1e3,
+             [f"delta_{i + 1} ({a})" for i, a in enumerate(_AXES)],
+             "position variation [mm]", "end-effector position variations"),
+            ("attitude_variation.png", res.attitude_variation_deg,
+             [f"delta_{i + 4} (about {a})" for i, a in enumerate(_AXES)],
+             "attitude variation [deg]", "end-effector attitude variations")):
+        plt, fig, axes = _figure(1, 3.2)
+        _three(axes[0], t, y, labels, ylabel)
+        axes[0].set_title(title, fontsize=10)
+        axes[0].set_xlabel("time [s]")
+        _save(plt, fig, folder / name)
+        names.append(name)
 
     titles = ("axial displacement u [mm]", "torsion angle phi [deg]",
               "transverse displacement v (link y) [mm]",
