@@ -283,23 +283,24 @@ def _end_forces(model, motion, time, dt, knots=()) -> np.ndarray:
 def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
     """Newmark's method (average acceleration by default) on the batched LTV system:
     M_k a_k + C_k v_k + K_k q_k = F_k enforced at every grid time (the scheme of
-    :func:`elastodyn.integrators.newmark`, with the matrices of a whole chunk built at
-    once)."""
+    :func:`elastodyn.integrators.newmark`), with the leg blocks of a whole chunk built
+    at once and each step solved by the arrow elimination of :meth:`KEDBatch.solve`."""
     N, nt = batch.N, batch.ns
     Q, V, A = (np.empty((nt, N)) for _ in range(3))
     q, v = np.array(q0, dtype=float), np.array(v0, dtype=float)
     bh2, gh = beta * dt * dt, gamma * dt
+    ix, mv = batch.blocks, batch.matvec
     a = None
-    for k0, k1, M, C, K, _, F in batch.chunks():
+    for k0, k1, M, C, K, F in batch.chunks():
+        S = M + gh * C + bh2 * K
         for j in range(k1 - k0):
             k = k0 + j
             if k == 0:
-                a = np.linalg.solve(M[0], F[0] - C[0] @ v - K[0] @ q)
+                a = batch.solve(M[0], F[0] - mv(C[0], v[ix]) - mv(K[0], q[ix]))
             else:
                 q_pred = q + dt * v + (0.5 - beta) * dt * dt * a
                 v_pred = v + (1.0 - gamma) * dt * a
-                S = M[j] + gh * C[j] + bh2 * K[j]
-                a = np.linalg.solve(S, F[j] - C[j] @ v_pred - K[j] @ q_pred)
+                a = batch.solve(S[j], F[j] - mv(C[j], v_pred[ix]) - mv(K[j], q_pred[ix]))
                 q = q_pred + bh2 * a
                 v = v_pred + gh * a
                 if not np.all(np.isfinite(q)):

@@ -11,7 +11,15 @@ the tests check both give the same matrices), organised for speed along a trajec
 * S of a lower link is the identity on its own dofs and 12 rows T_j (the first six dofs
   of its two end nodes) on the shared variables (upper tip, releases, platform), so
   S^T A S_j needs only the blocks A_oo, A_or, A_ro, A_rr (o: own rows, r: end rows);
-* samples are processed in chunks (numpy batched products, a few dozen calls per chunk).
+* samples are processed in chunks (numpy batched products, a few dozen calls per chunk);
+* the system is kept in *leg blocks*: leg i touches only its own variables and the six
+  platform variables, so the global matrix is sum_i P_i^T G_i P_i with G_i of size
+  nb = m + 6 (m: the leg's own variables, ordered [lower own | upper own, tip last |
+  releases at B | releases at D], then the platform). The blocks are assembled with
+  slices (no scatter into an N x N array), and solved as an arrow matrix: one batched
+  LU of the three m x m leg blocks, then a 6 x 6 Schur complement on the platform
+  (:meth:`KEDBatch.solve`), about (N / m)^2 = 9 times fewer operations than a dense
+  N x N solve.
 """
 from __future__ import annotations
 
@@ -52,7 +60,7 @@ class KEDBatch:
         self.N = model.dof
         grav = np.asarray(model.robot.gravity, dtype=float)
         mo = motion
-        self.links = []
+        self.links, self.blocks = [], []
         for i, c in enumerate(model._chains):
             for li, lm in enumerate(model.links):
                 R = mo.Ru[:, i] if li == 0 else mo.Rl[:, i]
@@ -67,17 +75,40 @@ class KEDBatch:
                 F = (g - a0) @ lm.I0 + c1 @ lm.I1 - al[:, :1] * lm.Iphi
                 entry = {"i": i, "li": li, "lm": lm, "w": w, "al": al, "a0": a0, "g": g,
                          "F": F, "cg": _coef_gyro(w), "ck": _coef_k(w, al)}
+                nd, n = lm.nd, model.n_elements
                 if li == 0:
                     entry["loc"] = c["upper_local"]
                     entry["cols"] = c["upper_global"]
+                    # block order: the upper link's own dofs with the tip (node n, first
+                    # six dofs) last, so that the lower link's shared variables (tip,
+                    # releases, platform) are contiguous at the end of the block
+                    tip = np.isin(c["upper_local"], n * nd + np.arange(6))
+                    entry["perm"] = np.r_[c["upper_local"][~tip], c["upper_local"][tip]]
+                    ucols = np.r_[c["upper_global"][~tip], c["upper_global"][tip]]
                 else:
-                    nd, n = lm.nd, model.n_elements
                     r = np.r_[0:6, n * nd:n * nd + 6]
                     entry["o"], entry["r"] = c["lower_local"], r
                     entry["own_cols"] = c["lower_global"]
                     entry["ext_cols"] = c["lower_cols"][len(c["lower_local"]):]
                     entry["T"] = self._T(i)
+                    # lower dofs in block order [own, end rows]; S columns in block order
+                    # [tip, rel_b, rel_d, platform] (from [tip, rel_b, platform, rel_d])
+                    entry["perm"] = np.r_[c["lower_local"], r]
+                    kb, kd = len(c["rel_b"]), len(c["rel_d"])
+                    tcols = np.r_[0:6 + kb, 12 + kb:12 + kb + kd, 6 + kb:12 + kb]
+                    entry["Tb"] = [T[:, :, tcols] for T in entry["T"]]
+                pm = entry["perm"]
+                entry["Mb"] = lm.M[np.ix_(pm, pm)]
+                entry["Keb"] = lm.Ke[np.ix_(pm, pm)]
+                entry["Q9b"] = lm.Q[:, :, pm[:, None], pm[None, :]].reshape(9, -1)
+                entry["Gb"] = lm.G[:, pm[:, None], pm[None, :]]
                 self.links.append(entry)
+            # leg block: [lower own | upper own (tip last) | rel_b | rel_d | platform]
+            self.no, self.nu = len(c["lower_local"]), len(c["upper_local"])
+            self.blocks.append(np.r_[c["lower_global"], ucols, c["rel_b"], c["rel_d"],
+                                     np.arange(6)])
+        self.blocks = np.array(self.blocks)
+        self.nb = self.blocks.shape[1]
         self.end_force = self.quasi_static()[1] if end_force is None else np.asarray(end_force)
 
     # ------------------------------------------------------------------ S blocks
@@ -127,108 +158,146 @@ class KEDBatch:
 
     # ------------------------------------------------------------------ link matrices
     def _link_K(self, e, sl, end):
-        """K_l (c, nl, nl) for samples sl with end forces end (c,)."""
+        """K_l (c, nl, nl) in block order for samples sl with end forces end (c,)."""
         lm = e["lm"]
-        nl = lm.n_dofs
-        K = (e["ck"][sl] @ lm.Q9).reshape(-1, nl, nl) + lm.Ke
+        nl = len(e["perm"])
+        K = (e["ck"][sl] @ e["Q9b"]).reshape(-1, nl, nl) + e["Keb"]
         if self.model.preload:
             L, rA = lm.length, lm.rho_a
             b = e["g"][sl, 0] - e["a0"][sl, 0]
             wp2 = e["w"][sl, 1] ** 2 + e["w"][sl, 2] ** 2
             N = np.stack([end + rA * (b * L + 0.5 * wp2 * L * L), -rA * b, -0.5 * rA * wp2], 1)
-            K = K + np.einsum("nk,kij->nij", N, lm.G)
+            K = K + np.einsum("nk,kij->nij", N, e["Gb"])
         return K
 
     def _link_B(self, e, sl):
-        lm = e["lm"]
-        return (e["cg"][sl] @ lm.Q9).reshape(-1, lm.n_dofs, lm.n_dofs)
+        """Gyroscopic B_l (c, nl, nl) in block order."""
+        nl = len(e["perm"])
+        return (e["cg"][sl] @ e["Q9b"]).reshape(-1, nl, nl)
 
-    @staticmethod
-    def _proj(A, e, Tl, Tj, with_own, sl):
-        """Blocks of S^T A S_j for a lower link: (oo, oe, eo, ee); A (c, nl, nl) or
-        (nl, nl); S_j has the identity on own rows only for j = 0 (with_own)."""
-        o, r = e["o"], e["r"]
-        Aor = A[..., o[:, None], r[None, :]]
-        Arr = A[..., r[:, None], r[None, :]]
-        TlT = np.swapaxes(Tl, -1, -2)
-        oe = Aor @ Tj
-        ee = TlT @ Arr @ Tj
-        if with_own:
-            oo = A[..., o[:, None], o[None, :]]
-            eo = TlT @ A[..., r[:, None], o[None, :]]
-        else:
-            oo = eo = None
-        return oo, oe, eo, ee
+    def _add_lower(self, G, i, terms, T0):
+        """G[:, i] += S_0^T (sum scale A S_j) for the lower link of leg i.
 
-    def _scatter(self, G, e, blocks, scale=1.0):
-        oo, oe, eo, ee = blocks
-        oc, ec = e["own_cols"], e["ext_cols"]
-        c = G.shape[0]
-        if oo is not None and len(oc):
-            G[:, oc[:, None], oc[None, :]] += scale * np.broadcast_to(oo, (c,) + oo.shape[-2:])
-        if len(oc):
-            G[:, oc[:, None], ec[None, :]] += scale * oe
-        if eo is not None and len(oc):
-            G[:, ec[:, None], oc[None, :]] += scale * eo
-        G[:, ec[:, None], ec[None, :]] += scale * ee
+        terms: (A (c, nl, nl) or (nl, nl) in block order, T_j (c, 12, next), scale,
+        own) with own True when S_j carries the identity on the own rows (j = 0)."""
+        no, e0 = self.no, self.no + self.nu - 6
+        Tt = np.swapaxes(T0, -1, -2)
+        rr = sum(s * (A[..., no:, no:] @ Tj) for A, Tj, s, _ in terms)
+        G[:, i, e0:, e0:] += Tt @ rr
+        if no:
+            G[:, i, :no, e0:] += sum(s * (A[..., :no, no:] @ Tj) for A, Tj, s, _ in terms)
+            own = [(A, s) for A, _, s, o in terms if o]
+            if own:
+                G[:, i, :no, :no] += sum(s * A[..., :no, :no] for A, s in own)
+                G[:, i, e0:, :no] += Tt @ sum(s * A[..., no:, :no] for A, s in own)
 
     # ------------------------------------------------------------------ assembly
-    def chunk(self, k0: int, k1: int, *, dynamic: bool = True, end=None):
-        """M, C, K, K_el (c, N, N) and F (c, N) for samples k0..k1-1."""
-        N, sl = self.N, slice(k0, k1)
-        c = k1 - k0
+    def chunk_blocks(self, k0: int, k1: int, *, dynamic: bool = True, elastic: bool = True,
+                     end=None):
+        """Leg blocks for samples k0..k1-1 (module docstring): M, C, K, K_el
+        (c, 3, nb, nb) (None when not requested: M, C, K without ``dynamic``, K_el
+        without ``elastic`` unless Rayleigh damping needs it) and F (c, 3, nb) (the
+        platform load counted in leg 0's block). Global vectors map to blocks by
+        ``x[..., self.blocks]``."""
+        sl, c, nb = slice(k0, k1), k1 - k0, self.nb
         end = self.end_force[sl] if end is None else end
-        M, C, K, Kel = (np.zeros((c, N, N)) for _ in range(4))
-        F = np.zeros((c, N))
+        a, b = self.model.rayleigh
+        elastic = elastic or (dynamic and b != 0)
+        z = lambda: np.zeros((c, 3, nb, nb))  # noqa: E731
+        M, C, K = (z(), z(), z()) if dynamic else (None, None, None)
+        Kel = z() if elastic else None
+        F = np.zeros((c, 3, nb))
+        u = slice(self.no, self.no + self.nu)
         for e in self.links:
-            lm = e["lm"]
+            i, Fl = e["i"], e["F"][sl][:, e["perm"]]
             if e["li"] == 0:
-                loc, cols = e["loc"], e["cols"]
-                ix = (slice(None), cols[:, None], cols[None, :])
-                lx = (Ellipsis, loc[:, None], loc[None, :])
-                Kel[ix] += lm.Ke[lx]
-                F[:, cols] += e["F"][sl][:, loc]
+                F[:, i, u] += Fl
+                if elastic:
+                    Kel[:, i, u, u] += e["Keb"]
                 if dynamic:
-                    M[ix] += lm.M[lx]
-                    C[ix] += 2.0 * self._link_B(e, sl)[lx]
-                    K[ix] += self._link_K(e, sl, end[:, e["i"], 0])[lx]
+                    M[:, i, u, u] += e["Mb"]
+                    C[:, i, u, u] += 2.0 * self._link_B(e, sl)
+                    K[:, i, u, u] += self._link_K(e, sl, end[:, i, 0])
                 continue
-            T0, T1, T2 = (T[sl] for T in e["T"])
-            self._scatter(Kel, e, self._proj(lm.Ke, e, T0, T0, True, sl))
-            Fl = e["F"][sl]
-            F[:, e["own_cols"]] += Fl[:, e["o"]]
-            F[:, e["ext_cols"]] += np.einsum("nre,nr->ne", T0, Fl[:, e["r"]])
-            if not dynamic:
-                continue
-            Bg = self._link_B(e, sl)
-            Kl = self._link_K(e, sl, end[:, e["i"], 1])
-            self._scatter(M, e, self._proj(lm.M, e, T0, T0, True, sl))
-            self._scatter(C, e, self._proj(lm.M, e, T0, T1, False, sl), 2.0)
-            self._scatter(C, e, self._proj(Bg, e, T0, T0, True, sl), 2.0)
-            self._scatter(K, e, self._proj(lm.M, e, T0, T2, False, sl))
-            self._scatter(K, e, self._proj(Bg, e, T0, T1, False, sl), 2.0)
-            self._scatter(K, e, self._proj(Kl, e, T0, T0, True, sl))
+            T0, T1, T2 = (T[sl] for T in e["Tb"])
+            no = self.no
+            F[:, i, :no] += Fl[:, :no]
+            F[:, i, no + self.nu - 6:] += np.einsum("nre,nr->ne", T0, Fl[:, no:])
+            if elastic:
+                self._add_lower(Kel, i, [(e["Keb"], T0, 1.0, True)], T0)
+            if dynamic:
+                Bg, Kl, Ml = self._link_B(e, sl), self._link_K(e, sl, end[:, i, 1]), e["Mb"]
+                self._add_lower(M, i, [(Ml, T0, 1.0, True)], T0)
+                self._add_lower(C, i, [(Ml, T1, 2.0, False), (Bg, T0, 2.0, True)], T0)
+                self._add_lower(K, i, [(Ml, T2, 1.0, False), (Bg, T1, 2.0, False),
+                                       (Kl, T0, 1.0, True)], T0)
         pl = self.model.robot.platform
         grav = np.asarray(self.model.robot.gravity, dtype=float)
-        F[:, 0:3] += pl.mass * (grav - self.mo.Xdd[sl])
+        p = nb - 6
+        F[:, 0, p:p + 3] += pl.mass * (grav - self.mo.Xdd[sl])
         if dynamic:
-            M[:, 0:3, 0:3] += pl.mass * np.eye(3)
-            M[:, 3:6, 3:6] += np.diag(pl.inertia)
-            a, b = self.model.rayleigh
+            M[:, 0, p:p + 3, p:p + 3] += pl.mass * np.eye(3)
+            M[:, 0, p + 3:, p + 3:] += np.diag(pl.inertia)
             if a or b:
-                C += a * M + b * Kel
+                C += a * M
+                if b:
+                    C += b * Kel
         return M, C, K, Kel, F
 
+    def dense(self, G):
+        """Global (c, N, N) matrix of leg blocks G (c, 3, nb, nb), or global (c, N)
+        vector of block vectors (c, 3, nb)."""
+        out = np.zeros((G.shape[0],) + (self.N,) * (G.ndim - 2))
+        for i, ix in enumerate(self.blocks):
+            if G.ndim == 4:
+                out[:, ix[:, None], ix[None, :]] += G[:, i]
+            else:
+                out[:, ix] += G[:, i]
+        return out
+
+    def solve(self, S, r):
+        """Solve the global system given by leg blocks: S (..., 3, nb, nb), right-hand
+        side r (..., 3, nb) in block form (platform rows summed over the legs); returns
+        x (..., N). Arrow elimination: leg unknowns x_i = y_i - X_i p with
+        [y_i X_i] = L_i^-1 [r_i B_i], then (P - sum B'_i X_i) p = r_p - sum B'_i y_i.
+        Requires regular leg blocks L_i (true for M + h C + h^2 K and for K_el without
+        mechanisms: a singular L_i is a mechanism with the platform held)."""
+        m = self.nb - 6
+        L, B, Bt = S[..., :m, :m], S[..., :m, m:], S[..., m:, :m]
+        Y = np.linalg.solve(L, np.concatenate([r[..., :m, None], B], axis=-1))
+        y, X = Y[..., 0], Y[..., 1:]
+        P = (S[..., m:, m:] - Bt @ X).sum(axis=-3)
+        rp = (r[..., m:] - (Bt @ y[..., None])[..., 0]).sum(axis=-2)
+        p = np.linalg.solve(P, rp[..., None])
+        x = np.empty(r.shape[:-2] + (self.N,))
+        x[..., self.blocks[:, :m]] = y - (X @ p[..., None, :, :])[..., 0]
+        x[..., :6] = p[..., 0]
+        return x
+
+    @staticmethod
+    def matvec(G, x):
+        """Block products G (3, nb, nb) @ x (3, nb) (global vectors gathered by
+        ``x[self.blocks]``)."""
+        return (G @ x[..., None])[..., 0]
+
+    def chunk(self, k0: int, k1: int, *, dynamic: bool = True, end=None):
+        """Dense M, C, K, K_el (c, N, N) and F (c, N) for samples k0..k1-1 (tests and
+        the mechanism case; the simulation uses :meth:`chunk_blocks`)."""
+        M, C, K, Kel, F = self.chunk_blocks(k0, k1, dynamic=dynamic, end=end)
+        return (*(None if G is None else self.dense(G) for G in (M, C, K, Kel)),
+                self.dense(F))
+
     def chunks(self, size: int | None = None):
-        """Yield (k0, k1, M, C, K, K_el, F) over all samples."""
+        """Yield (k0, k1, M, C, K, F) leg blocks over all samples (no K_el)."""
         size = size or self.chunk_size()
         for k0 in range(0, self.ns, size):
             k1 = min(self.ns, k0 + size)
-            yield (k0, k1, *self.chunk(k0, k1))
+            M, C, K, _, F = self.chunk_blocks(k0, k1, elastic=False)
+            yield k0, k1, M, C, K, F
 
     def chunk_size(self) -> int:
         """Samples per chunk: about 2e6 matrix entries per array."""
-        return int(max(1, min(512, 2_000_000 // (self.N * self.N))))
+        return int(max(1, min(512, 2_000_000 // (3 * self.nb * self.nb))))
 
     # ------------------------------------------------------------------ quasi-static
     def quasi_static(self):
@@ -243,11 +312,13 @@ class KEDBatch:
         for k0 in range(0, self.ns, size):
             k1 = min(self.ns, k0 + size)
             ks = np.arange(k0, k1)
-            _, _, _, Kel, F = self.chunk(k0, k1, dynamic=False, end=np.zeros((k1 - k0, 3, 2)))
+            _, _, _, Kel, F = self.chunk_blocks(k0, k1, dynamic=False,
+                                                end=np.zeros((k1 - k0, 3, 2)))
             if m.mechanisms:
-                u = np.stack([np.linalg.lstsq(A, f, rcond=1e-10)[0] for A, f in zip(Kel, F)])
+                u = np.stack([np.linalg.lstsq(A, f, rcond=1e-10)[0]
+                              for A, f in zip(self.dense(Kel), self.dense(F))])
             else:
-                u = np.linalg.solve(Kel, F[..., None])[..., 0]
+                u = self.solve(Kel, F)
             U[ks] = u
             q = self.link_dofs(u, ks)
             for e in self.links:
