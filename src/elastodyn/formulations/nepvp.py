@@ -1,0 +1,509 @@
+"""Recursive Newton-Euler / virtual-powers elastodynamic model of flexible parallel robots
+(Briot & Khalil 2013), generated symbolically with intermediate variables.
+
+The robot is a :class:`~elastodyn.description.tree.TreeRobot`: a virtual tree whose joints
+are all "actuated" (eq. 5-9), plus a free rigid platform (eq. 24), closed by virtual
+powers (eq. 27-38). Generalized coordinates q = (q_a, q_e): actuated joints and elastic
+coordinates of every flexible beam (3 per element, :mod:`.nepvp_beam`); q_t = (joint
+variables of the tree in joint order, q_e).
+
+Per joint j, with parent a = a(j) (all vectors in the frame named by their superscript):
+
+* placement: a(j)T_j of the modified DH parameters; a child of a flexible beam is
+  attached at s = d_j, displaced by Phi_d(s) q_e and rotated by R_e = Rot(z, Phi_r(s) q_e)
+  (exact rotation: the beams are planar, so the elastic angular velocity Phi_r q_e_dot
+  is exact);
+* twist Jacobian, eqs. (12)-(16): t_j = J_t_j q_t_dot with, for the origin O_j at P in
+  frame a,  J_v = R^T (J_v,a - [P]x J_w,a + (Phi_d - [r z_j]x Phi_r) E_a) (+ e_z for a
+  prismatic joint),  J_w = R^T (J_w,a + Phi_r E_a) (+ e_z for a revolute joint), where
+  E_a selects the parent's elastic velocities;
+* acceleration bias g_j (eqs. 18-20: the acceleration screw for q_t_ddot = 0), derived
+  here from the same placement: Omega = w_a + w_e (w_e = Phi_r q_e_dot),
+  alpha_j = R^T (alpha_a + w_a x w_e) + sigma_r q_dot (R^T Omega) x e_z,
+  gamma_j = R^T (gamma_a + alpha_a x P + w_a x (w_a x P) + 2 w_a x P_dot + P_ddot) with
+  P_dot = Phi_d q_e_dot + w_e x (r z_j) + sigma_p q_dot z_j and
+  P_ddot = w_e x (w_e x r z_j) + 2 sigma_p q_dot w_e x z_j;
+* body model, eq. (4): M_j (6 + N_j) and c_j (inertial, elastic and gravity terms), see
+  :func:`_body_terms`;
+* tree model, eqs. (22)-(23): M_t = sum J_j^T M_j J_j, c_t = sum J_j^T (c_j + M_j g_j^s);
+* closure, eqs. (31)-(37), for isostatic robots: the terminal twists of the legs (base
+  frame, rows ``closure_rows``) all equal the platform twist t_p; with T_i the terminal
+  Jacobians, (T_i - T_n)_p q_p_dot = -(T_i - T_n)_ae q_dot gives J11, J12 (i < n), and
+  t_p = T_n q_t_dot gives J21, J22; the biases b follow from the terminal accelerations;
+* model, eq. (38) with (26): M = J^T M_t J, c = J^T (c_t + M_t b) (+ motor inertia and
+  friction on the joints).
+
+Inverse problem: q_e_ddot = -M_ee^-1 (c_e + M_ea q_a_ddot), tau = M_aa q_a_ddot +
+M_ae q_e_ddot + c_a; direct problem: q_ddot = M^-1 ([tau; 0] - c); both by a symbolic
+LDL^T factorization (M is symmetric positive definite).
+
+Departures from the paper, decided here: gravity enters through explicit gravity terms of
+each body (Briot's f_g, c_g, s_g), not through a fictitious base acceleration; the
+passive velocities are solved by the adjugate (n_p <= 3) or by LU with the pivot order of
+the nominal configuration, not by a symbolic general inverse.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
+from ..exceptions import InputError
+from ..symbolic.core import Program, Recorder, Timer
+from .nepvp_beam import BeamShapes
+
+__all__ = ["generate_nepvp", "NEPVPSymbols"]
+
+
+def _cs(angle):
+    """(cos, sin) of a number, exact for multiples of pi/2."""
+    k = angle / (math.pi / 2)
+    if abs(k - round(k)) < 1e-12:
+        return [(1, 0), (0, 1), (-1, 0), (0, -1)][int(round(k)) % 4]
+    return sp.Float(math.cos(angle)), sp.Float(math.sin(angle))
+
+
+def _rotz(c, s):
+    return sp.Matrix([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+def _rotx(c, s):
+    return sp.Matrix([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+def _skew(v):
+    return sp.Matrix([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+
+
+def _num(a):
+    """numpy array -> sympy Matrix of Floats (exact zeros kept)."""
+    a = np.asarray(a, dtype=float)
+    if a.ndim == 1:
+        a = a[:, None]
+    return sp.Matrix(a.shape[0], a.shape[1],
+                     lambda i, j: sp.Integer(0) if a[i, j] == 0 else sp.Float(a[i, j]))
+
+
+class NEPVPSymbols:
+    """Symbols and index sets of a robot's model.
+
+    Attributes: joints (non-fixed joint indices, in order), names, actuated / passive
+    (positions in ``joints``), elastic (list of (body j, N_j)), q, e, qd_a, ed, qdd_a,
+    tau (lists of sympy symbols), n_t (tree coordinates), cols (joint j -> column of q_t),
+    ecols (body j -> columns of its elastic coordinates in q_t).
+    """
+
+    def __init__(self, robot: TreeRobot):
+        self.robot = robot
+        R = sp.Symbol
+        self.joints = [j for j, jt in enumerate(robot.joints, 1) if jt.kind != "fixed"]
+        self.names = [robot.joints[j - 1].name for j in self.joints]
+        self.actuated = [k for k, j in enumerate(self.joints) if robot.joints[j - 1].actuated]
+        self.passive = [k for k, j in enumerate(self.joints) if not robot.joints[j - 1].actuated]
+        self.shapes = {j: BeamShapes(b) for j, b in sorted(robot.bodies.items())
+                       if isinstance(b, FlexibleBeam)}
+        self.q = [R(n, real=True) for n in self.names]
+        self.qd = [R(f"{n}_d", real=True) for n in self.names]
+        self.cols = {j: k for k, j in enumerate(self.joints)}
+        self.ecols, self.e, self.ed, self.edd = {}, [], [], []
+        k = len(self.joints)
+        for j, sh in self.shapes.items():
+            self.ecols[j] = list(range(k, k + sh.N))
+            for i in range(sh.N):
+                node, comp = divmod(i, 3)
+                nm = f"e{j}_{('u', 'v', 'rz')[comp]}{node + 1}"
+                self.e.append(R(nm, real=True))
+                self.ed.append(R(nm + "_d", real=True))
+                self.edd.append(R(nm + "_dd", real=True))
+            k += sh.N
+        self.n_t = k
+        self.qd_a = [self.qd[k] for k in self.actuated]
+        self.qdd_a = [R(f"{self.names[k]}_dd", real=True) for k in self.actuated]
+        self.tau = [R(f"tau_{self.names[k]}", real=True) for k in self.actuated]
+        self.ne = len(self.e)
+        self.na = len(self.actuated)
+
+    @property
+    def elastic_names(self) -> list[str]:
+        return [str(s) for s in self.e]
+
+
+def _body_terms(rec, body, sh, w, g_b, e, ed):
+    """M_j (6 + N, 6 + N) and c_j (6 + N) of Briot eq. (4) in the body frame.
+
+    w: angular velocity (3), g_b: gravity in body axes (3), e, ed: elastic coordinates
+    and velocities (N). Rigid body: N = 0. With MS the first moment, I the inertia about
+    the origin, W = int r_dot r^T dm (3, 3):
+      f = m gamma - [MS]x alpha + MS_de e_dd + w x (w x MS) + 2 w x (MS_de e_d) - m g
+      c = [MS]x gamma + I alpha + MS_re e_dd + w x (I w) + 2 (w tr W - W w) - MS x g
+      s = MS_de^T gamma + MS_re^T alpha + M_ee e_dd + sum_ab ([w]x^2)_ab G_ab
+          + 2 sum_ab ([w]x)_ab Q_ab e_d + K e - MS_de^T g
+    with G_ab = e_ab + Q_ab e (int Phi_a^T r_b dm) and MS_re = int [r]x Phi_d dm.
+    """
+    W = _skew(w)
+    if isinstance(body, RigidBody):
+        m = body.mass
+        MS = _num(body.ms)
+        I = _num(body.inertia)
+        M = sp.zeros(6, 6)
+        M[:3, :3] = m * sp.eye(3)
+        M[:3, 3:] = -_skew(MS)
+        M[3:, :3] = _skew(MS)
+        M[3:, 3:] = I
+        f = W * rec.matrix(W * MS) - m * g_b
+        c = W * rec.matrix(I * w) - _skew(MS) * g_b
+        return rec.matrix(M), rec.matrix(sp.Matrix.vstack(f, c))
+    it = sh.integrals
+    N = sh.N
+    m = it["m"]
+    ev = sp.Matrix(e)
+    edv = sp.Matrix(ed)
+    MSde = _num(it["MSde"])
+    MS = rec.matrix(_num(it["MS0"]) + MSde * ev)
+    Q = [[_num(it["Q"][a, b]) for b in range(3)] for a in range(3)]
+    eab = [[_num(it["e"][a, b]) for b in range(3)] for a in range(3)]
+    # G_ab = e_ab + Q_ab e  (N-vectors), zero blocks skipped
+    G = [[None] * 3 for _ in range(3)]
+    for a in range(3):
+        for b in range(3):
+            if any(Q[a][b]) or any(eab[a][b]):
+                G[a][b] = rec.matrix(eab[a][b] + Q[a][b] * ev)
+    # int r_a r_b dm = J0_ab + int Phi_a^T r_b . ... = J0_ab + e_ba . e + G_ab . e
+    J0 = it["J0"]
+    Rr = sp.zeros(3, 3)
+    for a in range(3):
+        for b in range(a, 3):
+            v = sp.Float(J0[a, b]) if J0[a, b] else sp.Integer(0)
+            if eab[b][a] is not None and any(eab[b][a]):
+                v += (eab[b][a].T * ev)[0]
+            if G[a][b] is not None:
+                v += (G[a][b].T * ev)[0]
+            Rr[a, b] = Rr[b, a] = rec(v)
+    I = rec.matrix(sp.eye(3) * rec(Rr.trace()) - Rr)
+    # MS_re row x = int (r_y Phi_z - r_z Phi_y), etc.: int r_b Phi_a = G_ab^T
+    def Gt(a, b):
+        return G[a][b].T if G[a][b] is not None else sp.zeros(1, N)
+    MSre = rec.matrix(sp.Matrix.vstack(Gt(2, 1) - Gt(1, 2), Gt(0, 2) - Gt(2, 0),
+                                       Gt(1, 0) - Gt(0, 1)))
+    Mee = _num(sum(it["Q"][a, a] for a in range(3)))
+    M = sp.zeros(6 + N, 6 + N)
+    M[:3, :3] = m * sp.eye(3)
+    M[:3, 3:6] = -_skew(MS)
+    M[3:6, :3] = _skew(MS)
+    M[3:6, 3:6] = I
+    M[:3, 6:] = MSde
+    M[6:, :3] = MSde.T
+    M[3:6, 6:] = MSre
+    M[6:, 3:6] = MSre.T
+    M[6:, 6:] = Mee
+    # velocity terms
+    rdot = rec.matrix(MSde * edv)                         # int r_dot dm
+    Wm = sp.zeros(3, 3)                                   # W_ab = int r_dot_a r_b dm
+    for a in range(3):
+        for b in range(3):
+            if G[a][b] is not None:
+                Wm[a, b] = rec((edv.T * G[a][b])[0])
+    f = W * rec.matrix(W * MS) + 2 * W * rdot - m * g_b
+    c = (W * rec.matrix(I * w) + 2 * (w * rec(Wm.trace()) - Wm * w)) - _skew(MS) * g_b
+    W2 = rec.matrix(W * W)
+    s = sp.zeros(N, 1)
+    for a in range(3):
+        for b in range(3):
+            if G[a][b] is not None:
+                if W2[a, b] != 0:
+                    s += W2[a, b] * G[a][b]
+                if W[a, b] != 0 and any(Q[a][b]):
+                    s += 2 * W[a, b] * rec.matrix(Q[a][b] * edv)
+    s += _num(it["Kee"]) * ev - MSde.T * g_b
+    return rec.matrix(M), rec.matrix(sp.Matrix.vstack(f, c, s))
+
+
+def _solve_small(rec, A, B):
+    """A^-1 B for a small square symbolic A: adjugate for n <= 3, else Gauss elimination
+    without pivoting (the caller orders the unknowns)."""
+    n = A.rows
+    if n <= 3:
+        det = rec(A.det(method="berkowitz") if n > 1 else A[0, 0])
+        inv_det = rec(1 / det)
+        adj = rec.matrix(A.adjugate()) if n > 1 else sp.Matrix([[1]])
+        return rec.matrix(rec.matrix(adj * B) * inv_det)
+    A, B = A.copy(), B.copy()
+    for k in range(n):
+        piv = rec(1 / A[k, k])
+        for i in range(k + 1, n):
+            if A[i, k] == 0:
+                continue
+            f = rec(A[i, k] * piv)
+            A[i, :] = rec.matrix(A[i, :] - f * A[k, :])
+            B[i, :] = rec.matrix(B[i, :] - f * B[k, :])
+    X = sp.zeros(n, B.cols)
+    for k in reversed(range(n)):
+        acc = B[k, :] - A[k, k + 1:] * X[k + 1:, :]
+        X[k, :] = rec.matrix(acc / A[k, k])
+    return X
+
+
+def solve_spd(rec, M, B):
+    """M^-1 B for a symbolic symmetric positive definite M by LDL^T (no pivoting needed)."""
+    n = M.rows
+    L = sp.eye(n)
+    D = [None] * n
+    for j in range(n):
+        d = M[j, j] - sum((L[j, k] ** 2 * D[k] for k in range(j) if L[j, k] != 0),
+                          sp.Integer(0))
+        D[j] = rec(d)
+        for i in range(j + 1, n):
+            v = M[i, j] - sum((L[i, k] * L[j, k] * D[k] for k in range(j)
+                               if L[i, k] != 0 and L[j, k] != 0), sp.Integer(0))
+            L[i, j] = rec(v / D[j]) if v != 0 else 0
+    Y = sp.zeros(n, B.cols)
+    for i in range(n):
+        Y[i, :] = rec.matrix(B[i, :] - L[i, :i] * Y[:i, :])
+    X = sp.zeros(n, B.cols)
+    for i in reversed(range(n)):
+        X[i, :] = rec.matrix(Y[i, :] / D[i] - L[i + 1:, i].T * X[i + 1:, :])
+    return X
+
+
+def generate_nepvp(robot: TreeRobot) -> tuple[Program, NEPVPSymbols]:
+    """Build the full symbolic model of ``robot``.
+
+    Returns the program with every output (``M``, ``c``, ``qd_p``, ``tp``, ``xp`` (platform
+    origin, base frame), ``h`` (closure residual) and ``D`` (its Jacobian with respect
+    to the passive joints), ``tau``/``edd`` (inverse), ``qdd``/``edd_direct`` (direct),
+    and the symbols; :class:`~elastodyn.analysis.nepvp.NEPVPModel` selects and prunes.
+    """
+    with Timer() as timer:
+        sy = NEPVPSymbols(robot)
+        rec = Recorder("t")
+        outputs = _generate(robot, sy, rec)
+    inputs = {"q": sy.q, "e": sy.e, "qd_a": sy.qd_a, "ed": sy.ed, "qdd_a": sy.qdd_a,
+              "tau": sy.tau}
+    prog = Program("nepvp_model", inputs, rec.assignments, outputs,
+                   generation_time_s=timer.seconds)
+    return prog, sy
+
+
+def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
+    nJ = len(robot.joints)
+    n_t = sy.n_t
+    g0 = _num(robot.gravity)
+    R0 = {0: sp.eye(3)}
+    O0 = {0: sp.zeros(3, 1)}
+    Rloc, Ploc, zloc, rz = {}, {}, {}, {}
+    Jt = {0: sp.zeros(6, n_t)}
+    # ---------------------------------------------------------------- placement, Jacobians
+    for j in range(1, nJ + 1):
+        jt = robot.joints[j - 1]
+        a = jt.antecedent
+        parent = robot.bodies.get(a)
+        cg, sg = _cs(jt.gamma)
+        ca, sa = _cs(jt.alpha)
+        qsym = sy.q[sy.cols[j]] if jt.kind != "fixed" else None
+        if jt.kind == "revolute":
+            ct, st = rec(sp.cos(qsym + jt.theta)), rec(sp.sin(qsym + jt.theta))
+            r = sp.Float(jt.r) if jt.r else sp.Integer(0)
+        else:
+            ct, st = _cs(jt.theta)
+            r = rec(qsym + jt.r) if jt.kind == "prismatic" else (
+                sp.Float(jt.r) if jt.r else sp.Integer(0))
+        Rg = _rotz(cg, sg)
+        Rgx = Rg * _rotx(ca, sa)
+        R = Rgx * _rotz(ct, st)
+        z = Rgx[:, 2]
+        P = Rg * sp.Matrix([jt.d, 0, jt.b])
+        flex = isinstance(parent, FlexibleBeam)
+        if flex:
+            if jt.gamma or jt.b:
+                raise InputError(f"joints[{j}] gamma, b", (jt.gamma, jt.b),
+                                 "0 for a joint carried by a flexible beam")
+            sh = sy.shapes[a]
+            Phd, Phr = sh.at(jt.d)
+            Phd, Phr = _num(Phd), _num(Phr)
+            ea = sp.Matrix([sy.e[k - len(sy.joints)] for k in sy.ecols[a]])
+            phi = rec((Phr[2, :] * ea)[0])
+            Re = _rotz(rec(sp.cos(phi)), rec(sp.sin(phi)))
+            R = rec.matrix(Re * R)
+            z = rec.matrix(Re * z)
+            P = rec.matrix(P + Phd * ea)
+        else:
+            R = rec.matrix(R)
+        rzj = rec.matrix(r * z)
+        P = rec.matrix(P + rzj)
+        Rloc[j], Ploc[j], zloc[j], rz[j] = R, P, z, rzj
+        R0[j] = rec.matrix(R0[a] * R)
+        O0[j] = rec.matrix(O0[a] + R0[a] * P)
+        # Jacobian, eqs. (13)-(16)
+        Jv, Jw = Jt[a][:3, :], Jt[a][3:, :]
+        JvO = Jv - _skew(P) * Jw
+        JwO = Jw
+        if flex:
+            E = sp.zeros(sh.N, n_t)
+            for i, k in enumerate(sy.ecols[a]):
+                E[i, k] = 1
+            JwO = JwO + Phr * E
+            JvO = JvO + (Phd - _skew(rzj) * Phr) * E
+        RT = R.T
+        Jn = rec.matrix(sp.Matrix.vstack(RT * JvO, RT * JwO))
+        if jt.kind == "prismatic":
+            Jn[2, sy.cols[j]] += 1
+        elif jt.kind == "revolute":
+            Jn[5, sy.cols[j]] += 1
+        Jt[j] = Jn
+    # ---------------------------------------------------------------- closure Jacobians
+    rows = list(robot.closure_rows)
+    k = len(rows)
+
+    def base_rows(j, v6):
+        R = R0[j]
+        full = sp.Matrix.vstack(R * v6[:3, :], R * v6[3:, :])
+        return rec.matrix(full.extract(rows, list(range(full.cols))))
+
+    T = [base_rows(m, Jt[m]) for m in robot.terminals]
+    Tn = T[-1]
+    pc = [sy.cols[sy.joints[i]] for i in sy.passive]
+    ac = [sy.cols[sy.joints[i]] for i in sy.actuated]
+    aec = ac + list(range(len(sy.joints), n_t))
+    Dm = sp.Matrix.vstack(*[rec.matrix(Ti - Tn) for Ti in T[:-1]])
+    D = Dm.extract(list(range(Dm.rows)), pc)
+    Ecl = Dm.extract(list(range(Dm.rows)), aec)
+    X = _solve_small(rec, D, -Ecl)                         # q_p_dot = X q_dot
+    # closure residual (positions): terminal origins and orientations vs leg n
+    h = []
+    mn = robot.terminals[-1]
+    for m in robot.terminals[:-1]:
+        dO = O0[m] - O0[mn]
+        dR = R0[m] * R0[mn].T
+        vee = sp.Matrix([dR[2, 1] - dR[1, 2], dR[0, 2] - dR[2, 0], dR[1, 0] - dR[0, 1]]) / 2
+        full = sp.Matrix.vstack(dO, vee)
+        h += [rec(full[r_]) for r_ in rows]
+    # ---------------------------------------------------------------- velocities
+    qd_ae = sp.Matrix(sy.qd_a + sy.ed)
+    qd_p = rec.matrix(X * qd_ae)
+    qdt = [None] * n_t
+    for i, c_ in enumerate(ac):
+        qdt[c_] = sy.qd_a[i]
+    for i, c_ in enumerate(pc):
+        qdt[c_] = qd_p[i]
+    for i in range(sy.ne):
+        qdt[len(sy.joints) + i] = sy.ed[i]
+    qdt = sp.Matrix(qdt)
+    tw = {0: sp.zeros(6, 1)}
+    for j in range(1, nJ + 1):
+        tw[j] = rec.matrix(Jt[j] * qdt)
+    # ---------------------------------------------------------------- acceleration biases
+    gb = {0: sp.zeros(6, 1)}
+    for j in range(1, nJ + 1):
+        jt = robot.joints[j - 1]
+        a = jt.antecedent
+        wa, ga, aa = tw[a][3:, :], gb[a][:3, :], gb[a][3:, :]
+        R, P, z, rzj = Rloc[j], Ploc[j], zloc[j], rz[j]
+        qdj = qdt[sy.cols[j]] if jt.kind != "fixed" else 0
+        Pd = sp.zeros(3, 1)
+        Pdd = sp.zeros(3, 1)
+        we = sp.zeros(3, 1)
+        if isinstance(robot.bodies.get(a), FlexibleBeam):
+            sh = sy.shapes[a]
+            Phd, Phr = (_num(x) for x in sh.at(jt.d))
+            eda = sp.Matrix([sy.ed[k - len(sy.joints)] for k in sy.ecols[a]])
+            we = rec.matrix(Phr * eda)
+            Pd = rec.matrix(Phd * eda + we.cross(rzj))
+            Pdd = rec.matrix(we.cross(rec.matrix(we.cross(rzj))))
+        if jt.kind == "prismatic":
+            Pd = rec.matrix(Pd + qdj * z)
+            Pdd = rec.matrix(Pdd + 2 * qdj * we.cross(z))
+        Om = rec.matrix(wa + we)
+        al = rec.matrix(aa + wa.cross(we))
+        alj = R.T * al
+        if jt.kind == "revolute":
+            alj = alj + qdj * rec.matrix(R.T * Om).cross(sp.Matrix([0, 0, 1]))
+        gam = ga + aa.cross(P) + wa.cross(rec.matrix(wa.cross(P))) + 2 * wa.cross(Pd) + Pdd
+        gb[j] = rec.matrix(sp.Matrix.vstack(R.T * rec.matrix(gam), alj))
+    # ---------------------------------------------------------------- tree model
+    Mt = sp.zeros(n_t, n_t)
+    ct = sp.zeros(n_t, 1)
+    for j, body in sorted(robot.bodies.items()):
+        sh = sy.shapes.get(j)
+        N = sh.N if sh else 0
+        e = [sy.e[k - len(sy.joints)] for k in sy.ecols[j]] if sh else []
+        ed = [sy.ed[k - len(sy.joints)] for k in sy.ecols[j]] if sh else []
+        g_b = rec.matrix(R0[j].T * g0)
+        Mj, cj = _body_terms(rec, body, sh, tw[j][3:, :], g_b, e, ed)
+        Jj = sp.zeros(6 + N, n_t)
+        Jj[:6, :] = Jt[j]
+        for i, k_ in enumerate(sy.ecols.get(j, [])):
+            Jj[6 + i, k_] = 1
+        gs = sp.Matrix.vstack(gb[j], sp.zeros(N, 1))
+        MJ = rec.matrix(Mj * Jj)
+        Mt += Jj.T * MJ
+        ct += Jj.T * rec.matrix(cj + Mj * gs)
+    Mt = rec.matrix(Mt)
+    ct = rec.matrix(ct)
+    # motor inertia and friction, eq. (26)
+    for i, jidx in enumerate(sy.joints):
+        nm = sy.names[i]
+        c_ = sy.cols[jidx]
+        Ia = robot.motor_inertia.get(nm, 0.0)
+        fv = robot.viscous.get(nm, 0.0)
+        fs = robot.coulomb.get(nm, 0.0)
+        if Ia:
+            Mt[c_, c_] = rec(Mt[c_, c_] + Ia)
+        if fv or fs:
+            ct[c_] = rec(ct[c_] + fv * qdt[c_] + fs * sp.sign(qdt[c_]))
+    # ---------------------------------------------------------------- platform, eq. (24)
+    pl = robot.platform
+    Rp = R0[mn]
+    MSp = rec.matrix(Rp * _num(pl.ms))
+    Ip = rec.matrix(Rp * _num(pl.inertia) * Rp.T) if np.any(pl.inertia) else sp.zeros(3, 3)
+    Mp6 = sp.zeros(6, 6)
+    Mp6[:3, :3] = pl.mass * sp.eye(3)
+    Mp6[:3, 3:] = -_skew(MSp)
+    Mp6[3:, :3] = _skew(MSp)
+    Mp6[3:, 3:] = Ip
+    wp = rec.matrix(Rp * tw[mn][3:, :])
+    cp6 = sp.Matrix.vstack(wp.cross(rec.matrix(wp.cross(MSp))) - pl.mass * g0,
+                           wp.cross(rec.matrix(Ip * wp)) - MSp.cross(g0))
+    Mp = Mp6.extract(rows, rows)
+    cp = rec.matrix(cp6.extract(rows, [0]))
+    # ---------------------------------------------------------------- closure accelerations
+    beta = [base_rows(m, gb[m]) for m in robot.terminals]
+    dbeta = sp.Matrix.vstack(*[rec.matrix(bi - beta[-1]) for bi in beta[:-1]])
+    b1 = _solve_small(rec, D, -dbeta)
+    Tp = Tn.extract(list(range(k)), pc)
+    b2 = rec.matrix(beta[-1] + Tp * b1)
+    J2 = rec.matrix(Tn.extract(list(range(k)), aec) + Tp * X)   # t_p = J2 q_dot
+    tp = rec.matrix(J2 * qd_ae)
+    # ---------------------------------------------------------------- eq. (34), (37), (38)
+    nq = len(aec)
+    J = sp.zeros(n_t + k, nq)
+    for i, c_ in enumerate(aec):
+        J[c_, i] = 1
+    for i, c_ in enumerate(pc):
+        J[c_, :] = X[i, :]
+    J[n_t:, :] = J2
+    b = sp.zeros(n_t + k, 1)
+    for i, c_ in enumerate(pc):
+        b[c_] = b1[i]
+    b[n_t:, :] = b2
+    Mfull = sp.zeros(n_t + k, n_t + k)
+    Mfull[:n_t, :n_t] = Mt
+    Mfull[n_t:, n_t:] = Mp
+    cfull = sp.Matrix.vstack(ct, cp)
+    MJ = rec.matrix(Mfull * J)
+    M = rec.matrix(J.T * MJ)
+    c = rec.matrix(J.T * rec.matrix(cfull + Mfull * b))
+    # ---------------------------------------------------------------- inverse and direct
+    na = sy.na
+    ia, ie = list(range(na)), list(range(na, nq))
+    Mee = M.extract(ie, ie)
+    Mea = M.extract(ie, ia)
+    qdda = sp.Matrix(sy.qdd_a)
+    edd = solve_spd(rec, Mee, -rec.matrix(c.extract(ie, [0]) + Mea * qdda))
+    tau = rec.matrix(M.extract(ia, ia) * qdda + M.extract(ia, ie) * edd + c.extract(ia, [0]))
+    rhs = sp.Matrix.vstack(sp.Matrix(sy.tau), sp.zeros(len(ie), 1)) - c
+    qdd = solve_spd(rec, M, rhs)
+    return {"M": M, "c": c, "qd_p": qd_p, "tp": tp, "xp": O0[mn], "h": sp.Matrix(h),
+            "D": D, "tau": tau, "edd": edd, "qdd_a": qdd.extract(ia, [0]),
+            "edd_direct": qdd.extract(ie, [0])}

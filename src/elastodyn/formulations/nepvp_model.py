@@ -1,0 +1,220 @@
+"""Numerical front end of the NE-PVP model: compiled programs, loop closure, static
+equilibrium, natural frequencies, inverse and direct dynamics.
+
+The symbolic model (:func:`~elastodyn.formulations.nepvp.generate_nepvp`) is generated
+once per robot and split into programs, each pruned to its outputs (Briot IV-E):
+
+=========  ==========================  =====================================
+problem    inputs                      outputs
+=========  ==========================  =====================================
+model      q, e, qd_a, ed              M (n x n), c (n): [tau; 0] = M qdd + c
+inverse    q, e, qd_a, ed, qdd_a       tau (n_a), edd (n_e)
+direct     q, e, qd_a, ed, tau         qdd_a (n_a), edd (n_e)
+closure    q, e                        h (closure residual), D = dh/dq_p
+kinematics q, e, qd_a, ed              qd_p, tp (platform twist rows), xp
+=========  ==========================  =====================================
+
+q holds every joint variable (actuated and passive, joint order), e the elastic
+coordinates; n = n_a + n_e. Passive joints are not free inputs: :meth:`NEPVPModel.closure`
+solves them from (q_a, e).
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg as sla
+
+from ..description.tree import TreeRobot
+from ..exceptions import InputError, ModelError
+from ..symbolic.compiled import compile_program
+from ..symbolic.core import Program
+from .nepvp import generate_nepvp
+
+__all__ = ["NEPVPModel", "PROBLEMS"]
+
+PROBLEMS = {
+    "model": (("q", "e", "qd_a", "ed"), ("M", "c")),
+    "inverse": (("q", "e", "qd_a", "ed", "qdd_a"), ("tau", "edd")),
+    "direct": (("q", "e", "qd_a", "ed", "tau"), ("qdd_a", "edd_direct")),
+    "closure": (("q", "e"), ("h", "D")),
+    "kinematics": (("q", "e", "qd_a", "ed"), ("qd_p", "tp", "xp")),
+}
+
+_DOC_INPUTS = {
+    "q": "joint variables, actuated and passive, in joint order [m or rad]",
+    "e": "elastic coordinates (u [m], v [m], rz [rad] of nodes 1..n of each beam)",
+    "qd_a": "actuated joint velocities [m/s or rad/s]",
+    "ed": "elastic velocities [m/s, rad/s]",
+    "qdd_a": "actuated joint accelerations [m/s^2 or rad/s^2]",
+    "tau": "actuator efforts [N or N m]",
+}
+_DOC_OUTPUTS = {
+    "M": "mass matrix over (q_a, e), eq. (38) [SI]",
+    "c": "remaining forces: [tau; 0] = M qdd + c, eq. (38) [N, N m]",
+    "tau": "actuator efforts [N or N m]",
+    "edd": "elastic accelerations [m/s^2, rad/s^2]",
+    "qdd_a": "actuated accelerations [m/s^2 or rad/s^2]",
+    "edd_direct": "elastic accelerations [m/s^2, rad/s^2]",
+    "h": "closure residual: terminal positions [m] and orientations [rad] of legs 1..n-1 "
+         "minus leg n (base frame, closure rows)",
+    "D": "dh/dq_p (Jacobian of the residual with respect to the passive joints)",
+    "qd_p": "passive joint velocities",
+    "tp": "platform twist, closure rows, base frame [m/s, rad/s]",
+    "xp": "platform origin in the base frame [m]",
+}
+
+
+class NEPVPModel:
+    """Elastodynamic model of a flexible parallel robot by NE-PVP (Briot & Khalil 2013).
+
+    Parameters
+    ----------
+    robot : TreeRobot
+    """
+
+    def __init__(self, robot: TreeRobot):
+        if not isinstance(robot, TreeRobot):
+            raise InputError("robot", type(robot).__name__, "a TreeRobot")
+        self.robot = robot
+        self.full, self.sym = generate_nepvp(robot)
+        self._programs: dict = {}
+        self._compiled: dict = {}
+        s = self.sym
+        self.n_joints = len(s.joints)
+        self.na, self.ne = s.na, s.ne
+        self.actuated = np.array(s.actuated)
+        self.passive = np.array(s.passive)
+        home = robot.home
+        self.home = np.array([home.get(n, 0.0) for n in s.names], dtype=float)
+
+    @property
+    def generation_time_s(self) -> float:
+        return self.full.generation_time_s
+
+    # ------------------------------------------------------------------ programs
+    def program(self, problem: str = "model") -> Program:
+        """The pruned program of ``problem`` (one of PROBLEMS)."""
+        if problem not in PROBLEMS:
+            raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
+        if problem not in self._programs:
+            ins, outs = PROBLEMS[problem]
+            p = self.full.with_outputs({k: self.full.outputs[k] for k in outs}).pruned()
+            doc = {"title": f"{self.robot.name}, NE-PVP elastodynamic model (Briot & Khalil "
+                            f"2013), {problem} problem",
+                   "inputs": {k: _DOC_INPUTS[k] for k in ins},
+                   "outputs": {k: _DOC_OUTPUTS[k] for k in outs}}
+            name = f"{self.robot.name.replace('-', '_')}_{problem}"
+            self._programs[problem] = Program(name, {k: self.full.inputs[k] for k in ins},
+                                              p.assignments, p.outputs, doc,
+                                              self.full.generation_time_s)
+        return self._programs[problem]
+
+    def compiled(self, problem: str):
+        if problem not in self._compiled:
+            self._compiled[problem] = compile_program(self.program(problem))
+        return self._compiled[problem]
+
+    # ------------------------------------------------------------------ kinematics
+    def _joints(self, qa, qp):
+        q = np.empty(self.n_joints)
+        q[self.actuated] = qa
+        q[self.passive] = qp
+        return q
+
+    def closure(self, qa, e=None, guess=None, tol: float = 1e-12, max_iter: int = 50):
+        """All joint variables (n_joints,) with the loop closed for actuated variables qa
+        and elastic coordinates e (default 0). Newton on the closure residual from
+        ``guess`` (a full joint vector; default: the robot's home configuration, reached
+        by continuation along q_a in steps of 0.05 m or rad)."""
+        qa = np.asarray(qa, dtype=float).reshape(self.na)
+        e = np.zeros(self.ne) if e is None else np.asarray(e, dtype=float).reshape(self.ne)
+        if guess is not None:
+            return self._newton(qa, e, np.asarray(guess, float)[self.passive], tol, max_iter)
+        start = self.home[self.actuated]
+        steps = max(1, int(np.ceil(np.abs(qa - start).max() / 0.05)))
+        qp = self.home[self.passive]
+        for k in range(1, steps + 1):
+            q = self._newton(start + (qa - start) * k / steps, e * k / steps, qp, tol,
+                             max_iter)
+            qp = q[self.passive]
+        return q
+
+    def _newton(self, qa, e, qp, tol, max_iter):
+        f = self.compiled("closure")
+        for _ in range(max_iter):
+            q = self._joints(qa, qp)
+            out = f(q, e)
+            h, D = out["h"].ravel(), out["D"]
+            if np.abs(h).max() < tol:
+                return q
+            qp = qp - np.linalg.solve(D, h)
+        raise ModelError(f"loop closure did not converge at q_a = {qa.tolist()} "
+                         f"(residual {np.abs(h).max():.2e}); out of the workspace?")
+
+    # ------------------------------------------------------------------ dynamics
+    def dynamics(self, q, e, qd_a, ed):
+        """M (n, n) and c (n,) of eq. (38) at a closed state (q from :meth:`closure`)."""
+        out = self.compiled("model")(q, e, qd_a, ed)
+        return out["M"], out["c"].ravel()
+
+    def inverse(self, q, e, qd_a, ed, qdd_a):
+        """Inverse problem: actuator efforts tau (n_a,) and elastic accelerations
+        (n_e,) for the actuated accelerations qdd_a."""
+        out = self.compiled("inverse")(q, e, qd_a, ed, qdd_a)
+        return out["tau"].ravel(), out["edd"].ravel()
+
+    def direct(self, q, e, qd_a, ed, tau):
+        """Direct problem: actuated and elastic accelerations for efforts tau."""
+        out = self.compiled("direct")(q, e, qd_a, ed, tau)
+        return out["qdd_a"].ravel(), out["edd_direct"].ravel()
+
+    def kinematics(self, q, e, qd_a, ed):
+        """Passive joint velocities, platform twist (closure rows, base frame) and
+        platform origin (base frame)."""
+        out = self.compiled("kinematics")(q, e, qd_a, ed)
+        return out["qd_p"].ravel(), out["tp"].ravel(), out["xp"].ravel()
+
+    # ------------------------------------------------------------------ statics, modes
+    @property
+    def stiffness(self) -> np.ndarray:
+        """K_ee (n_e, n_e): block-diagonal elastic stiffness of the beams."""
+        return sla.block_diag(*[sh.stiffness for sh in self.sym.shapes.values()])
+
+    def static_deflection(self, qa, tol: float = 1e-12, max_iter: int = 50):
+        """Static equilibrium under gravity with the actuators at qa: (q (n_joints,),
+        e (n_e,)), solving c_e(q(q_a, e), e, 0, 0) = 0 by Newton (Jacobian by central
+        differences of the compiled model, step 1e-7 of the deflection scale)."""
+        e = np.zeros(self.ne)
+        q = self.closure(qa, e)
+        zero_a, zero_e = np.zeros(self.na), np.zeros(self.ne)
+
+        def resid(e, q):
+            q = self.closure(qa, e, guess=q)
+            return self.dynamics(q, e, zero_a, zero_e)[1][self.na:], q
+
+        K = self.stiffness
+        for _ in range(max_iter):
+            r, q = resid(e, q)
+            if np.abs(r).max() < tol * max(1.0, np.abs(K @ e).max()):
+                return q, e
+            h = 1e-7 * max(1e-3, np.abs(e).max())
+            J = np.empty((self.ne, self.ne))
+            for k in range(self.ne):
+                dp = e.copy()
+                dp[k] += h
+                dm = e.copy()
+                dm[k] -= h
+                J[:, k] = (resid(dp, q)[0] - resid(dm, q)[0]) / (2 * h)
+            e = e - np.linalg.solve(J, r)
+        raise ModelError(f"static equilibrium did not converge at q_a = {list(qa)}")
+
+    def modes(self, qa):
+        """Natural frequencies with the actuators locked at qa, about the undeformed
+        configuration without gravity preload (a linear structure, as RDM6 in Briot's
+        Table II): omega^2 of K_ee phi = omega^2 M_ee phi, M_ee the elastic block of M.
+
+        Returns (omega [rad/s] (n_e,), shapes (n_e, n_e) columns)."""
+        q = self.closure(qa)
+        M, _ = self.dynamics(q, np.zeros(self.ne), np.zeros(self.na), np.zeros(self.ne))
+        Mee = M[self.na:, self.na:]
+        w2, V = sla.eigh(self.stiffness, Mee)
+        return np.sqrt(np.clip(w2, 0.0, None)), V

@@ -1,0 +1,254 @@
+"""Straight-line symbolic programs with intermediate variables (Briot & Khalil 2013, IV-E).
+
+A model is computed once, symbolically, by the same code that describes it (recursions on
+SymPy matrices). Every matrix or vector entry that contains at least one operation is
+replaced by an *intermediate variable* (IV) ``t<k>`` whose definition is recorded; entries
+without operation (symbols, numbers, a negated symbol) stay as they are. The recorded
+definitions propagate into the next equations, so every expression stays small. At the
+end, the IVs that do not reach the requested outputs are removed by one backward scan
+(Briot IV-E), and the remaining ones are counted and printed.
+
+Operator counts (:func:`count_ops`), per expression tree as printed:
+
+* ``additions``: n - 1 for a sum of n terms (a term with a negative coefficient is a
+  subtraction, not a multiplication by -1); a lone negation ``-x`` counts as one.
+* ``multiplications``: n - 1 for a product of n factors (a coefficient -1 is a sign, not
+  a factor), one per division, and k - 1 for an integer power x**k (printed as a
+  product); x**-k is one division after the product.
+* ``functions``: calls of sin, cos, sqrt, ... (a non-integer power is a call of pow).
+
+Identical right-hand sides are recorded once (common subexpressions found by hashing),
+which also removes the work that the recursions repeat.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from ..exceptions import InputError
+
+__all__ = ["Recorder", "Program", "OpCount", "count_ops"]
+
+
+@dataclass(frozen=True)
+class OpCount:
+    """Operator counts of a program or expression."""
+
+    additions: int = 0
+    multiplications: int = 0
+    functions: int = 0
+
+    def __add__(self, other: "OpCount") -> "OpCount":
+        return OpCount(self.additions + other.additions,
+                       self.multiplications + other.multiplications,
+                       self.functions + other.functions)
+
+    def to_dict(self) -> dict:
+        return {"additions": self.additions, "multiplications": self.multiplications,
+                "functions": self.functions}
+
+
+def _is_neg(e) -> bool:
+    return e.is_Mul and e.args[0].is_Number and e.args[0].is_negative
+
+
+def count_ops(expr) -> OpCount:
+    """Operators of one expression (module docstring for the rules)."""
+    a = m = f = 0
+    stack = [(sp.sympify(expr), False)]
+    while stack:
+        e, in_sum = stack.pop()
+        if e.is_Atom:
+            if e.is_Number and e.is_negative and not in_sum:
+                pass  # a negative literal is a constant, not an operation
+            continue
+        if e.is_Add:
+            a += len(e.args) - 1
+            for t in e.args:
+                stack.append((t, True))
+            continue
+        if e.is_Mul:
+            args = list(e.args)
+            sign = args[0].is_Number and args[0].is_negative
+            if args[0] == -1:
+                args = args[1:]
+                if not in_sum:
+                    a += 1  # a lone negation (other signs fold into the constant)
+            elif sign:
+                args[0] = -args[0]
+            num = [t for t in args if not (t.is_Pow and t.exp.is_Integer and t.exp < 0)]
+            den = [t for t in args if t.is_Pow and t.exp.is_Integer and t.exp < 0]
+            m += max(len(num) - 1, 0) + len(den)
+            if not num:  # 1/x: one division (already counted in len(den))
+                pass
+            for t in num:
+                stack.append((t, False))
+            for t in den:
+                stack.append((t.base ** (-t.exp), False))
+            continue
+        if e.is_Pow:
+            if e.exp.is_Integer:
+                k = int(e.exp)
+                m += abs(k) - 1 + (1 if k < 0 else 0)
+            elif e.exp == sp.Rational(1, 2) or e.exp == sp.Rational(-1, 2):
+                f += 1
+                m += 1 if e.exp < 0 else 0
+            else:
+                f += 1
+            stack.append((e.base, False))
+            continue
+        if isinstance(e, sp.Function):
+            f += 1
+            for t in e.args:
+                stack.append((t, False))
+            continue
+        raise InputError("expression", type(e).__name__, "sums, products, powers, functions")
+    return OpCount(a, m, f)
+
+
+def _is_trivial(e) -> bool:
+    """No operation: an atom, or a negated atom (the sign folds into the next sum)."""
+    if e.is_Atom:
+        return True
+    return e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Atom
+
+
+class Recorder:
+    """Collects intermediate variables.
+
+    ``rec(expr)`` returns ``expr`` itself if it has no operation, else a new symbol
+    ``<prefix><k>`` defined as ``expr`` (or the symbol already defined by the same
+    expression). ``rec.matrix(M)`` does it entry by entry.
+    """
+
+    def __init__(self, prefix: str = "t"):
+        self.prefix = prefix
+        self.assignments: list[tuple[sp.Symbol, sp.Expr]] = []
+        self._by_expr: dict = {}
+
+    def __call__(self, expr):
+        e = sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr
+        if _is_trivial(e):
+            return e
+        s = self._by_expr.get(e)
+        if s is not None:
+            return s
+        s = self._by_expr.get(-e)
+        if s is not None:
+            return -s
+        s = sp.Symbol(f"{self.prefix}{len(self.assignments)}", real=True)
+        self.assignments.append((s, e))
+        self._by_expr[e] = s
+        return s
+
+    def matrix(self, M) -> sp.Matrix:
+        M = sp.Matrix(M)
+        return M.applyfunc(self)
+
+
+@dataclass
+class Program:
+    """A straight-line program: named input groups, assignments, named output matrices.
+
+    Parameters
+    ----------
+    name : str
+        Identifier of the generated function (letters, digits, underscore).
+    inputs : dict[str, list[sympy.Symbol]]
+        Ordered input groups (each becomes one array argument).
+    assignments : list of (Symbol, Expr)
+        Intermediate variables in evaluation order.
+    outputs : dict[str, sympy.Matrix]
+        Ordered output matrices (each becomes one array argument, row-major).
+    doc : dict
+        Texts for the header: ``{"title": ..., "inputs": {group: text}, "outputs":
+        {group: text}}`` (units and ordering).
+    """
+
+    name: str
+    inputs: dict
+    assignments: list
+    outputs: dict
+    doc: dict = field(default_factory=dict)
+    generation_time_s: float = 0.0
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise InputError("name", self.name, "a valid identifier")
+        known = {s for g in self.inputs.values() for s in g}
+        defined = set()
+        for s, e in self.assignments:
+            free = e.free_symbols - known - defined
+            if free:
+                raise InputError("assignments", sorted(map(str, free))[:5],
+                                 "expressions of the inputs and earlier variables")
+            defined.add(s)
+        for k, M in self.outputs.items():
+            free = set().union(*(sp.sympify(x).free_symbols for x in M)) - known - defined
+            if free:
+                raise InputError(f"outputs[{k}]", sorted(map(str, free))[:5],
+                                 "expressions of the inputs and variables")
+
+    # ------------------------------------------------------------------ transforms
+    def pruned(self) -> "Program":
+        """Copy without the variables that do not reach the outputs (one backward scan,
+        Briot IV-E)."""
+        need = set()
+        for M in self.outputs.values():
+            for x in M:
+                need |= sp.sympify(x).free_symbols
+        keep = []
+        for s, e in reversed(self.assignments):
+            if s in need:
+                keep.append((s, e))
+                need |= e.free_symbols
+        keep.reverse()
+        return Program(self.name, self.inputs, keep, self.outputs, self.doc,
+                       self.generation_time_s)
+
+    def with_outputs(self, outputs: dict, name: str | None = None, doc=None) -> "Program":
+        """Same assignments, other outputs (then :meth:`pruned` drops the dead ones)."""
+        return Program(name or self.name, self.inputs, list(self.assignments), outputs,
+                       doc if doc is not None else self.doc, self.generation_time_s)
+
+    def ops(self) -> OpCount:
+        """Operators of all assignments and output expressions."""
+        total = OpCount()
+        for _, e in self.assignments:
+            total = total + count_ops(e)
+        for M in self.outputs.values():
+            for x in M:
+                total = total + count_ops(x)
+        return total
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, **inputs) -> dict:
+        """Evaluate with Python floats, one assignment at a time (slow reference path):
+        inputs as arrays by group name; returns {output name: ndarray}."""
+        import numpy as np
+        env = {}
+        for g, syms in self.inputs.items():
+            vals = np.asarray(inputs[g], dtype=float).ravel()
+            if vals.size != len(syms):
+                raise InputError(g, vals.size, f"{len(syms)} values")
+            env.update({s: float(v) for s, v in zip(syms, vals)})
+        for s, e in self.assignments:
+            env[s] = float(e.xreplace(env))
+        out = {}
+        for k, M in self.outputs.items():
+            out[k] = np.array([[float(sp.sympify(x).xreplace(env)) for x in row]
+                               for row in M.tolist()]).reshape(M.shape)
+        return out
+
+
+class Timer:
+    """Context manager measuring generation time [s]."""
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.t0
