@@ -49,11 +49,17 @@ def register(sub):
                        description="Natural frequencies of the flexible Delta (KED, Kuo "
                                    "2016) at rest at a platform position, with the static "
                                    "link forces under gravity in the geometric stiffness.")
-    m.add_argument("robot", metavar="ROBOT", help="preset with flexible links: delta-kuo2016")
+    m.add_argument("robot", metavar="ROBOT",
+                   help="preset with flexible links: delta-kuo2016, prrrp-briot2013")
     m.add_argument("--at", type=_float("--at"), nargs=3, metavar=("X", "Y", "Z"),
-                   default=(0.1, 0.0, 0.5), help="platform centre [m] (0.1 0 0.5; Z down)")
+                   default=None, help="Delta: platform centre [m] (0.1 0 0.5; Z down)")
+    m.add_argument("--q1", type=_float("--q1"), default=0.0,
+                   help="five-bar: actuator 1 position [m] (0)")
+    m.add_argument("--q4", type=_float("--q4"), default=0.0,
+                   help="five-bar: actuator 2 position [m] (0)")
     add_model_options(m)
-    m.add_argument("--count", type=_int("--count"), default=8, help="number of modes (8)")
+    m.add_argument("--count", type=_int("--count"), default=None,
+                   help="number of modes (Delta 8, five-bar all)")
     m.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     m.add_argument("--out", help="folder for modes.json and modes.csv")
     m.set_defaults(func=cmd_modes)
@@ -111,7 +117,8 @@ def _flexible_robot(name: str):
     from .description.presets import get_preset
     robot = get_preset(name)
     if getattr(robot, "link_section", None) is None:
-        raise InputError("ROBOT", name, "a preset with flexible links: delta-kuo2016")
+        raise InputError("ROBOT", name, "a preset with flexible links: delta-kuo2016, "
+                         "prrrp-briot2013")
     return FlexibleDelta.from_rigid(robot)
 
 
@@ -168,9 +175,13 @@ def _written(out, names):
 def cmd_modes(a) -> int:
     import numpy as np
     from .io.atomic import atomic_write_text
+    from ._cli_nepvp import cmd_modes_tree, is_tree_preset
+    if is_tree_preset(a.robot):
+        return cmd_modes_tree(a)
     robot = _flexible_robot(a.robot)
     model = _model(a, robot)
-    X = _position("--at", a.at, model)
+    X = _position("--at", (0.1, 0.0, 0.5) if a.at is None else a.at, model)
+    a.count = 8 if a.count is None else a.count
     _count(a, model)
     res = model.modes(X, a.count)
     mech = model.mechanisms

@@ -145,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="folder for tracking.json, tracking.csv, tracking.png")
     s_.set_defaults(func=_cmd_simulate)
     register(sub)
+    from ._cli_nepvp import register_generate
+    register_generate(sub)
     return p
 
 
@@ -262,14 +264,23 @@ def _write_csv(path, header, columns):
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
+def _delta_preset(name):
+    """The description of a Delta preset; other presets end with one clear line."""
+    from .description.presets import PRESETS, get_preset
+    robot = get_preset(name)
+    if not hasattr(robot, "geometry"):
+        deltas = [n for n in PRESETS if n.startswith("delta-")]
+        raise InputError("ROBOT", name, "a Delta preset for this command: " + ", ".join(deltas))
+    return robot
+
+
 @_with_option_names
 def _cmd_torques(a) -> int:
     from .analysis.rigid_delta import inverse_dynamics_along
-    from .description.presets import get_preset
     from .formulations.rigid_delta import delta_model
     from .io.atomic import atomic_write_text
 
-    robot = get_preset(a.robot)
+    robot = _delta_preset(a.robot)
     traj = _trajectory_from_args(a)
     formulation = a.formulation or _PAPER_FORMULATION.get(a.robot, "explicit")
     if formulation not in ("explicit", "multipliers"):
@@ -311,11 +322,10 @@ def _cmd_simulate(a) -> int:
     import numpy as np
     from .analysis.rigid_delta import ComputedTorque, JointPD, sample_times, simulate_tracking
     from .kinematics.delta import SingularConfigurationError, UnreachableError
-    from .description.presets import get_preset
     from .formulations.rigid_delta import ExplicitDeltaModel
     from .io.atomic import atomic_write_text
 
-    robot = get_preset(a.robot)
+    robot = _delta_preset(a.robot)
     traj = _trajectory_from_args(a)
     rigid_opts = (a.controller, a.kp, a.kd, a.offset, a.gravity_compensation or None)
     if getattr(robot, "link_section", None) is not None and all(v is None for v in rigid_opts):
