@@ -104,12 +104,19 @@ class FlexibleBeam:
     elements : int
         Number of planar cubic elements (three elastic coordinates u, v, rz per node,
         nodes 1..n), >= 1.
+    geometric_stiffening : bool
+        Axial strain u' + v'^2 / 2 (von Karman) in the elastic energy (default), so that
+        the axial force acts on the slopes: tension stiffens, compression softens (and
+        buckles at the Euler load). False: linear strain u' (pure linear elasticity:
+        a beam in tension between two pins is then unstable in floating frames clamped
+        at the joints, whose chord lengthens as v^2 / 2L without strain).
     """
 
     length: float
     section: Section
     material: Material
     elements: int = 1
+    geometric_stiffening: bool = True
 
     def __post_init__(self):
         positive("length", self.length)
@@ -199,7 +206,13 @@ class TreeRobot:
     def with_elements(self, n: int) -> "TreeRobot":
         """Same robot with n elements per flexible beam."""
         positive_int("elements", n)
-        bodies = {j: (FlexibleBeam(b.length, b.section, b.material, n)
+        bodies = {j: (replace(b, elements=n) if isinstance(b, FlexibleBeam) else b)
+                  for j, b in self.bodies.items()}
+        return replace(self, bodies=bodies)
+
+    def with_geometric_stiffening(self, on: bool) -> "TreeRobot":
+        """Same robot with the beams' geometric stiffening switched on or off."""
+        bodies = {j: (replace(b, geometric_stiffening=bool(on))
                       if isinstance(b, FlexibleBeam) else b) for j, b in self.bodies.items()}
         return replace(self, bodies=bodies)
 
@@ -210,8 +223,7 @@ class TreeRobot:
         for j, b in self.bodies.items():
             if isinstance(b, FlexibleBeam):
                 m = b.material
-                b = FlexibleBeam(b.length, b.section, Material(m.E * f, m.G * f, m.rho),
-                                 b.elements)
+                b = replace(b, material=Material(m.E * f, m.G * f, m.rho))
             bodies[j] = b
         return replace(self, bodies=bodies)
 

@@ -217,7 +217,25 @@ def _body_terms(rec, body, sh, w, g_b, e, ed):
                 if W[a, b] != 0 and any(Q[a][b]):
                     s += 2 * W[a, b] * rec.matrix(Q[a][b] * edv)
     s += _num(it["Kee"]) * ev - MSde.T * g_b
+    if body.geometric_stiffening:
+        s += _stiffening(rec, sh, ev)
     return rec.matrix(M), rec.matrix(sp.Matrix.vstack(f, c, s))
+
+
+def _stiffening(rec, sh, ev):
+    """Nonlinear part of the elastic force dU/dq_e for the von Karman axial strain
+    eps = u' + v'^2/2, U = EA/2 int eps^2 ds + EI/2 int v''^2 ds:
+    dU/dq_e = K q_e + sum_g w_g EA [v'^2/2 N_u' + (u' + v'^2/2) v' N_v'] (Gauss points g).
+    The term u' v' N_v' (axial force times slope) is the geometric stiffness."""
+    W, U, V = sh.strain_rows
+    out = sp.zeros(len(ev), 1)
+    for w, nu, nv in zip(W, U, V):
+        up = rec((_num(nu).T * ev)[0])
+        vp = rec((_num(nv).T * ev)[0])
+        half = rec(vp * vp / 2)
+        n_ax = rec(float(w) * (up + half))
+        out += rec(float(w) * half) * _num(nu) + rec(n_ax * vp) * _num(nv)
+    return out
 
 
 def _solve_small(rec, A, B):

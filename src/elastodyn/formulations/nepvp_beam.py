@@ -101,6 +101,26 @@ class BeamShapes:
         return out
 
     @cached_property
+    def strain_rows(self):
+        """Gauss points of the axial strain: (w EA (G,), N_u' (G, N), N_v' (G, N)) with
+        u'(s_g) = N_u'[g] q_e, v'(s_g) = N_v'[g] q_e; 5 points per element integrate the
+        von Karman terms (degree <= 8 in s) exactly."""
+        b = self.beam
+        le = b.length / self.n
+        x, w = gauss_legendre_01(_N_GAUSS)
+        EA = b.material.E * b.section.area
+        W, U, V = [], [], []
+        for k in range(self.n):
+            up = np.zeros((len(x), 3 * (self.n + 1)))
+            vp = np.zeros_like(up)
+            up[:, 3 * k:3 * k + 6] = _ELEMENT.shape("u", x, le, deriv=1)
+            vp[:, 3 * k:3 * k + 6] = _ELEMENT.shape("v", x, le, deriv=1)
+            W.append(EA * le * w)
+            U.append(up[:, 3:])
+            V.append(vp[:, 3:])
+        return np.concatenate(W), np.concatenate(U), np.concatenate(V)
+
+    @cached_property
     def stiffness(self) -> np.ndarray:
         """K_ee (N, N) [N/m, N, N m]: assembled planar element stiffness, node 0 clamped."""
         b = self.beam
