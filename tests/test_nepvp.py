@@ -77,7 +77,6 @@ def test_inverse_and_direct_problems_invert_each_other(model1):
     accelerations and the same elastic accelerations; both agree with M and c
     (symbolic LDL^T solves against numpy): round-off, 1e-9."""
     rng = np.random.default_rng(1)
-    q = model1.closure([0.05, -0.1], e=rng.normal(scale=1e-4, size=6))
     e = rng.normal(scale=1e-4, size=6)
     q = model1.closure([0.05, -0.1], e)
     qd, ed, qdd = rng.normal(size=2), rng.normal(scale=1e-2, size=6), rng.normal(size=2)

@@ -43,6 +43,8 @@ def _actuated(a, model):
 
 
 def cmd_modes_tree(a) -> int:
+    from pathlib import Path
+
     import numpy as np
     from .io.atomic import atomic_write_text
     if a.order != "cubic" or a.joint_b or a.joint_d or a.no_preload or a.at is not None:
@@ -61,7 +63,7 @@ def cmd_modes_tree(a) -> int:
            "q_a_m": qa.tolist(), "joints": dict(zip(model.sym.names, q.tolist())),
            "elements": a.elements, "omega_rad_s": w.tolist(), "frequencies_hz": f.tolist(),
            "dof": model.ne, "actuators": "locked", "preload": False}
-    out = None if a.out is None else __import__("pathlib").Path(a.out)
+    out = None if a.out is None else Path(a.out)
     if out is not None:
         atomic_write_text(out / "modes.json", json.dumps(doc, indent=2) + "\n")
         lines = ["mode,omega_rad_s,frequency_hz"] + [
