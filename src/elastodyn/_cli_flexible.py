@@ -172,9 +172,20 @@ def _written(out, names):
     print(f"outputs written to {out.resolve()} ({', '.join(names)})", file=sys.stderr)
 
 
+def write_modes(out, doc, omega, freq):
+    """modes.json (``doc``) and modes.csv (mode, omega [rad/s], f [Hz]) under ``out``
+    (None: nothing), each written atomically."""
+    from .io.atomic import atomic_write_text
+    if out is None:
+        return
+    atomic_write_text(out / "modes.json", json.dumps(doc, indent=2) + "\n")
+    lines = ["mode,omega_rad_s,frequency_hz"] + [
+        f"{k + 1},{w:.10g},{f:.10g}" for k, (w, f) in enumerate(zip(omega, freq))]
+    atomic_write_text(out / "modes.csv", "\n".join(lines) + "\n")
+
+
 def cmd_modes(a) -> int:
     import numpy as np
-    from .io.atomic import atomic_write_text
     from ._cli_nepvp import cmd_modes_tree, is_tree_preset
     if is_tree_preset(a.robot):
         return cmd_modes_tree(a)
@@ -193,12 +204,7 @@ def cmd_modes(a) -> int:
            "frequencies_hz": res.frequencies_hz.tolist(), "dof": model.dof,
            "mechanism_modes": mech, "zero_frequency_modes": [k + 1 for k in zero]}
     out = _out(a)
-    if out is not None:
-        atomic_write_text(out / "modes.json", json.dumps(doc, indent=2) + "\n")
-        lines = ["mode,omega_rad_s,frequency_hz"] + [
-            f"{k + 1},{w:.10g},{f:.10g}" for k, (w, f) in
-            enumerate(zip(res.omega_rad_s, res.frequencies_hz))]
-        atomic_write_text(out / "modes.csv", "\n".join(lines) + "\n")
+    write_modes(out, doc, res.omega_rad_s, res.frequencies_hz)
     if a.json:
         print(json.dumps(doc))
     else:

@@ -46,7 +46,7 @@ def cmd_modes_tree(a) -> int:
     from pathlib import Path
 
     import numpy as np
-    from .io.atomic import atomic_write_text
+    from ._cli_flexible import write_modes
     if a.order != "cubic" or a.joint_b or a.joint_d or a.no_preload or a.at is not None:
         raise InputError("options", a.robot, "--q1, --q4, --elements, --count, --json, "
                          "--out for a five-bar (--at, --order, --joint-b/-d, --no-preload "
@@ -64,11 +64,7 @@ def cmd_modes_tree(a) -> int:
            "elements": a.elements, "omega_rad_s": w.tolist(), "frequencies_hz": f.tolist(),
            "dof": model.ne, "actuators": "locked", "preload": False}
     out = None if a.out is None else Path(a.out)
-    if out is not None:
-        atomic_write_text(out / "modes.json", json.dumps(doc, indent=2) + "\n")
-        lines = ["mode,omega_rad_s,frequency_hz"] + [
-            f"{k + 1},{x:.10g},{y:.10g}" for k, (x, y) in enumerate(zip(w, f))]
-        atomic_write_text(out / "modes.csv", "\n".join(lines) + "\n")
+    write_modes(out, doc, w, f)
     if a.json:
         print(json.dumps(doc))
     else:
