@@ -113,6 +113,14 @@ class NEPVPModel:
             self._compiled[problem] = compile_program(self.program(problem))
         return self._compiled[problem]
 
+    def driver(self):
+        """The compiled motion-driven simulation (:class:`~elastodyn.formulations.
+        nepvp_driver.MotionDriver`), built once."""
+        if "driver" not in self._compiled:
+            from .nepvp_driver import MotionDriver
+            self._compiled["driver"] = MotionDriver(self)
+        return self._compiled["driver"]
+
     # ------------------------------------------------------------------ kinematics
     def _joints(self, qa, qp):
         q = np.empty(self.n_joints)

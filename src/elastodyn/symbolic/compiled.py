@@ -30,7 +30,7 @@ from ..exceptions import ModelError
 from .core import Program
 from .printers import print_program
 
-__all__ = ["compile_program", "CompiledProgram", "cache_dir"]
+__all__ = ["compile_program", "CompiledProgram", "cache_dir", "load_source"]
 
 CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 
@@ -126,6 +126,15 @@ class CompiledProgram:
         ptrs = [a.ctypes.data for a in list(inputs) + list(outputs)]
         fn = self._fn
         return lambda: fn(*ptrs)
+
+
+def load_source(source: str):
+    """Compile C ``source`` into a cached shared library and load it (ctypes.CDLL), or
+    return None when no C compiler is found."""
+    try:
+        return ctypes.CDLL(str(_build(source)))
+    except FileNotFoundError:
+        return None
 
 
 def compile_program(program: Program) -> CompiledProgram:
