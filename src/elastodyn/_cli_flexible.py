@@ -107,9 +107,10 @@ def add_simulate_options(s):
                    help="static (deflection under gravity at the first pose) or zero (static)")
     g.add_argument("--rayleigh", type=_float("--rayleigh"), nargs=2, metavar=("ALPHA", "BETA"),
                    default=(0.0, 0.0), help="damping alpha M + beta K [1/s, s] (0 0)")
-    g.add_argument("--method", default="newmark",
-                   help="newmark (constant step, Kuo) or radau (adaptive implicit "
-                        "Runge-Kutta, a check) (newmark)")
+    g.add_argument("--method",
+                   help="Delta: newmark (constant step, Kuo) or radau (adaptive implicit "
+                        "Runge-Kutta, a check) (newmark); five-bar: rk4 (compiled) or "
+                        "dop853 (Python, adaptive, a check) (rk4)")
 
 
 def _flexible_robot(name: str):
@@ -344,7 +345,7 @@ def cmd_simulate_flexible(a, traj) -> int:
         raise InputError("--step", step, f"a divisor of the simulated time {duration:.6g} s")
     try:
         res = simulate_ked(model, traj, duration=duration, step=step, initial=a.initial,
-                           method=a.method, progress=True if steps >= 2000 else None)
+                           method=a.method or "newmark", progress=True if steps >= 2000 else None)
     except InputError as exc:
         names = {"initial": "--initial", "method": "--method", "step": "--step"}
         if exc.name in names:

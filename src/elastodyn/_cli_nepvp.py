@@ -1,4 +1,4 @@
-"""Command-line verbs of the NE-PVP models (Briot & Khalil 2013): modes and generate for
+"""Command-line verbs of the NE-PVP models (Briot & Khalil 2013): modes, simulate and generate for
 tree-described parallel robots (prrrp-briot2013)."""
 from __future__ import annotations
 
@@ -133,4 +133,147 @@ def cmd_generate(a) -> int:
             sys.stdout.write(text)
     if a.out is not None:
         print(f"outputs written to {Path(a.out).resolve()} ({name})", file=sys.stderr)
+    return 0
+
+
+MAX_TREE_TIME = 20.0
+"""Command-line cap on the simulated time of a five-bar run [s]."""
+_TREE_ONLY = {"to": "--to", "end": "--end"}
+
+
+def add_tree_simulate_options(s):
+    g = s.add_argument_group("five-bar (NE-PVP, Briot & Khalil 2013): prrrp-briot2013 "
+                             "with --trajectory bang-bang, --duration (0.75), --elements, "
+                             "--step (output, 0.001), --initial, --method")
+    from .cli import _float
+    g.add_argument("--to", type=_float("--to"), nargs=2, metavar=("Q1F", "Q4F"),
+                   help="final actuator positions [m] (0.1 0.2), from q1 = q4 = 0")
+    g.add_argument("--end", type=_float("--end"),
+                   help="simulated time [s] (1, or 0.25 after a motion longer than 0.75)")
+
+
+def refuse_tree_options(a):
+    for key, name in _TREE_ONLY.items():
+        if getattr(a, key, None) is not None:
+            raise InputError(name, getattr(a, key), "only for prrrp-briot2013")
+
+
+def _tree_simulation_args(a):
+    """Validated (trajectory, end, step, method) of a five-bar simulate run."""
+    import math
+
+    import numpy as np
+    from .trajectories.bangbang import BangBang
+    wrong = {"--controller": a.controller, "--kp": a.kp, "--kd": a.kd, "--offset": a.offset,
+             "--gravity-compensation": a.gravity_compensation or None,
+             "--centre": a.centre, "--radius": a.radius, "--period": a.period,
+             "--start": a.start, "--travel": a.travel, "--times": a.times,
+             "--periods": a.periods, "--joint-b": a.joint_b, "--joint-d": a.joint_d,
+             "--no-preload": a.no_preload or None,
+             "--order": None if a.order == "cubic" else a.order,
+             "--rayleigh": None if tuple(a.rayleigh) == (0.0, 0.0) else list(a.rayleigh)}
+    for name, value in wrong.items():
+        if value is not None:
+            raise InputError(name, value, f"not an option of {a.robot} (the five-bar takes "
+                             "--trajectory bang-bang, --duration, --to, --end, --elements, "
+                             "--step, --initial, --method, --out, --json)")
+    if a.trajectory not in (None, "bang-bang"):
+        raise InputError("--trajectory", a.trajectory, f"bang-bang for {a.robot}")
+    duration = 0.75 if a.duration is None else a.duration
+    if not 0 < duration <= MAX_TREE_TIME:
+        raise InputError("--duration", duration, f"a motion time in (0, {MAX_TREE_TIME:g}] s")
+    end = (1.0 if duration <= 0.75 else duration + 0.25) if a.end is None else a.end
+    if not 0 < end <= MAX_TREE_TIME:
+        raise InputError("--end", end, f"a simulated time in (0, {MAX_TREE_TIME:g}] s")
+    step = 1e-3 if a.step is None else a.step
+    if not 0 < step <= end:
+        raise InputError("--step", step, f"an output step in (0, {end:g}] s (--end)")
+    if end / step > 100_000:
+        raise InputError("--step", step, f"at least --end / 100000 ({end / 1e5:.3g} s)")
+    n = end / step
+    if abs(n - round(n)) > 1e-6 * n:
+        raise InputError("--step", step, f"a divisor of the simulated time {end:g} s")
+    to = (0.1, 0.2) if a.to is None else tuple(a.to)
+    if not all(math.isfinite(v) for v in to):
+        raise InputError("--to", list(to), "two finite actuator positions [m]")
+    method = a.method or "rk4"
+    from .analysis.nepvp import INITIAL_CONDITIONS, METHODS
+    from ._validate import choice
+    choice("--method", method, METHODS)
+    choice("--initial", a.initial, INITIAL_CONDITIONS)
+    return BangBang(np.zeros(2), np.array(to), t0=0.0, tf=duration), end, step, method
+
+
+def cmd_simulate_tree(a) -> int:
+    """``simulate prrrp-briot2013``: the bang-bang motion of Briot section V."""
+    from pathlib import Path
+
+    import numpy as np
+    from .analysis.nepvp import simulate_motion
+    from .exceptions import ModelError
+    traj, end, step, method = _tree_simulation_args(a)
+    model = tree_model(a.robot, a.elements)
+    for t in np.linspace(0.0, 1.0, 11):
+        qa = traj.start + t * (traj.end - traj.start)
+        try:
+            model.closure(qa)
+        except ModelError:
+            raise InputError("--to", traj.end.tolist(), "final positions reachable along "
+                             "the straight path from 0 0 (|q4 - q1| < 0.529 m)") from None
+    t0 = time.perf_counter()
+    sim = simulate_motion(model, traj, end=end, step=step, initial=a.initial, method=method)
+    wall = time.perf_counter() - t0
+    rows = list(sim.rows)
+    summ = sim.summary()
+    doc = {"command": "simulate", "robot": a.robot,
+           "formulation": "NE-PVP (Briot & Khalil 2013), motion-driven",
+           "trajectory": "bang-bang", "from_m": traj.start.tolist(), "to_m": traj.end.tolist(),
+           "duration_s": float(traj.tf), "end_s": end, "step_s": step,
+           "elements": a.elements, "initial": sim.initial, "method": sim.method,
+           "rows": rows, "wall_time_s": wall, **{k: v for k, v in summ.items()
+                                                  if k != "duration_s"},
+           "time_s": sim.time.tolist(),
+           "q_a_m": traj.evaluate(sim.time).position.T.tolist(),
+           "ee_position_m": sim.ee_position.T.tolist(),
+           "ee_velocity_m_s": sim.ee_velocity.T.tolist(),
+           "rigid_ee_position_m": sim.rigid_ee_position.T.tolist(),
+           "rigid_ee_velocity_m_s": sim.rigid_ee_velocity.T.tolist(),
+           "tau_n": sim.tau.T.tolist(), "rigid_tau_n": sim.rigid_tau.T.tolist(),
+           "elastic": {nm: sim.e[:, k].tolist() for k, nm in enumerate(sim.elastic_names)}}
+    out = None if a.out is None else Path(a.out)
+    names = []
+    if out is not None:
+        from .cli import _write_csv
+        from .io.atomic import atomic_write_text
+        from .plot.nepvp import plot_motion
+        atomic_write_text(out / "simulation.json", json.dumps(doc) + "\n")
+        header = (["time_s", "q1_m", "q4_m"] + [f"ee_{r}_m" for r in rows]
+                  + [f"ee_v{r}_m_s" for r in rows] + [f"rigid_ee_v{r}_m_s" for r in rows]
+                  + ["tau1_n", "tau4_n", "rigid_tau1_n", "rigid_tau4_n"]
+                  + [nm + ("_rad" if "_rz" in nm else "_m") for nm in sim.elastic_names])
+        _write_csv(out / "simulation.csv", header,
+                   [sim.time, traj.evaluate(sim.time).position, sim.ee_position,
+                    sim.ee_velocity, sim.rigid_ee_velocity, sim.tau, sim.rigid_tau, sim.e])
+        plot_motion(sim, out / "simulation.png",
+                    f"{a.robot}: bang-bang to q1 = {traj.end[0]:g} m, q4 = {traj.end[1]:g} m "
+                    f"in {traj.tf:g} s\n(NE-PVP, {a.elements} element(s) per beam; dashed: "
+                    "rigid model)")
+        names = ["simulation.json", "simulation.csv", "simulation.png"]
+    if a.json:
+        print(json.dumps(doc))
+    else:
+        dv = [1e3 * v for v in summ["max_velocity_deviation_m_s"]]
+        print(f"{a.robot}: NE-PVP motion-driven simulation, bang-bang from 0 0 to "
+              f"{traj.end[0]:g} {traj.end[1]:g} m in {traj.tf:g} s, simulated to {end:g} s "
+              f"({a.elements} element(s) per beam, {model.ne} elastic dof, {sim.method}, "
+              f"initial state: {sim.initial}; {wall:.3g} s)", file=sys.stderr)
+        print("  peak end-effector velocity [m/s] (" + ", ".join(rows) + "): "
+              + ", ".join(f"{v:.4g}" for v in summ["max_ee_velocity_m_s"]), file=sys.stderr)
+        print("  largest deviation from the rigid model [mm/s]: "
+              + ", ".join(f"{v:.4g}" for v in dv), file=sys.stderr)
+        print("  peak actuator forces [N]: " + ", ".join(f"{v:.4g}" for v in summ["peak_tau"])
+              + " (rigid " + ", ".join(f"{v:.4g}" for v in summ["peak_rigid_tau"]) + ")",
+              file=sys.stderr)
+    if out is not None:
+        print(f"outputs written to {out.resolve()} ({', '.join(names)})", file=sys.stderr)
     return 0

@@ -140,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output step [s] (rigid 0.01) or Newmark step (KED 0.001)")
     from ._cli_flexible import add_simulate_options, register
     add_simulate_options(s_)
+    from ._cli_nepvp import add_tree_simulate_options
+    add_tree_simulate_options(s_)
     s_.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     s_.add_argument("--out", type=Path,
                     help="folder for tracking.json, tracking.csv, tracking.png")
@@ -153,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _robot_and_trajectory(p):
     p.add_argument("robot", metavar="ROBOT", help="preset: delta-kuo2016 (flexible links) or "
                                                  "delta-asadi2020 (rigid)")
-    p.add_argument("--trajectory", default="circle", help="circle or inverted-u (circle)")
+    p.add_argument("--trajectory", help="circle or inverted-u (circle) for a Delta; "
+                                         "bang-bang for prrrp-briot2013 (simulate)")
     c = p.add_argument_group("circle (default: the preset's paper circle)")
     c.add_argument("--centre", type=_float("--centre"), nargs=3, metavar=("X", "Y", "Z"),
                    help="centre [m] (Kuo: 0 0 0.5; Asadi: 0 0 0.45)")
@@ -237,6 +240,7 @@ _PAPER_FORMULATION = {"delta-kuo2016": "multipliers", "delta-asadi2020": "explic
 
 def _trajectory_from_args(a):
     from .trajectories import Circle, InvertedU
+    a.trajectory = a.trajectory or "circle"
     if a.trajectory not in ("circle", "inverted-u"):
         raise InputError("--trajectory", a.trajectory, "one of circle, inverted-u")
     circle_opts = {"--centre": a.centre, "--radius": a.radius, "--period": a.period}
@@ -325,13 +329,17 @@ def _cmd_simulate(a) -> int:
     from .formulations.rigid_delta import ExplicitDeltaModel
     from .io.atomic import atomic_write_text
 
+    from ._cli_nepvp import cmd_simulate_tree, is_tree_preset, refuse_tree_options
+    if is_tree_preset(a.robot):
+        return cmd_simulate_tree(a)
+    refuse_tree_options(a)
     robot = _delta_preset(a.robot)
     traj = _trajectory_from_args(a)
     rigid_opts = (a.controller, a.kp, a.kd, a.offset, a.gravity_compensation or None)
     if getattr(robot, "link_section", None) is not None and all(v is None for v in rigid_opts):
         from ._cli_flexible import cmd_simulate_flexible
         return cmd_simulate_flexible(a, traj)
-    ked_opts = {"--periods": a.periods, "--no-preload": a.no_preload or None,
+    ked_opts = {"--periods": a.periods, "--method": a.method, "--no-preload": a.no_preload or None,
                 "--joint-b": a.joint_b, "--joint-d": a.joint_d}
     for name, value in ked_opts.items():
         if value is not None:

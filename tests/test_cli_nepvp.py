@@ -1,0 +1,108 @@
+"""Command line of the five-bar PRRRP (NE-PVP, Briot & Khalil 2013): modes, simulate,
+generate; each checked against the library call it wraps or an independent value."""
+import json
+
+import numpy as np
+import pytest
+
+from elastodyn.cli import main
+from elastodyn.description.tree import prrrp_briot2013
+from elastodyn.formulations.nepvp_model import NEPVPModel
+
+from reference_five_bar_frame import frame_frequencies
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def _json(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_modes_json_equals_frame_model(capsys, tmp_path):
+    """Table II configuration q1 = 0, q4 = 0.25 m: the six frequencies equal the
+    independent frame model to eigen-solver round-off (1e-9)."""
+    doc = _json(capsys, ["modes", "prrrp-briot2013", "--q1", "0", "--q4", "0.25", "--json",
+                         "--out", str(tmp_path)])
+    assert doc["dof"] == 6 and len(doc["frequencies_hz"]) == 6
+    np.testing.assert_allclose(doc["frequencies_hz"], frame_frequencies(0.25, n=1), rtol=1e-9)
+    for f in ("modes.json", "modes.csv"):
+        assert (tmp_path / f).stat().st_size > 0
+
+
+def test_simulate_json_files_and_library(capsys, tmp_path):
+    """The JSON keys of the issue, rows [horizontal, along z0], a sample every step
+    (default 1 ms; 0.2 ms here); the numbers are those of simulate_motion, and the
+    end-effector velocity is the time derivative of its position: central differences
+    of the samples err by dt^2/6 times the third derivative (the 100 Hz ripple):
+    1.5e-5 m/s at 0.1 ms, 1.4e-3 at 1 ms, so 6e-5 m/s, 2e-4 of the peak, at 0.2 ms
+    (asserted 1e-3)."""
+    doc = _json(capsys, ["simulate", "prrrp-briot2013", "--trajectory", "bang-bang",
+                         "--duration", "0.2", "--to", "0.02", "0.04", "--end", "0.25",
+                         "--step", "2e-4", "--json", "--out", str(tmp_path)])
+    t = np.array(doc["time_s"])
+    np.testing.assert_allclose(np.diff(t), 2e-4, atol=1e-12)
+    assert t[0] == 0.0 and abs(t[-1] - 0.25) < 1e-12
+    pos, vel = np.array(doc["ee_position_m"]), np.array(doc["ee_velocity_m_s"])
+    rvel = np.array(doc["rigid_ee_velocity_m_s"])
+    assert pos.shape == vel.shape == rvel.shape == (2, len(t)) and doc["rows"] == ["x", "z"]
+    fd = (pos[:, 2:] - pos[:, :-2]) / 4e-4
+    assert np.abs(fd - vel[:, 1:-1]).max() < 1e-3 * np.abs(vel).max()
+    # at rest at the end of the motion, rigidly; the flexible one still vibrates
+    assert np.abs(rvel[:, -1]).max() < 1e-12
+    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.trajectories.bangbang import BangBang
+    sim = simulate_motion(NEPVPModel(prrrp_briot2013()),
+                          BangBang([0, 0], [0.02, 0.04], t0=0.0, tf=0.2), end=0.25,
+                          step=2e-4)
+    np.testing.assert_allclose(vel, sim.ee_velocity.T, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(doc["tau_n"], sim.tau.T, rtol=0, atol=1e-12)
+    assert doc["method"] == "rk4" and doc["initial"] == "static"
+    for f in ("simulation.json", "simulation.csv", "simulation.png"):
+        assert (tmp_path / f).stat().st_size > 0
+    head = (tmp_path / "simulation.csv").read_text().splitlines()[0].split(",")
+    assert head[:3] == ["time_s", "q1_m", "q4_m"] and "e2_v1_m" in head
+
+
+@pytest.mark.parametrize("problem", ["inverse", "direct", "model"])
+def test_generate_json_counts_and_file(capsys, tmp_path, problem):
+    doc = _json(capsys, ["generate", "prrrp-briot2013", "--lang", "octave", "--problem",
+                         problem, "--json", "--out", str(tmp_path)])
+    ops = NEPVPModel(prrrp_briot2013()).program(problem).ops()
+    assert (doc["additions"], doc["multiplications"], doc["functions"]) == (
+        ops.additions, ops.multiplications, ops.functions)
+    assert doc["generation_time_s"] > 0
+    text = (tmp_path / f"prrrp_briot2013_{problem}.m").read_text()
+    assert text.startswith("function [") and f"{ops.additions} additions" in text
+
+
+@pytest.mark.parametrize("argv,name", [
+    (["modes", "prrrp-briot2013", "--q4", "0.9"], "--q4"),
+    (["modes", "prrrp-briot2013", "--elements", "9"], "--elements"),
+    (["modes", "prrrp-briot2013", "--count", "7"], "--count"),
+    (["modes", "prrrp-briot2013", "--at", "0", "0", "0.5"], "options"),
+    (["simulate", "prrrp-briot2013", "--trajectory", "circle"], "--trajectory"),
+    (["simulate", "prrrp-briot2013", "--controller", "pd"], "--controller"),
+    (["simulate", "prrrp-briot2013", "--duration", "0"], "--duration"),
+    (["simulate", "prrrp-briot2013", "--end", "-1"], "--end"),
+    (["simulate", "prrrp-briot2013", "--end", "100"], "--end"),
+    (["simulate", "prrrp-briot2013", "--step", "0.0003"], "--step"),
+    (["simulate", "prrrp-briot2013", "--to", "0", "0.9"], "--to"),
+    (["simulate", "prrrp-briot2013", "--to", "0", "nan"], "--to"),
+    (["simulate", "prrrp-briot2013", "--method", "euler"], "--method"),
+    (["simulate", "prrrp-briot2013", "--initial", "rest"], "--initial"),
+    (["simulate", "prrrp-briot2013", "--elements", "0"], "--elements"),
+    (["simulate", "delta-kuo2016", "--to", "0", "0.1"], "--to"),
+    (["simulate", "delta-kuo2016", "--end", "1"], "--end"),
+    (["generate", "prrrp-briot2013", "--lang", "fortran"], "--lang"),
+    (["generate", "prrrp-briot2013", "--problem", "closure"], "--problem"),
+    (["generate", "delta-kuo2016"], "ROBOT"),
+    (["torques", "prrrp-briot2013"], "ROBOT"),
+])
+def test_bad_input_one_line_exit_2(capsys, argv, name):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and name in err, err
