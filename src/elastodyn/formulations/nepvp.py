@@ -267,15 +267,18 @@ def solve_spd(rec, M, B):
     """M^-1 B for a symbolic symmetric positive definite M by LDL^T (no pivoting needed)."""
     n = M.rows
     L = sp.eye(n)
+    U = sp.zeros(n, n)      # U[i, k] = L[i, k] D[k]: one multiplication per update term
     D = [None] * n
     for j in range(n):
-        d = M[j, j] - sum((L[j, k] ** 2 * D[k] for k in range(j) if L[j, k] != 0),
+        d = M[j, j] - sum((U[j, k] * L[j, k] for k in range(j) if L[j, k] != 0),
                           sp.Integer(0))
         D[j] = rec(d)
         for i in range(j + 1, n):
-            v = M[i, j] - sum((L[i, k] * L[j, k] * D[k] for k in range(j)
+            v = M[i, j] - sum((U[i, k] * L[j, k] for k in range(j)
                                if L[i, k] != 0 and L[j, k] != 0), sp.Integer(0))
-            L[i, j] = rec(v / D[j]) if v != 0 else 0
+            if v != 0:
+                U[i, j] = rec(v)
+                L[i, j] = rec(U[i, j] / D[j])
     Y = sp.zeros(n, B.cols)
     for i in range(n):
         Y[i, :] = rec.matrix(B[i, :] - L[i, :i] * Y[:i, :])
@@ -510,7 +513,10 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
     Mfull[n_t:, n_t:] = Mp
     cfull = sp.Matrix.vstack(ct, cp)
     MJ = rec.matrix(Mfull * J)
-    M = rec.matrix(J.T * MJ)
+    M = sp.zeros(nq, nq)                 # symmetric: each pair (i, j) computed once
+    for i in range(nq):
+        for j in range(i, nq):
+            M[i, j] = M[j, i] = rec((J[:, i].T * MJ[:, j])[0])
     c = rec.matrix(J.T * rec.matrix(cfull + Mfull * b))
     # ---------------------------------------------------------------- inverse and direct
     na = sy.na
