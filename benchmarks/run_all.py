@@ -175,6 +175,70 @@ def bench_ked():
     return out
 
 
+def bench_nepvp():
+    """Five-bar PRRRP by NE-PVP (issue 5): symbolic generation, operator counts, one
+    evaluation of the compiled model from Python, the bang-bang simulation."""
+    import os
+    import tempfile
+    import warnings
+
+    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.description.tree import prrrp_briot2013
+    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.trajectories.bangbang import BangBang
+
+    warnings.simplefilter("ignore")
+    os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
+    out = {}
+    NEPVPModel(prrrp_briot2013())                                  # warm-up (imports)
+    for label, robot in (("linear", prrrp_briot2013().with_geometric_stiffening(False)),
+                         ("stiffening", prrrp_briot2013())):
+        t0 = time.perf_counter()
+        m = NEPVPModel(robot)
+        progs = {p: m.program(p) for p in ("inverse", "direct", "model")}
+        out[label + "_gen"] = time.perf_counter() - t0
+        out[label + "_ops"] = {p: prog.ops() for p, prog in progs.items()}
+    for n in (2, 4, 8):
+        t0 = time.perf_counter()
+        NEPVPModel(prrrp_briot2013(elements=n)).program("inverse")
+        out[f"gen{n}"] = time.perf_counter() - t0
+    # one evaluation of the compiled inverse model from Python
+    rng = np.random.default_rng(0)
+    e = rng.normal(scale=1e-4, size=m.ne)
+    q = m.closure([0.05, 0.1], e)
+    ins = [np.ascontiguousarray(v, dtype=float) for v in
+           (q, e, rng.normal(size=2), rng.normal(scale=1e-2, size=m.ne), rng.normal(size=2))]
+    f = m.compiled("inverse")
+    outs = [np.empty(s) for s in f.out_shapes.values()]
+    call = f.bind(ins, outs)
+    k = 20000
+
+    def bound():
+        for _ in range(k):
+            call()
+
+    def plain():
+        for _ in range(k // 10):
+            f(*ins)
+
+    out["eval_bound"] = median_time(bound, 5) / k
+    out["eval_dict"] = median_time(plain, 5) / (k // 10)
+    # bang-bang of Briot section V, 0.75 s, one element per beam, static start
+    traj = BangBang(np.zeros(2), np.array([0.1, 0.2]), t0=0.0, tf=0.75)
+    simulate_motion(m, traj, end=0.01)                             # compile the driver
+    out["sim"] = median_time(lambda: simulate_motion(m, traj), 5)
+    out["sim_rhs"] = simulate_motion(m, traj).evaluations
+    t0 = time.perf_counter()
+    ref = simulate_motion(m, traj, method="dop853")
+    out["sim_ref"] = time.perf_counter() - t0
+    out["sim_ref_rhs"] = ref.evaluations
+    for n in (2, 4):
+        mn = NEPVPModel(prrrp_briot2013(elements=n))
+        simulate_motion(mn, traj, end=0.01)
+        out[f"sim{n}"] = median_time(lambda: simulate_motion(mn, traj), 1)
+    return out
+
+
 def main():
     print(f"machine: {platform.machine()}, {platform.python_implementation()} "
           f"{platform.python_version()}, numpy {np.__version__}")
@@ -214,6 +278,29 @@ def main():
                                 ("invu1", "inverted-U 0.8 s, n = 1, dt = 1 ms", "")):
         print(f"| {label} ({k[name + '_dof']} dof) | {k[name]:.2f} s | {k[name + '_ref']:.1f} s "
               f"| {k[name + '_ref'] / k[name]:.0f}x faster | {target} |")
+    b = bench_nepvp()
+    print("\n| five-bar PRRRP (prrrp-briot2013), NE-PVP, 1 element per beam | + and - "
+          "| * and / | functions | Briot 2013 |")
+    print("|---|---|---|---|---|")
+    for label, name in (("linear", "linear strain (Briot's model)"),
+                        ("stiffening", "with von Karman stiffening (default)")):
+        for p, ops in b[label + "_ops"].items():
+            ref = "521 / 611" if (label, p) == ("linear", "inverse") else ""
+            print(f"| {p} problem, {name} | {ops.additions} | {ops.multiplications} "
+                  f"| {ops.functions} | {ref} |")
+    print("\n| five-bar PRRRP, NE-PVP | elastodyn | baseline / paper | ratio | target |")
+    print("|---|---|---|---|---|")
+    print(f"| symbolic generation, 1 element per beam, all problems | {b['stiffening_gen']:.2f} s "
+          "| | | |")
+    print(f"| symbolic generation, inverse, 2 / 4 / 8 elements per beam | {b['gen2']:.2f} / "
+          f"{b['gen4']:.2f} / {b['gen8']:.2f} s | | | |")
+    print(f"| one evaluation of the compiled inverse model, bound call | {b['eval_bound'] * us:.2f} us "
+          f"| | | < 5 us |")
+    print(f"| same, arrays in, dict of arrays out | {b['eval_dict'] * us:.1f} us | | | |")
+    print(f"| bang-bang 0.75 s, compiled RK4 ({b['sim_rhs']} evaluations) | {b['sim'] * 1e3:.1f} ms "
+          f"| {b['sim_ref']:.1f} s (Python DOP853, {b['sim_ref_rhs']} evaluations); Briot ~100 s "
+          f"| {b['sim_ref'] / b['sim']:.0f}x faster; {100 / b['sim']:.0f}x Briot | < 0.1 s |")
+    print(f"| same, 2 / 4 elements per beam | {b['sim2']:.2f} / {b['sim4']:.2f} s | | | |")
 
 
 if __name__ == "__main__":
