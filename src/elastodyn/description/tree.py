@@ -93,7 +93,8 @@ class RigidBody:
 
 @dataclass(frozen=True)
 class FlexibleBeam:
-    """Uniform planar beam along x of its frame, clamped at the origin, bending in x-y.
+    """Uniform beam along x of its frame, clamped at the origin: planar (axial and bending
+    in x-y) or spatial (axial, torsion about x, bending in x-y and in x-z).
 
     Parameters
     ----------
@@ -102,14 +103,19 @@ class FlexibleBeam:
     section : Section
     material : Material
     elements : int
-        Number of planar cubic elements (three elastic coordinates u, v, rz per node,
-        nodes 1..n), >= 1.
+        Number of cubic elements, >= 1: three elastic coordinates u, v, rz per node
+        (nodes 1..n) for a planar beam, six (u, v, w, rx, ry, rz; rx the torsion angle,
+        ry = -w', rz = v') for a spatial one.
     geometric_stiffening : bool
-        Axial strain u' + v'^2 / 2 (von Karman) in the elastic energy (default), so that
+        Axial strain u' + (v'^2 + w'^2) / 2 (von Karman) in the elastic energy (default), so that
         the axial force acts on the slopes: tension stiffens, compression softens (and
         buckles at the Euler load). False: linear strain u' (pure linear elasticity:
         a beam in tension between two pins is then unstable in floating frames clamped
         at the joints, whose chord lengthens as v^2 / 2L without strain).
+    spatial : bool
+        Spatial beam (default False: planar). Its sections carry the polar mass moment
+        rho I_p (torsion inertia, to first order); the rotary inertia of bending is
+        neglected (Euler-Bernoulli), as in the element mass matrices.
     """
 
     length: float
@@ -117,14 +123,22 @@ class FlexibleBeam:
     material: Material
     elements: int = 1
     geometric_stiffening: bool = True
+    spatial: bool = False
 
     def __post_init__(self):
         positive("length", self.length)
         positive_int("elements", self.elements)
+        if not isinstance(self.spatial, bool):
+            raise InputError("spatial", self.spatial, "True or False")
+
+    @property
+    def node_coordinates(self) -> tuple:
+        """Names of the elastic coordinates of one node, in order."""
+        return ("u", "v", "w", "rx", "ry", "rz") if self.spatial else ("u", "v", "rz")
 
     @property
     def n_coordinates(self) -> int:
-        return 3 * self.elements
+        return len(self.node_coordinates) * self.elements
 
     @property
     def mass(self) -> float:

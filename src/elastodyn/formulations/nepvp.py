@@ -111,9 +111,10 @@ class NEPVPSymbols:
         k = len(self.joints)
         for j, sh in self.shapes.items():
             self.ecols[j] = list(range(k, k + sh.N))
+            names = sh.beam.node_coordinates
             for i in range(sh.N):
-                node, comp = divmod(i, 3)
-                nm = f"e{j}_{('u', 'v', 'rz')[comp]}{node + 1}"
+                node, comp = divmod(i, len(names))
+                nm = f"e{j}_{names[comp]}{node + 1}"
                 self.e.append(R(nm, real=True))
                 self.ed.append(R(nm + "_d", real=True))
                 self.edd.append(R(nm + "_dd", real=True))
@@ -141,6 +142,8 @@ def _body_terms(rec, body, sh, w, g_b, e, ed):
       s = MS_de^T gamma + MS_re^T alpha + M_ee e_dd + sum_ab ([w]x^2)_ab G_ab
           + 2 sum_ab ([w]x)_ab Q_ab e_d + K e - MS_de^T g
     with G_ab = e_ab + Q_ab e (int Phi_a^T r_b dm) and MS_re = int [r]x Phi_d dm.
+    Spatial beam, torsion inertia of the sections (T_rot of :mod:`.nepvp_beam`): I_xx +=
+    Ip, MS_re row x += MS_phi^T, M_ee += M_phi, and c += w x ((MS_phi . e_d) e_x).
     """
     W = _skew(w)
     if isinstance(body, RigidBody):
@@ -181,13 +184,20 @@ def _body_terms(rec, body, sh, w, g_b, e, ed):
             if G[a][b] is not None:
                 v += (G[a][b].T * ev)[0]
             Rr[a, b] = Rr[b, a] = rec(v)
-    I = rec.matrix(sp.eye(3) * rec(Rr.trace()) - Rr)
+    I = sp.eye(3) * rec(Rr.trace()) - Rr
+    if sh.spatial:                                        # polar inertia of the sections
+        I[0, 0] += it["Ip"]
+    I = rec.matrix(I)
     # MS_re row x = int (r_y Phi_z - r_z Phi_y), etc.: int r_b Phi_a = G_ab^T
     def Gt(a, b):
         return G[a][b].T if G[a][b] is not None else sp.zeros(1, N)
-    MSre = rec.matrix(sp.Matrix.vstack(Gt(2, 1) - Gt(1, 2), Gt(0, 2) - Gt(2, 0),
-                                       Gt(1, 0) - Gt(0, 1)))
-    Mee = _num(sum(it["Q"][a, a] for a in range(3)))
+    MSre = sp.Matrix.vstack(Gt(2, 1) - Gt(1, 2), Gt(0, 2) - Gt(2, 0), Gt(1, 0) - Gt(0, 1))
+    Mee = sum(it["Q"][a, a] for a in range(3))
+    if sh.spatial:
+        MSre[0, :] += _num(it["MSphi"]).T
+        Mee = Mee + it["Mphi"]
+    MSre = rec.matrix(MSre)
+    Mee = _num(Mee)
     M = sp.zeros(6 + N, 6 + N)
     M[:3, :3] = m * sp.eye(3)
     M[:3, 3:6] = -_skew(MS)
@@ -207,6 +217,9 @@ def _body_terms(rec, body, sh, w, g_b, e, ed):
                 Wm[a, b] = rec((edv.T * G[a][b])[0])
     f = W * rec.matrix(W * MS) + 2 * W * rdot - m * g_b
     c = (W * rec.matrix(I * w) + 2 * (w * rec(Wm.trace()) - Wm * w)) - _skew(MS) * g_b
+    if sh.spatial:                 # w x h_phi, h_phi = (MS_phi . e_d) e_x: torsion momentum
+        hphi = rec((_num(it["MSphi"]).T * edv)[0])
+        c += sp.Matrix([0, w[2] * hphi, -w[1] * hphi])
     W2 = rec.matrix(W * W)
     s = sp.zeros(N, 1)
     for a in range(3):
@@ -224,24 +237,60 @@ def _body_terms(rec, body, sh, w, g_b, e, ed):
 
 def _stiffening(rec, sh, ev):
     """Nonlinear part of the elastic force dU/dq_e for the von Karman axial strain
-    eps = u' + v'^2/2, U = EA/2 int eps^2 ds + EI/2 int v''^2 ds:
-    dU/dq_e = K q_e + sum_g w_g EA [v'^2/2 N_u' + (u' + v'^2/2) v' N_v'] (Gauss points g).
-    The term u' v' N_v' (axial force times slope) is the geometric stiffness."""
-    W, U, V = sh.strain_rows
+    eps = u' + (v'^2 + w'^2)/2 (w' = 0 for a planar beam), U = EA/2 int eps^2 ds + the
+    linear bending and torsion energies:
+    dU/dq_e = K q_e + sum_g w_g EA [h N_u' + (u' + h) (v' N_v' + w' N_w')], h = (v'^2 +
+    w'^2)/2 (Gauss points g). The term u' v' N_v' (axial force times slope) is the
+    geometric stiffness."""
+    W, U, slopes = sh.strain_rows
     out = sp.zeros(len(ev), 1)
-    for w, nu, nv in zip(W, U, V):
+    for g, (w, nu) in enumerate(zip(W, U)):
         up = rec((_num(nu).T * ev)[0])
-        vp = rec((_num(nv).T * ev)[0])
-        half = rec(vp * vp / 2)
+        sl = [(rec((_num(S[g]).T * ev)[0]), S[g]) for S in slopes]
+        half = rec(sum((x * x for x, _ in sl), sp.Integer(0)) / 2)
         n_ax = rec(float(w) * (up + half))
-        out += rec(float(w) * half) * _num(nu) + rec(n_ax * vp) * _num(nv)
+        out += rec(float(w) * half) * _num(nu)
+        for x, row in sl:
+            out += rec(n_ax * x) * _num(row)
     return out
+
+
+def _elastic_rotation(rec, phi):
+    """Rotation of a frame carried by a spatial beam, from the small-rotation components
+    phi = Phi_r(s) q_e (3,): R_e = Rot(z, phi_z) Rot(y, phi_y) Rot(x, phi_x), exact and
+    orthogonal; its angular velocity (parent axes) is w_e = Tm phi_dot with
+    Tm = [[ca cb, -sa, 0], [sa cb, ca, 0], [-sb, 0, 1]] (a = phi_z, b = phi_y, columns
+    x, y, z), which tends to the identity of the linear theory (w_e = Phi_r q_e_dot) as
+    phi -> 0. Returns (R_e, Tm, (ca, sa, cb, sb, cc, sc))."""
+    cc, sc = rec(sp.cos(phi[0])), rec(sp.sin(phi[0]))
+    cb, sb = rec(sp.cos(phi[1])), rec(sp.sin(phi[1]))
+    ca, sa = rec(sp.cos(phi[2])), rec(sp.sin(phi[2]))
+    Ry = sp.Matrix([[cb, 0, sb], [0, 1, 0], [-sb, 0, cb]])
+    Re = rec.matrix(rec.matrix(_rotz(ca, sa) * Ry) * _rotx(cc, sc))
+    cacb, sacb = rec(ca * cb), rec(sa * cb)
+    Tm = sp.Matrix([[cacb, -sa, 0], [sacb, ca, 0], [-sb, 0, 1]])
+    return Re, Tm, (ca, sa, cb, sb, cacb, sacb)
+
+
+def _elastic_rotation_bias(rec, trig, rates):
+    """dTm/dt phi_dot (3,): the part of the elastic angular acceleration without
+    phi_ddot, for the rates phi_dot = (c', b', a') of :func:`_elastic_rotation`:
+    (-ca a' b' - sa cb a' c' - ca sb b' c', -sa a' b' + ca cb a' c' - sa sb b' c',
+    -cb b' c')."""
+    ca, sa, cb, sb, cacb, sacb = trig
+    cd, bd, ad = rates
+    ab, ac, bc = rec(ad * bd), rec(ad * cd), rec(bd * cd)
+    return rec.matrix(sp.Matrix([-ca * ab - sacb * ac - ca * sb * bc,
+                                 -sa * ab + cacb * ac - sa * sb * bc,
+                                 -cb * bc]))
 
 
 def _solve_small(rec, A, B):
     """A^-1 B for a small square symbolic A: adjugate for n <= 3, else Gauss elimination
     without pivoting (the caller orders the unknowns)."""
     n = A.rows
+    if n == 0:
+        return sp.zeros(0, B.cols)
     if n <= 3:
         det = rec(A.det(method="berkowitz") if n > 1 else A[0, 0])
         inv_det = rec(1 / det)
@@ -314,6 +363,7 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
     R0 = {0: sp.eye(3)}
     O0 = {0: sp.zeros(3, 1)}
     Rloc, Ploc, zloc, rz = {}, {}, {}, {}
+    Tm, trig = {}, {}     # spatial beams: w_e = Tm phi_dot and the angles' cos, sin
     Jt = {0: sp.zeros(6, n_t)}
     # ---------------------------------------------------------------- placement, Jacobians
     for j in range(1, nJ + 1):
@@ -344,8 +394,11 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
             Phd, Phr = sh.at(jt.d)
             Phd, Phr = _num(Phd), _num(Phr)
             ea = sp.Matrix([sy.e[k - len(sy.joints)] for k in sy.ecols[a]])
-            phi = rec((Phr[2, :] * ea)[0])
-            Re = _rotz(rec(sp.cos(phi)), rec(sp.sin(phi)))
+            if sh.spatial:
+                Re, Tm[j], trig[j] = _elastic_rotation(rec, rec.matrix(Phr * ea))
+            else:
+                phi = rec((Phr[2, :] * ea)[0])
+                Re = _rotz(rec(sp.cos(phi)), rec(sp.sin(phi)))
             R = rec.matrix(Re * R)
             z = rec.matrix(Re * z)
             P = rec.matrix(P + Phd * ea)
@@ -364,8 +417,9 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
             E = sp.zeros(sh.N, n_t)
             for i, k in enumerate(sy.ecols[a]):
                 E[i, k] = 1
-            JwO = JwO + Phr * E
-            JvO = JvO + (Phd - _skew(rzj) * Phr) * E
+            Wr = rec.matrix(Tm[j] * Phr) if j in Tm else Phr
+            JwO = JwO + Wr * E
+            JvO = JvO + (Phd - _skew(rzj) * Wr) * E
         RT = R.T
         Jn = rec.matrix(sp.Matrix.vstack(RT * JvO, RT * JwO))
         if jt.kind == "prismatic":
@@ -387,7 +441,9 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
     pc = [sy.cols[sy.joints[i]] for i in sy.passive]
     ac = [sy.cols[sy.joints[i]] for i in sy.actuated]
     aec = ac + list(range(len(sy.joints), n_t))
-    Dm = sp.Matrix.vstack(*[rec.matrix(Ti - Tn) for Ti in T[:-1]])
+    # one leg (a serial robot carrying the platform): no closure equation
+    Dm = (sp.Matrix.vstack(*[rec.matrix(Ti - Tn) for Ti in T[:-1]]) if len(T) > 1
+          else sp.zeros(0, n_t))
     D = Dm.extract(list(range(Dm.rows)), pc)
     Ecl = Dm.extract(list(range(Dm.rows)), aec)
     X = _solve_small(rec, D, -Ecl)                         # q_p_dot = X q_dot
@@ -429,14 +485,21 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
             sh = sy.shapes[a]
             Phd, Phr = (_num(x) for x in sh.at(jt.d))
             eda = sp.Matrix([sy.ed[k - len(sy.joints)] for k in sy.ecols[a]])
-            we = rec.matrix(Phr * eda)
+            if j in Tm:
+                rates = rec.matrix(Phr * eda)
+                we = rec.matrix(Tm[j] * rates)
+                web = _elastic_rotation_bias(rec, trig[j], rates)
+            else:
+                we = rec.matrix(Phr * eda)
             Pd = rec.matrix(Phd * eda + we.cross(rzj))
             Pdd = rec.matrix(we.cross(rec.matrix(we.cross(rzj))))
+            if j in Tm:
+                Pdd = rec.matrix(Pdd + web.cross(rzj))
         if jt.kind == "prismatic":
             Pd = rec.matrix(Pd + qdj * z)
             Pdd = rec.matrix(Pdd + 2 * qdj * we.cross(z))
         Om = rec.matrix(wa + we)
-        al = rec.matrix(aa + wa.cross(we))
+        al = rec.matrix(aa + wa.cross(we) + (web if j in Tm else sp.zeros(3, 1)))
         alj = R.T * al
         if jt.kind == "revolute":
             alj = alj + qdj * rec.matrix(R.T * Om).cross(sp.Matrix([0, 0, 1]))
@@ -490,7 +553,8 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
     cp = rec.matrix(cp6.extract(rows, [0]))
     # ---------------------------------------------------------------- closure accelerations
     beta = [base_rows(m, gb[m]) for m in robot.terminals]
-    dbeta = sp.Matrix.vstack(*[rec.matrix(bi - beta[-1]) for bi in beta[:-1]])
+    dbeta = (sp.Matrix.vstack(*[rec.matrix(bi - beta[-1]) for bi in beta[:-1]])
+             if len(beta) > 1 else sp.zeros(0, 1))
     b1 = _solve_small(rec, D, -dbeta)
     Tp = Tn.extract(list(range(k)), pc)
     b2 = rec.matrix(beta[-1] + Tp * b1)

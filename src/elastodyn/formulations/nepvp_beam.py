@@ -1,13 +1,22 @@
-"""Body terms of a planar flexible beam in its floating frame (Boyer & Khalil 1998, as
-recalled by Briot & Khalil 2013, section II).
+"""Body terms of a flexible beam in its floating frame (Boyer & Khalil 1998, as recalled
+by Briot & Khalil 2013, section II), planar or spatial.
 
 The beam lies along x of its frame, clamped at the origin; a point of the neutral axis at
 abscissa s is at r(s) = r0(s) + Phi_d(s) q_e with r0 = (s, 0, 0), and its section rotates
-by Phi_r(s) q_e (about z). Phi comes from n planar cubic elements (axial u linear, bending
-v cubic Hermite; :class:`elastodyn.fem.elements.BeamElement`), nodes 1..n free: 3n
-elastic coordinates (u, v, rz of each node). Inertia is that of the line mass rho A
-(Euler-Bernoulli: rotary inertia of the sections neglected, as in the consistent mass
-matrix of the same elements).
+by the small rotation Phi_r(s) q_e. Phi comes from n cubic elements of the foundations
+(:class:`elastodyn.fem.elements.BeamElement`; axial u and torsion phi linear, bending v
+and w cubic Hermite), nodes 1..n free:
+
+* planar: 3n elastic coordinates (u, v, rz of each node); Phi_d rows (N_u, N_v, 0),
+  Phi_r rows (0, 0, N_v');
+* spatial: 6n (u, v, w, rx, ry, rz); Phi_d rows (N_u, N_v, N_w), Phi_r rows (N_phi,
+  -N_w', N_v').
+
+Inertia is that of the line mass rho A (Euler-Bernoulli: rotary inertia of bending
+neglected, as in the consistent mass matrix of the same elements) plus, for a spatial
+beam, the polar moment rho I_p of the sections turning about the axis at the body's
+angular velocity plus the torsion rate: T_rot = 1/2 int rho I_p (w_x + N_phi q_e_dot)^2 ds
+(first order in the deformation; the torsion term of the element mass matrix).
 
 All the inertia operators of Briot's eq. (4) follow from the constant integrals below
 (module :mod:`elastodyn.formulations.nepvp` uses them symbolically):
@@ -17,7 +26,9 @@ All the inertia operators of Briot's eq. (4) follow from the constant integrals 
 
 (a, b: x, y, z components; Phi_a: row a of Phi_d), so that with r = r0 + Phi_d q_e:
 MS = MS0 + MS_de q_e, int r_a r_b dm = J0_ab + (e_ab + e_ba) . q_e + q_e^T Q_ab q_e and
-int Phi_a^T r_b dm = e_ab + Q_ab q_e.
+int Phi_a^T r_b dm = e_ab + Q_ab q_e; and for the torsion inertia
+
+    Ip = int rho I_p ds,  MS_phi = int rho I_p N_phi ds  (N),  M_phi = int rho I_p N_phi N_phi^T ds
 """
 from __future__ import annotations
 
@@ -33,7 +44,8 @@ from ..fem.shapes import gauss_legendre_01
 
 __all__ = ["BeamShapes"]
 
-_ELEMENT = BeamElement(spatial=False, order="cubic")
+_ELEMENTS = {False: BeamElement(spatial=False, order="cubic"),
+             True: BeamElement(spatial=True, order="cubic")}
 _N_GAUSS = 5  # exact for degree 9 >= the degree 7 of s * Phi * Phi (cubic shapes)
 
 
@@ -48,23 +60,43 @@ class BeamShapes:
         return self.beam.elements
 
     @property
+    def spatial(self) -> bool:
+        return self.beam.spatial
+
+    @property
+    def element(self) -> BeamElement:
+        return _ELEMENTS[self.spatial]
+
+    @property
+    def nd(self) -> int:
+        """Elastic coordinates per node (3 planar, 6 spatial)."""
+        return self.element.n_node_dofs
+
+    @property
     def N(self) -> int:
-        return 3 * self.n
+        return self.nd * self.n
+
+    def _place(self, k: int, rows: np.ndarray) -> np.ndarray:
+        """Element rows (..., 2 nd) of element k -> beam rows (..., N), node 0 clamped."""
+        out = np.zeros(rows.shape[:-1] + (self.nd * (self.n + 1),))
+        out[..., self.nd * k:self.nd * (k + 2)] = rows
+        return out[..., self.nd:]
 
     def _element_rows(self, k: int, xi: np.ndarray):
         """Phi_d (len(xi), 3, N) and Phi_r (len(xi), 3, N) inside element k."""
         le = self.beam.length / self.n
-        Nu = _ELEMENT.shape("u", xi, le)
-        Nv = _ELEMENT.shape("v", xi, le)
-        Nr = _ELEMENT.shape("v", xi, le, deriv=1)
+        el = self.element
         m = len(xi)
-        full = np.zeros((m, 3, 3 * (self.n + 1)))
-        rot = np.zeros((m, 3, 3 * (self.n + 1)))
-        sl = slice(3 * k, 3 * k + 6)
-        full[:, 0, sl] = Nu
-        full[:, 1, sl] = Nv
-        rot[:, 2, sl] = Nr
-        return full[..., 3:], rot[..., 3:]  # node 0 clamped
+        full = np.zeros((m, 3, 2 * self.nd))
+        rot = np.zeros((m, 3, 2 * self.nd))
+        full[:, 0] = el.shape("u", xi, le)
+        full[:, 1] = el.shape("v", xi, le)
+        rot[:, 2] = el.shape("v", xi, le, deriv=1)
+        if self.spatial:
+            full[:, 2] = el.shape("w", xi, le)
+            rot[:, 0] = el.shape("phi", xi, le)
+            rot[:, 1] = -el.shape("w", xi, le, deriv=1)
+        return self._place(k, full), self._place(k, rot)
 
     def at(self, s: float):
         """Phi_d (3, N) and Phi_r (3, N) at abscissa s in [0, L] [m]."""
@@ -78,16 +110,23 @@ class BeamShapes:
 
     @cached_property
     def integrals(self) -> dict:
-        """m, MS0 (3,), J0 (3, 3), MSde (3, N), e (3, 3, N), Q (3, 3, N, N), Kee (N, N)."""
+        """m, MS0 (3,), J0 (3, 3), MSde (3, N), e (3, 3, N), Q (3, 3, N, N), Kee (N, N),
+        and the torsion inertia Ip, MSphi (N,), Mphi (N, N) (zero for a planar beam)."""
         b = self.beam
         rA = b.material.rho * b.section.area
         le = b.length / self.n
         x, w = gauss_legendre_01(_N_GAUSS)
         N = self.N
+        rIp = b.material.rho * b.section.ip if self.spatial else 0.0
         out = {"m": rA * b.length, "MS0": np.zeros(3), "J0": np.zeros((3, 3)),
-               "MSde": np.zeros((3, N)), "e": np.zeros((3, 3, N)), "Q": np.zeros((3, 3, N, N))}
+               "MSde": np.zeros((3, N)), "e": np.zeros((3, 3, N)), "Q": np.zeros((3, 3, N, N)),
+               "Ip": rIp * b.length, "MSphi": np.zeros(N), "Mphi": np.zeros((N, N))}
         for k in range(self.n):
-            Phi, _ = self._element_rows(k, x)
+            Phi, Rot = self._element_rows(k, x)
+            if self.spatial:
+                Np = Rot[:, 0, :]
+                out["MSphi"] += rIp * le * (w @ Np)
+                out["Mphi"] += rIp * le * np.einsum("g,gn,gm->nm", w, Np, Np)
             s = (k + x) * le
             r0 = np.zeros((len(x), 3))
             r0[:, 0] = s
@@ -102,31 +141,33 @@ class BeamShapes:
 
     @cached_property
     def strain_rows(self):
-        """Gauss points of the axial strain: (w EA (G,), N_u' (G, N), N_v' (G, N)) with
-        u'(s_g) = N_u'[g] q_e, v'(s_g) = N_v'[g] q_e; 5 points per element integrate the
-        von Karman terms (degree <= 8 in s) exactly."""
+        """Gauss points of the axial strain: (w EA (G,), N_u' (G, N), slopes) with
+        u'(s_g) = N_u'[g] q_e and slopes the list of the transverse slope rows, [N_v']
+        (planar) or [N_v', N_w'] (spatial), each (G, N); 5 points per element integrate
+        the von Karman terms (degree <= 8 in s) exactly."""
         b = self.beam
         le = b.length / self.n
         x, w = gauss_legendre_01(_N_GAUSS)
         EA = b.material.E * b.section.area
-        W, U, V = [], [], []
+        el = self.element
+        fields = ("v", "w") if self.spatial else ("v",)
+        W, U, S = [], [], {f: [] for f in fields}
         for k in range(self.n):
-            up = np.zeros((len(x), 3 * (self.n + 1)))
-            vp = np.zeros_like(up)
-            up[:, 3 * k:3 * k + 6] = _ELEMENT.shape("u", x, le, deriv=1)
-            vp[:, 3 * k:3 * k + 6] = _ELEMENT.shape("v", x, le, deriv=1)
             W.append(EA * le * w)
-            U.append(up[:, 3:])
-            V.append(vp[:, 3:])
-        return np.concatenate(W), np.concatenate(U), np.concatenate(V)
+            U.append(self._place(k, el.shape("u", x, le, deriv=1)))
+            for f in fields:
+                S[f].append(self._place(k, el.shape(f, x, le, deriv=1)))
+        return (np.concatenate(W), np.concatenate(U),
+                [np.concatenate(S[f]) for f in fields])
 
     @cached_property
     def stiffness(self) -> np.ndarray:
-        """K_ee (N, N) [N/m, N, N m]: assembled planar element stiffness, node 0 clamped."""
+        """K_ee (N, N) [N/m, N, N m]: assembled element stiffness, node 0 clamped."""
         b = self.beam
         le = b.length / self.n
-        Ke = stiffness_matrix(_ELEMENT, le, b.section, b.material)
-        K = np.zeros((3 * (self.n + 1),) * 2)
+        Ke = stiffness_matrix(self.element, le, b.section, b.material)
+        nd = self.nd
+        K = np.zeros((nd * (self.n + 1),) * 2)
         for k in range(self.n):
-            K[3 * k:3 * k + 6, 3 * k:3 * k + 6] += Ke
-        return K[3:, 3:]
+            K[nd * k:nd * (k + 2), nd * k:nd * (k + 2)] += Ke
+        return K[nd:, nd:]

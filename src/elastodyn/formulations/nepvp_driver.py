@@ -44,7 +44,9 @@ _DRIVER = r"""
 #define NT {nt}
 #define NX {nx}
 static const int ACT[NA] = {{{act}}};
+#if NP > 0
 static const int PAS[NP] = {{{pas}}};
+#endif
 
 static int lu_solve(int n, double *A, double *b)
 {{
@@ -77,8 +79,12 @@ static int lu_solve(int n, double *A, double *b)
 /* q (NJ): in, the guess of the passive joints; out, the closed joint vector. */
 static int close_loop(const double *qa, const double *e, double *q)
 {{
-    double h[NP], D[NP * NP];
     for (int i = 0; i < NA; i++) q[ACT[i]] = qa[i];
+#if NP == 0
+    (void)e;
+    return 0;                   /* one leg: no closure */
+#else
+    double h[NP], D[NP * NP];
     for (int it = 0; it < 50; it++) {{
         {closure}(q, e, h, D);
         double r = 0.0;
@@ -88,6 +94,7 @@ static int close_loop(const double *qa, const double *e, double *q)
         for (int i = 0; i < NP; i++) q[PAS[i]] -= h[i];
     }}
     return 1;
+#endif
 }}
 
 /* s: [q_a, q_a_d, q_a_dd] (3 NA); x: [e, e_d] (2 NE); dx: its derivative. */

@@ -81,8 +81,8 @@ class NEPVPModel:
         s = self.sym
         self.n_joints = len(s.joints)
         self.na, self.ne = s.na, s.ne
-        self.actuated = np.array(s.actuated)
-        self.passive = np.array(s.passive)
+        self.actuated = np.array(s.actuated, dtype=int)
+        self.passive = np.array(s.passive, dtype=int)
         home = robot.home
         self.home = np.array([home.get(n, 0.0) for n in s.names], dtype=float)
 
@@ -147,6 +147,8 @@ class NEPVPModel:
         return q
 
     def _newton(self, qa, e, qp, tol, max_iter):
+        if len(self.passive) == 0:              # one leg: nothing to close
+            return self._joints(qa, qp)
         f = self.compiled("closure")
         for _ in range(max_iter):
             q = self._joints(qa, qp)
