@@ -4,15 +4,21 @@
 The robot is a :class:`~elastodyn.description.tree.TreeRobot`: a virtual tree whose joints
 are all "actuated" (eq. 5-9), plus a free rigid platform (eq. 24), closed by virtual
 powers (eq. 27-38). Generalized coordinates q = (q_a, q_e): actuated joints and elastic
-coordinates of every flexible beam (3 per element, :mod:`.nepvp_beam`); q_t = (joint
-variables of the tree in joint order, q_e).
+coordinates of every flexible beam (3 per element, 6 for a spatial beam,
+:mod:`.nepvp_beam`); q_t = (joint variables of the tree in joint order, q_e).
 
 Per joint j, with parent a = a(j) (all vectors in the frame named by their superscript):
 
 * placement: a(j)T_j of the modified DH parameters; a child of a flexible beam is
-  attached at s = d_j, displaced by Phi_d(s) q_e and rotated by R_e = Rot(z, Phi_r(s) q_e)
-  (exact rotation: the beams are planar, so the elastic angular velocity Phi_r q_e_dot
-  is exact);
+  attached at s = d_j, displaced by Phi_d(s) q_e and rotated by R_e. Planar beam:
+  R_e = Rot(z, phi_z), phi = Phi_r(s) q_e, and the elastic angular velocity Phi_r q_e_dot
+  is exact. Spatial beam: R_e = Rot(z, phi_z) Rot(y, phi_y) Rot(x, phi_x), an exact
+  rotation whose angular velocity is Tm(phi) Phi_r q_e_dot (:func:`_elastic_rotation`);
+  the Jacobians use Tm Phi_r and the acceleration biases dTm/dt Phi_r q_e_dot.
+  Decision: Boyer & Khalil's linear theory takes Tm = I (R_e = I + [phi]x to first
+  order), which is not a rotation and breaks the consistency of placement and velocity
+  at second order; the exact rotation keeps the model a Lagrangian system (energy is
+  conserved, tested) and agrees with the linear theory to first order;
 * twist Jacobian, eqs. (12)-(16): t_j = J_t_j q_t_dot with, for the origin O_j at P in
   frame a,  J_v = R^T (J_v,a - [P]x J_w,a + (Phi_d - [r z_j]x Phi_r) E_a) (+ e_z for a
   prismatic joint),  J_w = R^T (J_w,a + Phi_r E_a) (+ e_z for a revolute joint), where
@@ -40,7 +46,8 @@ LDL^T factorization (M is symmetric positive definite).
 Departures from the paper, decided here: gravity enters through explicit gravity terms of
 each body (Briot's f_g, c_g, s_g), not through a fictitious base acceleration; the
 passive velocities are solved by the adjugate (n_p <= 3) or by LU with the pivot order of
-the nominal configuration, not by a symbolic general inverse.
+the nominal configuration, not by a symbolic general inverse. A robot with a single leg
+(a serial chain carrying the platform) has no closure equation.
 """
 from __future__ import annotations
 
