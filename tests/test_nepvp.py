@@ -206,3 +206,28 @@ def test_unactuated_mechanism_conserves_energy(linear_models):
     E = np.array(E)
     assert np.abs(qa[-1]).max() > 1e-3          # it moved
     assert np.abs(E - E[0]).max() < 1e-7 * E[0]
+
+
+def test_motor_inertia_and_friction_eq26(model1):
+    """Eq. (26): a rotor inertia adds to its joint's diagonal of M only; viscous and
+    Coulomb friction add forces whose power, qd . delta_c, is the dissipated power
+    sum f_v qd_j^2 + f_s |qd_j| over the joints, passive ones included (their friction
+    reaches the generalized coordinates through the closure Jacobian). Round-off."""
+    from dataclasses import replace
+    base = model1.robot
+    fr = NEPVPModel(replace(base, motor_inertia={"q1": 0.5},
+                            viscous={"q1": 2.0, "q2": 0.3}, coulomb={"q4": 1.5}))
+    rng = np.random.default_rng(5)
+    e = rng.normal(scale=1e-4, size=6)
+    qa, qd, ed = np.array([0.05, -0.1]), rng.normal(size=2), rng.normal(scale=1e-2, size=6)
+    q = model1.closure(qa, e)
+    M0, c0 = model1.dynamics(q, e, qd, ed)
+    M1, c1 = fr.dynamics(q, e, qd, ed)
+    dM = M1 - M0
+    assert abs(dM[0, 0] - 0.5) < 1e-12
+    dM[0, 0] = 0.0
+    assert np.abs(dM).max() < 1e-12 * np.abs(M0).max()
+    qdp = model1.kinematics(q, e, qd, ed)[0]             # (q2, q3, q5) rates
+    power = np.concatenate([qd, ed]) @ (c1 - c0)
+    expected = 2.0 * qd[0] ** 2 + 0.3 * qdp[0] ** 2 + 1.5 * abs(qd[1])
+    assert abs(power - expected) < 1e-10 * expected
