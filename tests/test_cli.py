@@ -48,6 +48,12 @@ def test_beam_modes_out_writes_files_atomically(tmp_path):
     doc = json.loads((out / "modes.json").read_text())
     assert len(doc["omega_rad_s"]) == 4
     assert str(out.resolve()) in r.stderr
+    # the permissions of a plain new file (0o666 & ~umask), not mkstemp's 0o600
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    for p in out.iterdir():
+        assert p.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -10,6 +10,14 @@ import tempfile
 from pathlib import Path
 
 
+def _file_mode() -> int:
+    """Permissions of a new file under the process umask (0o666 & ~umask): mkstemp
+    creates 0o600, which would leave outputs unreadable by the group."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 @contextlib.contextmanager
 def atomic_path(path, suffix: str | None = None):
     """Yield a temporary path beside ``path``; rename it onto ``path`` on success.
@@ -23,6 +31,7 @@ def atomic_path(path, suffix: str | None = None):
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
