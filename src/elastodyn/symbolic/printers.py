@@ -49,8 +49,9 @@ def _header_lines(p: Program) -> list[str]:
 
 
 def _c(p: Program) -> str:
-    out = ["/*"] + [" * " + x if x else " *" for x in _header_lines(p)] + [" */",
-                                                                           "#include <math.h>", ""]
+    out = (["/*"] + [" * " + x if x else " *" for x in _header_lines(p)]
+           + [" */", "#include <math.h>", "#ifndef M_PI  /* not in strict C99 */",
+              "#define M_PI 3.14159265358979323846", "#endif", ""])
     args = [f"const double *{g}" for g in p.inputs] + [f"double *{g}" for g in p.outputs]
     out.append(f"void {p.name}({', '.join(args)})")
     out.append("{")

@@ -1,0 +1,136 @@
+"""Numerical front end of the assumed-modes arm model (Yu & Chen 2019): compiled
+dynamics, friction, energy, kinematics and linearization.
+
+The symbolic model (:func:`~elastodyn.formulations.amm_arm.generate_amm`) is generated
+once per arm with its numbers as constants and compiled
+(:func:`~elastodyn.symbolic.compiled.compile_program`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..description.arm import PlanarArm
+from ..exceptions import InputError
+from ..symbolic.compiled import compile_program
+from .amm_arm import ModeShapes, generate_amm
+
+__all__ = ["AMMArmModel"]
+
+
+class AMMArmModel:
+    """Planar flexible arm by assumed modes: M q_dd + H q_d + N = B (tau - tau_f).
+
+    q = (theta_1..n [rad], f_11..f_ns [m]) (n + n s,); tau the joint torques [N m]
+    (n,); tau_f the joint friction of the geared motors (:meth:`friction`).
+    """
+
+    def __init__(self, arm: PlanarArm):
+        if not isinstance(arm, PlanarArm):
+            raise InputError("arm", type(arm).__name__, "a PlanarArm")
+        self.arm = arm
+        self.program, self.sym = generate_amm(arm)
+        self.n, self.s = arm.n, arm.modes
+        self.nq = self.n + self.n * self.s
+        self.shapes = ModeShapes(arm.basis, arm.modes)
+        self._f = None
+
+    @property
+    def generation_time_s(self) -> float:
+        return self.program.generation_time_s
+
+    @property
+    def compiled(self):
+        if self._f is None:
+            self._f = compile_program(self.program)
+        return self._f
+
+    def _check(self, q, qd):
+        q = np.asarray(q, dtype=float).reshape(self.nq)
+        qd = np.asarray(qd, dtype=float).reshape(self.nq)
+        return q, qd
+
+    def dynamics(self, q, qd, tau=None) -> dict:
+        """M, H ((nq, nq)), N, F, c ((nq,)) and B ((nq, n)) at (q, qd) for torques tau
+        (default 0; friction not included)."""
+        q, qd = self._check(q, qd)
+        tau = np.zeros(self.n) if tau is None else np.asarray(tau, dtype=float)
+        out = self.compiled(q, qd, tau)
+        return {k: (v.ravel() if v.shape[1] == 1 and k != "B" else v) for k, v in out.items()}
+
+    def friction(self, theta_d) -> np.ndarray:
+        """Joint friction torques (n,) [N m] of the geared motors for joint rates theta_d:
+        r kc sign(theta_d) + r^2 kv theta_d (motor-side Coulomb kc and viscous kv
+        through the gear ratio r)."""
+        w = np.asarray(theta_d, dtype=float)
+        out = np.empty(self.n)
+        for i, lk in enumerate(self.arm.links):
+            r = lk.gear_ratio
+            out[i] = r * lk.coulomb * np.sign(w[i]) + r * r * lk.viscous * w[i]
+        return out
+
+    def accelerations(self, q, qd, tau, friction: bool = True) -> np.ndarray:
+        """q_dd (nq,) = M^-1 (B (tau - tau_f) - c)."""
+        d = self.dynamics(q, qd)
+        t = np.asarray(tau, dtype=float) - (self.friction(qd[:self.n]) if friction else 0.0)
+        return np.linalg.solve(d["M"], d["B"] @ t - d["c"])
+
+    # ------------------------------------------------------------------ kinematics, energy
+    def frames(self, q):
+        """Chord unit vectors e (n, 2), normals n (n, 2) and end points p (n + 1, 2) [m]
+        (p[0] the base joint)."""
+        q = np.asarray(q, dtype=float)
+        ang = np.cumsum(q[:self.n])
+        e = np.column_stack([np.cos(ang), np.sin(ang)])
+        nv = np.column_stack([-e[:, 1], e[:, 0]])
+        L = np.array([lk.length for lk in self.arm.links])
+        p = np.vstack([np.zeros(2), np.cumsum(L[:, None] * e, axis=0)])
+        return e, nv, p
+
+    def tips(self, q) -> np.ndarray:
+        """Link tip positions (n, 2) [m] (the chord frames pass through them)."""
+        return self.frames(q)[2][1:]
+
+    def potential(self, q) -> float:
+        """Gravity plus elastic energy [J]: g sum (m_t p_i + R s)_y + f^T K f / 2."""
+        q = np.asarray(q, dtype=float)
+        e, nv, p = self.frames(q)
+        it = self.shapes.integrals
+        V = 0.0
+        for i, lk in enumerate(self.arm.links):
+            f = q[self.n + i * self.s:self.n + (i + 1) * self.s]
+            phM = self.shapes.values([1.0 + lk.mu])[0]
+            b = lk.mass * it["beta"] + lk.lumped_mass * phM
+            sx = -lk.mass * lk.length / 2 + lk.lumped_mass * lk.mu * lk.length
+            Rs = sx * e[i] + (b @ f) * nv[i]
+            V += self.arm.gravity * ((lk.mass + lk.lumped_mass) * p[i + 1, 1] + Rs[1])
+            V += 0.5 * lk.E * lk.I / lk.length ** 3 * f @ it["kappa"] @ f
+        return V
+
+    def energy(self, q, qd) -> float:
+        """T + V [J]."""
+        q, qd = self._check(q, qd)
+        return 0.5 * qd @ self.dynamics(q, qd)["M"] @ qd + self.potential(q)
+
+    @property
+    def stiffness(self) -> np.ndarray:
+        """K (nq, nq): zero on the joints, E I / L^3 int phi'' phi''^T on each link."""
+        K = np.zeros((self.nq, self.nq))
+        kap = self.shapes.integrals["kappa"]
+        for i, lk in enumerate(self.arm.links):
+            a = self.n + i * self.s
+            K[a:a + self.s, a:a + self.s] = lk.E * lk.I / lk.length ** 3 * kap
+        return K
+
+    def inverse_kinematics(self, xy, elbow: str = "down") -> np.ndarray:
+        """Rigid two-link inverse kinematics: joint angles (2,) [rad] placing the tip of
+        link 2 at xy [m]; elbow "down" (theta_2 < 0) or "up"."""
+        if self.n != 2:
+            raise InputError("arm", self.n, "two links for the inverse kinematics")
+        x, y = map(float, xy)
+        l1, l2 = (lk.length for lk in self.arm.links)
+        c2 = (x * x + y * y - l1 * l1 - l2 * l2) / (2 * l1 * l2)
+        if not -1.0 <= c2 <= 1.0:
+            raise InputError("position", [x, y], f"a point within reach ({l1 + l2:g} m)")
+        t2 = np.arccos(c2) * (-1.0 if elbow == "down" else 1.0)
+        t1 = np.arctan2(y, x) - np.arctan2(l2 * np.sin(t2), l1 + l2 * np.cos(t2))
+        return np.array([t1, t2])
