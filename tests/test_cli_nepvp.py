@@ -106,3 +106,40 @@ def test_bad_input_one_line_exit_2(capsys, argv, name):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and name in err, err
+
+
+def test_generate_arm_json_and_python_file(capsys, tmp_path):
+    """generate arm: counts of the symbolic N-link model; the written Python file runs
+    and returns the compiled numbers of the preset (arm-yu2019: numeric parameters)."""
+    doc = _json(capsys, ["generate", "arm", "--links", "3", "--modes", "2", "--json"])
+    assert doc["links"] == 3 and doc["symbolic_parameters"] is True
+    assert doc["additions"] > 0 and doc["multiplications"] > 0 and doc["functions"] == 12
+    doc = _json(capsys, ["generate", "arm-yu2019", "--lang", "python", "--json", "--out",
+                         str(tmp_path)])
+    ns: dict = {}
+    exec((tmp_path / "amm_arm_yu2019.py").read_text(), ns)
+    from elastodyn.description.arm import arm_yu2019
+    from elastodyn.formulations.amm_model import AMMArmModel
+    q = [0.3, -0.4, 1e-3, -2e-4, 5e-4, 1e-4]
+    qd = [0.1, -0.2, 0.01, 0.02, -0.01, 0.0]
+    M, H, N, F, B, c = ns["amm_arm_yu2019"](q, qd, [1.0, 0.5])
+    ref = AMMArmModel(arm_yu2019()).dynamics(q, qd, [1.0, 0.5])
+    np.testing.assert_allclose(M, ref["M"], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(np.ravel(c), ref["c"], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("argv,name", [
+    (["generate", "arm", "--links", "0"], "--links"),
+    (["generate", "arm", "--links", "13"], "--links"),
+    (["generate", "arm", "--modes", "9"], "--modes"),
+    (["generate", "arm", "--basis", "legendre"], "--basis"),
+    (["generate", "arm", "--problem", "inverse"], "--problem"),
+    (["generate", "arm-yu2019", "--links", "3"], "--links"),
+    (["generate", "prrrp-briot2013", "--modes", "3"], "--modes"),
+    (["modes", "arm-yu2019"], "ROBOT"),
+    (["simulate", "arm-yu2019"], "ROBOT"),
+])
+def test_arm_bad_input_one_line_exit_2(capsys, argv, name):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and name in err, err

@@ -84,15 +84,21 @@ def register_generate(sub):
                        description="Generate the elastodynamic model of a flexible parallel "
                                    "robot (NE-PVP, Briot & Khalil 2013) with intermediate "
                                    "variables, and print its operator counts.")
-    g.add_argument("robot", metavar="ROBOT", help="prrrp-briot2013")
+    g.add_argument("robot", metavar="ROBOT",
+                   help="prrrp-briot2013, arm (an N-link flexible arm with symbolic "
+                        "parameters) or arm-yu2019 (its numbers)")
     g.add_argument("--lang", default="c", help="one of " + ", ".join(LANGUAGES) + " (c)")
     g.add_argument("--out", help="folder for the generated file")
-    g.add_argument("--problem", default="inverse",
-                   help="inverse (tau, elastic accelerations), direct (accelerations from "
-                        "tau) or model (M and c) (inverse)")
+    g.add_argument("--problem",
+                   help="five-bar: inverse (tau, elastic accelerations), direct "
+                        "(accelerations from tau) or model (M and c) (inverse)")
     from .cli import _int
     g.add_argument("--elements", type=_int("--elements"), default=1,
                    help="planar elements per beam (1)")
+    a = g.add_argument_group("flexible arm by assumed modes (Yu & Chen 2019)")
+    a.add_argument("--links", type=_int("--links"), help="number of links N of 'arm' (2)")
+    a.add_argument("--modes", type=_int("--modes"), help="assumed modes per link (2)")
+    a.add_argument("--basis", help="sine (Yu eq. 4) or clamped-free (sine)")
     g.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     g.set_defaults(func=cmd_generate)
 
@@ -103,11 +109,18 @@ def cmd_generate(a) -> int:
     from .io.atomic import atomic_write_text
     from .symbolic import EXTENSIONS, LANGUAGES, print_program
     choice("--lang", a.lang, LANGUAGES)
+    from ._cli_arm import cmd_generate_arm, is_arm
+    if is_arm(a.robot):
+        return cmd_generate_arm(a)
+    for name, value in (("--links", a.links), ("--modes", a.modes), ("--basis", a.basis)):
+        if value is not None:
+            raise InputError(name, value, "only for arm and arm-yu2019")
+    a.problem = a.problem or "inverse"
     choice("--problem", a.problem, ("inverse", "direct", "model"))
     if not is_tree_preset(a.robot):
         from .description.presets import PRESETS
-        trees = [n for n in PRESETS if is_tree_preset(n)]
-        raise InputError("ROBOT", a.robot, "one of " + ", ".join(trees))
+        trees = [n for n in PRESETS if is_tree_preset(n) or is_arm(n)]
+        raise InputError("ROBOT", a.robot, "one of " + ", ".join(trees + ["arm"]))
     t0 = time.perf_counter()
     model = tree_model(a.robot, a.elements)
     prog = model.program(a.problem)
