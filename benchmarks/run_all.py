@@ -239,6 +239,46 @@ def bench_nepvp():
     return out
 
 
+def bench_amm():
+    """Assumed-modes arm generator (issue 6): generation time and operator counts for N =
+    1..10 links (2 sine modes, symbolic parameters, as Yu's tool), and one evaluation of
+    the compiled 2-DOF model (arm-yu2019) from Python."""
+    import os
+    import tempfile
+    from dataclasses import replace
+
+    from elastodyn.description.arm import arm_yu2019
+    from elastodyn.formulations.amm_arm import generate_amm
+    from elastodyn.formulations.amm_model import AMMArmModel
+
+    os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
+    base = arm_yu2019()
+    generate_amm(base)                                              # warm-up (imports)
+    out = {"gen": {}}
+    for n in range(1, 11):
+        arm = replace(base, links=(base.links[0],) * n)
+        t = median_time(lambda: generate_amm(arm, symbolic=True), 3 if n <= 5 else 1)
+        prog, _ = generate_amm(arm, symbolic=True)
+        out["gen"][n] = (t, prog.ops(), len(prog.assignments))
+    m = AMMArmModel(base)
+    f = m.compiled
+    rng = np.random.default_rng(0)
+    ins = [np.ascontiguousarray(v) for v in (rng.normal(scale=1e-2, size=6),
+                                             rng.normal(size=6), rng.normal(size=2))]
+    outs = [np.empty(sh) for sh in f.out_shapes.values()]
+    call = f.bind(ins, outs)
+    k = 20000
+
+    def bound():
+        for _ in range(k):
+            call()
+
+    out["eval"] = median_time(bound, 5) / k
+    out["eval_dict"] = median_time(lambda: [f(*ins) for _ in range(k // 10)], 5) / (k // 10)
+    out["ops2"] = m.program.ops()
+    return out
+
+
 def main():
     print(f"machine: {platform.machine()}, {platform.python_implementation()} "
           f"{platform.python_version()}, numpy {np.__version__}")
@@ -301,6 +341,21 @@ def main():
           f"| {b['sim_ref']:.1f} s (Python DOP853, {b['sim_ref_rhs']} evaluations); Briot ~100 s "
           f"| {b['sim_ref'] / b['sim']:.0f}x faster; {100 / b['sim']:.0f}x Briot | < 0.1 s |")
     print(f"| same, 2 / 4 elements per beam | {b['sim2']:.2f} / {b['sim4']:.2f} s | | | |")
+    a = bench_amm()
+    yu = {1: 0.36, 2: 0.92, 3: 4.21, 4: 21.3, 5: 114.6}
+    print("\n| assumed-modes arm, N links, 2 sine modes, symbolic parameters | generation "
+          "| Yu 2019 (Mathematica) | ratio | + and - | * and / | functions | IVs |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n, (t, ops, nv) in a["gen"].items():
+        ref = f"{yu[n]} s" if n in yu else ""
+        ratio = f"{yu[n] / t:.0f}x faster" if n in yu else ""
+        print(f"| N = {n} | {t * 1e3:.0f} ms | {ref} | {ratio} | {ops.additions} "
+              f"| {ops.multiplications} | {ops.functions} | {nv} |")
+    o = a["ops2"]
+    print(f"\narm-yu2019 (numeric parameters): {o.additions} +/-, {o.multiplications} */÷, "
+          f"{o.functions} functions; one evaluation of the compiled model (M, H, N, F, B, c) "
+          f"from Python: {a['eval'] * us:.2f} us bound, {a['eval_dict'] * us:.1f} us with "
+          f"arrays in and a dict out")
 
 
 if __name__ == "__main__":
