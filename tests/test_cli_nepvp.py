@@ -137,9 +137,41 @@ def test_generate_arm_json_and_python_file(capsys, tmp_path):
     (["generate", "arm-yu2019", "--links", "3"], "--links"),
     (["generate", "prrrp-briot2013", "--modes", "3"], "--modes"),
     (["modes", "arm-yu2019"], "ROBOT"),
-    (["simulate", "arm-yu2019"], "ROBOT"),
+    (["simulate", "arm-yu2019", "--controller", "computed-torque"], "--controller"),
+    (["simulate", "arm-yu2019", "--trajectory", "inverted-u"], "--trajectory"),
+    (["simulate", "arm-yu2019", "--free-vibration", "--trajectory", "circle"], "--trajectory"),
+    (["simulate", "arm-yu2019", "--kp", "-1"], "--kp"),
+    (["simulate", "arm-yu2019", "--duration", "100"], "--duration"),
+    (["simulate", "arm-yu2019", "--to", "0", "1"], "--to"),
+    (["simulate", "delta-kuo2016", "--free-vibration"], "--free-vibration"),
 ])
 def test_arm_bad_input_one_line_exit_2(capsys, argv, name):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and name in err, err
+
+
+def test_simulate_arm_circle_and_free_vibration(capsys, tmp_path):
+    """Yu 4.2 (PD on the circle) and 4.1 (free vibration), short windows: the JSON keys
+    and shapes; the set points are the rigid inverse kinematics of the circle (the tip
+    of the rigid arm at the set points lies on it, 1e-12 m); the free vibration reports
+    the first two frequencies from the spectrum and from the linearized loop."""
+    doc = _json(capsys, ["simulate", "arm-yu2019", "--trajectory", "circle", "--controller",
+                         "pd", "--duration", "1", "--step", "0.002", "--json", "--out",
+                         str(tmp_path)])
+    t = np.array(doc["time_s"])
+    assert len(t) == 501 and doc["case"] == "circle" and doc["kp"] == 125.0
+    ref = np.array(doc["theta_ref_rad"])
+    l1, l2 = 0.475, 0.435
+    x = l1 * np.cos(ref[0]) + l2 * np.cos(ref[0] + ref[1])
+    y = l1 * np.sin(ref[0]) + l2 * np.sin(ref[0] + ref[1])
+    np.testing.assert_allclose(x, 0.67 + 0.1 * np.cos(0.2 * np.pi * t), atol=1e-12)
+    np.testing.assert_allclose(y, 0.34 + 0.1 * np.sin(0.2 * np.pi * t), atol=1e-12)
+    assert np.array(doc["tip_acceleration_m_s2"]).shape == (2, 2, 501)
+    for f in ("simulation.json", "simulation.csv", "joints.png", "tip_acceleration.png"):
+        assert (tmp_path / f).stat().st_size > 0
+    doc = _json(capsys, ["simulate", "arm-yu2019", "--free-vibration", "--duration", "2",
+                         "--step", "0.002", "--json"])
+    om = doc["omega_rad_s"]
+    assert len(om["spectrum"]) == 2 and len(om["linearized"]) == 2
+    assert 0 < om["linearized"][0] < om["linearized"][1]

@@ -142,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate_options(s_)
     from ._cli_nepvp import add_tree_simulate_options
     add_tree_simulate_options(s_)
+    from ._cli_arm import add_arm_simulate_options
+    add_arm_simulate_options(s_)
     s_.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     s_.add_argument("--out", type=Path,
                     help="folder for tracking.json, tracking.csv, tracking.png")
@@ -332,7 +334,12 @@ def _cmd_simulate(a) -> int:
     from ._cli_nepvp import cmd_simulate_tree, is_tree_preset, refuse_tree_options
     if is_tree_preset(a.robot):
         return cmd_simulate_tree(a)
+    from ._cli_arm import cmd_simulate_arm, is_arm
+    if is_arm(a.robot):
+        return cmd_simulate_arm(a)
     refuse_tree_options(a)
+    if a.free_vibration:
+        raise InputError("--free-vibration", True, "only for arm-yu2019")
     robot = _delta_preset(a.robot)
     traj = _trajectory_from_args(a)
     rigid_opts = (a.controller, a.kp, a.kd, a.offset, a.gravity_compensation or None)
