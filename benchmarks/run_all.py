@@ -39,6 +39,20 @@ from elastodyn.fem import elements as E
 from elastodyn.fem.shapes import gauss_legendre_01, reference_basis
 
 
+def call_times(f, ins, k=20000):
+    """Seconds per evaluation of a compiled program ``f`` on inputs ``ins``: as a bound
+    zero-allocation call (k calls) and as a plain call returning a dict (k / 10 calls)."""
+    outs = [np.empty(sh) for sh in f.out_shapes.values()]
+    call = f.bind(ins, outs)
+
+    def bound():
+        for _ in range(k):
+            call()
+
+    return (median_time(bound, 5) / k,
+            median_time(lambda: [f(*ins) for _ in range(k // 10)], 5) / (k // 10))
+
+
 def median_time(fn, repeats=7):
     times = []
     for _ in range(repeats):
@@ -208,21 +222,7 @@ def bench_nepvp():
     q = m.closure([0.05, 0.1], e)
     ins = [np.ascontiguousarray(v, dtype=float) for v in
            (q, e, rng.normal(size=2), rng.normal(scale=1e-2, size=m.ne), rng.normal(size=2))]
-    f = m.compiled("inverse")
-    outs = [np.empty(s) for s in f.out_shapes.values()]
-    call = f.bind(ins, outs)
-    k = 20000
-
-    def bound():
-        for _ in range(k):
-            call()
-
-    def plain():
-        for _ in range(k // 10):
-            f(*ins)
-
-    out["eval_bound"] = median_time(bound, 5) / k
-    out["eval_dict"] = median_time(plain, 5) / (k // 10)
+    out["eval_bound"], out["eval_dict"] = call_times(m.compiled("inverse"), ins)
     # bang-bang of Briot section V, 0.75 s, one element per beam, static start
     traj = BangBang(np.zeros(2), np.array([0.1, 0.2]), t0=0.0, tf=0.75)
     simulate_motion(m, traj, end=0.01)                             # compile the driver
@@ -261,20 +261,10 @@ def bench_amm():
         prog, _ = generate_amm(arm, symbolic=True)
         out["gen"][n] = (t, prog.ops(), len(prog.assignments))
     m = AMMArmModel(base)
-    f = m.compiled
     rng = np.random.default_rng(0)
     ins = [np.ascontiguousarray(v) for v in (rng.normal(scale=1e-2, size=6),
                                              rng.normal(size=6), rng.normal(size=2))]
-    outs = [np.empty(sh) for sh in f.out_shapes.values()]
-    call = f.bind(ins, outs)
-    k = 20000
-
-    def bound():
-        for _ in range(k):
-            call()
-
-    out["eval"] = median_time(bound, 5) / k
-    out["eval_dict"] = median_time(lambda: [f(*ins) for _ in range(k // 10)], 5) / (k // 10)
+    out["eval"], out["eval_dict"] = call_times(m.compiled, ins)
     out["ops2"] = m.program.ops()
     return out
 

@@ -45,11 +45,9 @@ def arm_from_args(a):
 
 
 def cmd_generate_arm(a) -> int:
-    from pathlib import Path
-
+    from ._cli_nepvp import emit_generated
     from .formulations.amm_arm import generate_amm
-    from .io.atomic import atomic_write_text
-    from .symbolic import EXTENSIONS, print_program
+    from .symbolic import print_program
     for name, value in (("--problem", a.problem), ("--elements", a.elements
                                                     if a.elements != 1 else None)):
         if value is not None:
@@ -60,29 +58,12 @@ def cmd_generate_arm(a) -> int:
     prog, _ = generate_amm(arm, symbolic=symbolic)
     text = print_program(prog, a.lang)
     gen_time = time.perf_counter() - t0
-    ops = prog.ops()
-    name = prog.name + EXTENSIONS[a.lang]
-    doc = {"command": "generate", "robot": a.robot, "formulation":
-           "assumed modes and Lagrange (Yu & Chen 2019)", "links": arm.n, "modes": arm.modes,
-           "basis": arm.basis, "symbolic_parameters": symbolic, "lang": a.lang,
-           **ops.to_dict(), "intermediate_variables": len(prog.assignments),
-           "generation_time_s": gen_time, "model_generation_time_s": prog.generation_time_s,
-           "file": None if a.out is None else str(Path(a.out) / name)}
-    if a.out is not None:
-        atomic_write_text(Path(a.out) / name, text)
-    if a.json:
-        print(json.dumps(doc))
-    else:
-        print(f"{a.robot}: {arm.n} link(s), {arm.modes} {arm.basis} mode(s) per link "
-              f"({'symbolic' if symbolic else 'numeric'} parameters): {ops.additions} "
-              f"additions/subtractions, {ops.multiplications} multiplications/divisions, "
-              f"{ops.functions} function calls, {len(prog.assignments)} intermediate "
-              f"variables; generated in {gen_time:.3g} s", file=sys.stderr)
-        if a.out is None:
-            sys.stdout.write(text)
-    if a.out is not None:
-        print(f"outputs written to {Path(a.out).resolve()} ({name})", file=sys.stderr)
-    return 0
+    fields = {"formulation": "assumed modes and Lagrange (Yu & Chen 2019)", "links": arm.n,
+              "modes": arm.modes, "basis": arm.basis, "symbolic_parameters": symbolic,
+              "model_generation_time_s": prog.generation_time_s}
+    return emit_generated(a, prog, text, gen_time, fields,
+                          f"{a.robot}: {arm.n} link(s), {arm.modes} {arm.basis} mode(s) per "
+                          f"link ({'symbolic' if symbolic else 'numeric'} parameters)")
 
 
 def add_arm_simulate_options(s):

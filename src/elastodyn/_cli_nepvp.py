@@ -104,10 +104,8 @@ def register_generate(sub):
 
 
 def cmd_generate(a) -> int:
-    from pathlib import Path
     from ._validate import choice
-    from .io.atomic import atomic_write_text
-    from .symbolic import EXTENSIONS, LANGUAGES, print_program
+    from .symbolic import LANGUAGES, print_program
     choice("--lang", a.lang, LANGUAGES)
     from ._cli_arm import cmd_generate_arm, is_arm
     if is_arm(a.robot):
@@ -126,22 +124,34 @@ def cmd_generate(a) -> int:
     prog = model.program(a.problem)
     text = print_program(prog, a.lang)
     gen_time = time.perf_counter() - t0
+    return emit_generated(a, prog, text, gen_time,
+                          {"problem": a.problem, "elements": a.elements},
+                          f"{a.robot}, {a.problem} problem ({a.elements} element(s) per beam)")
+
+
+def emit_generated(a, prog, text, gen_time, fields: dict, title: str) -> int:
+    """The common end of ``generate``: write ``text`` under --out (atomically), print the
+    JSON document (command, robot, lang, ``fields``, operator counts, generation time,
+    file) or the counts on stderr and the code on stdout."""
+    from pathlib import Path
+
+    from .io.atomic import atomic_write_text
+    from .symbolic import EXTENSIONS
     ops = prog.ops()
     name = prog.name + EXTENSIONS[a.lang]
-    doc = {"command": "generate", "robot": a.robot, "problem": a.problem, "lang": a.lang,
-           "elements": a.elements, **ops.to_dict(), "intermediate_variables":
-           len(prog.assignments), "generation_time_s": gen_time,
+    doc = {"command": "generate", "robot": a.robot, "lang": a.lang, **fields,
+           **ops.to_dict(), "intermediate_variables": len(prog.assignments),
+           "generation_time_s": gen_time,
            "file": None if a.out is None else str(Path(a.out) / name)}
     if a.out is not None:
         atomic_write_text(Path(a.out) / name, text)
     if a.json:
         print(json.dumps(doc))
     else:
-        print(f"{a.robot}, {a.problem} problem ({a.elements} element(s) per beam): "
-              f"{ops.additions} additions/subtractions, {ops.multiplications} "
+        print(f"{title}: {ops.additions} additions/subtractions, {ops.multiplications} "
               f"multiplications/divisions, {ops.functions} function calls, "
               f"{len(prog.assignments)} intermediate variables; generated in "
-              f"{gen_time:.2f} s", file=sys.stderr)
+              f"{gen_time:.3g} s", file=sys.stderr)
         if a.out is None:
             sys.stdout.write(text)
     if a.out is not None:
