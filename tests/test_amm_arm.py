@@ -277,3 +277,60 @@ def test_stiff_links_reproduce_the_rigid_arm():
                     t_eval=sim.time, rtol=1e-10, atol=1e-12)
     assert np.abs(sim.q[:, 2:]).max() < 1e-6
     np.testing.assert_allclose(sim.q[:, :2], sol.y[:2].T, atol=2e-5)
+
+
+def _nepvp_arm(arm):
+    """The same arm as a one-leg NE-PVP tree (Briot & Khalil): revolute joints about z0,
+    beams with the same assumed modes in their chord frames, the lumped masses as point
+    bodies on fixed frames at (1 + mu) L on the deflected axes, a massless platform at
+    the tip; gravity along -y0."""
+    from elastodyn.description.materials import Material, Section
+    from elastodyn.description.tree import (FlexibleBeam, MDHJoint, RigidBody,
+                                            TreeRobot)
+    joints, bodies = [], {}
+    for i, lk in enumerate(arm.links):
+        d = arm.links[i - 1].length if i else 0.0
+        joints.append(MDHJoint(f"q{i + 1}", 2 * i - 1 if i else 0, "revolute", True, d=d))
+        A = 1e-4
+        sec = Section(area=A, iy=lk.I, iz=lk.I, j=2 * lk.I)
+        bodies[len(joints)] = FlexibleBeam(lk.length, sec,
+                                           Material(lk.E, lk.E / 2.6, lk.mass / (A * lk.length)),
+                                           shapes=arm.basis, modes=arm.modes,
+                                           geometric_stiffening=False)
+        joints.append(MDHJoint(f"lump{i + 1}", len(joints), "fixed",
+                               d=(1 + lk.mu) * lk.length))
+        bodies[len(joints)] = RigidBody(lk.lumped_mass)
+    # joint i + 1 hangs on beam i: its antecedent is the beam's joint (index 2 i - 1)
+    joints.append(MDHJoint("tip", len(joints) - 1, "fixed", d=arm.links[-1].length))
+    return TreeRobot("arm-nepvp", tuple(joints), bodies, terminals=(len(joints),),
+                     platform=RigidBody(0.0), gravity=(0.0, -arm.gravity, 0.0),
+                     closure_rows=(0, 1, 5), home={f"q{i + 1}": 0.0 for i in range(arm.n)})
+
+
+@pytest.mark.parametrize("basis", ["sine", "clamped-free"])
+def test_nepvp_serial_arm_equals_the_amm_model(basis):
+    """Cross-formulation: the recursive Newton-Euler / virtual-powers model (one leg, no
+    loop) of the same arm with the same assumed modes equals the AMM/Lagrange model.
+    The NE-PVP joint variable of joint i + 1 is measured from the frame carried by the
+    tip of beam i, which turns with the tip slope: q_NE = T q with q_{i+1,NE} =
+    theta_{i+1} - phi'(1) f_i / L_i, so M = T^T M_NE T and c = T^T c_NE (T constant).
+    Random states: 1e-10 relative (round-off)."""
+    from elastodyn.formulations.nepvp_model import NEPVPModel
+    arm = _arm(3, basis=basis)
+    amm = AMMArmModel(arm)
+    ne = NEPVPModel(_nepvp_arm(arm))
+    assert ne.na == 3 and ne.ne == 6
+    d1 = amm.shapes.integrals["d1"]
+    T = np.eye(amm.nq)
+    for i in range(2):
+        T[i + 1, 3 + 2 * i:3 + 2 * i + 2] = -d1 / arm.links[i].length
+    rng = np.random.default_rng(8)
+    for _ in range(3):
+        q = np.concatenate([rng.uniform(-2, 2, 3), rng.normal(scale=5e-3, size=6)])
+        qd = np.concatenate([rng.normal(size=3), rng.normal(scale=0.05, size=6)])
+        qn, qdn = T @ q, T @ qd
+        Mn, cn = ne.dynamics(ne.closure(qn[:3]), qn[3:], qdn[:3], qdn[3:])
+        d = amm.dynamics(q, qd)
+        np.testing.assert_allclose(T.T @ Mn @ T, d["M"], rtol=0,
+                                   atol=1e-10 * np.abs(d["M"]).max())
+        np.testing.assert_allclose(T.T @ cn, d["c"], rtol=0, atol=1e-10 * np.abs(d["c"]).max())

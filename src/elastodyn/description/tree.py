@@ -116,6 +116,14 @@ class FlexibleBeam:
         Spatial beam (default False: planar). Its sections carry the polar mass moment
         rho I_p (torsion inertia, to first order); the rotary inertia of bending is
         neglected (Euler-Bernoulli), as in the element mass matrices.
+    shapes : {"fe", "sine", "clamped-free"}
+        "fe" (default): the cubic finite elements above. Otherwise a planar beam with
+        ``modes`` assumed modes of the transverse deflection only (the bases of Yu &
+        Chen 2019, :class:`~elastodyn.formulations.amm_arm.ModeShapes`), vanishing at
+        both ends: the beam frame is its chord frame; coordinates f_1..f_modes [m].
+        No axial coordinate, so ``geometric_stiffening`` must be False.
+    modes : int
+        Number of assumed modes (shapes other than "fe"), >= 1.
     """
 
     length: float
@@ -124,20 +132,36 @@ class FlexibleBeam:
     elements: int = 1
     geometric_stiffening: bool = True
     spatial: bool = False
+    shapes: str = "fe"
+    modes: int = 2
 
     def __post_init__(self):
         positive("length", self.length)
         positive_int("elements", self.elements)
         if not isinstance(self.spatial, bool):
             raise InputError("spatial", self.spatial, "True or False")
+        if self.shapes not in ("fe", "sine", "clamped-free"):
+            raise InputError("shapes", self.shapes, "fe, sine or clamped-free")
+        if self.shapes != "fe":
+            positive_int("modes", self.modes)
+            if self.spatial:
+                raise InputError("spatial", True, "False for assumed-mode shapes (planar)")
+            if self.geometric_stiffening:
+                raise InputError("geometric_stiffening", True,
+                                 "False for assumed-mode shapes (no axial coordinate)")
 
     @property
     def node_coordinates(self) -> tuple:
-        """Names of the elastic coordinates of one node, in order."""
+        """Names of the elastic coordinates of one node, in order (assumed modes: the
+        modal coordinates, one "node")."""
+        if self.shapes != "fe":
+            return tuple(f"f{k + 1}_" for k in range(self.modes))
         return ("u", "v", "w", "rx", "ry", "rz") if self.spatial else ("u", "v", "rz")
 
     @property
     def n_coordinates(self) -> int:
+        if self.shapes != "fe":
+            return self.modes
         return len(self.node_coordinates) * self.elements
 
     @property

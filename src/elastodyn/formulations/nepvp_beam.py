@@ -73,8 +73,28 @@ class BeamShapes:
         return self.element.n_node_dofs
 
     @property
+    def modal(self) -> bool:
+        return self.beam.shapes != "fe"
+
+    @cached_property
+    def _modes(self):
+        from .amm_arm import ModeShapes
+        return ModeShapes(self.beam.shapes, self.beam.modes)
+
+    @property
     def N(self) -> int:
-        return self.nd * self.n
+        return self.beam.modes if self.modal else self.nd * self.n
+
+    def _modal_rows(self, s: np.ndarray):
+        """Assumed modes: Phi_d (len(s), 3, N) with row y phi(s/L), Phi_r with row z
+        phi'(s/L)/L (the chord frame: phi vanishes at both ends)."""
+        L = self.beam.length
+        xi = np.clip(np.asarray(s, dtype=float) / L, 0.0, 1.0)
+        full = np.zeros((len(xi), 3, self.N))
+        rot = np.zeros((len(xi), 3, self.N))
+        full[:, 1] = self._modes.values(xi)
+        rot[:, 2] = self._modes.values(xi, 1) / L
+        return full, rot
 
     def _place(self, k: int, rows: np.ndarray) -> np.ndarray:
         """Element rows (..., 2 nd) of element k -> beam rows (..., N), node 0 clamped."""
@@ -103,6 +123,9 @@ class BeamShapes:
         L = self.beam.length
         if not -1e-12 <= s <= L * (1 + 1e-12):
             raise InputError("attachment abscissa", s, f"0 .. {L} m on the beam")
+        if self.modal:
+            d, r = self._modal_rows(np.array([s]))
+            return d[0], r[0]
         le = L / self.n
         k = min(int(s / le), self.n - 1)
         d, r = self._element_rows(k, np.array([(s - k * le) / le]))
@@ -121,8 +144,14 @@ class BeamShapes:
         out = {"m": rA * b.length, "MS0": np.zeros(3), "J0": np.zeros((3, 3)),
                "MSde": np.zeros((3, N)), "e": np.zeros((3, 3, N)), "Q": np.zeros((3, 3, N, N)),
                "Ip": rIp * b.length, "MSphi": np.zeros(N), "Mphi": np.zeros((N, N))}
-        for k in range(self.n):
-            Phi, Rot = self._element_rows(k, x)
+        if self.modal:                  # one "element": the whole beam, finer quadrature
+            t, wq = np.polynomial.legendre.leggauss(6 * self.N + 40)
+            x, w, le, nel = 0.5 * (t + 1.0), 0.5 * wq, b.length, 1
+        else:
+            nel = self.n
+        for k in range(nel):
+            Phi, Rot = (self._modal_rows(x * b.length) if self.modal
+                        else self._element_rows(k, x))
             if self.spatial:
                 Np = Rot[:, 0, :]
                 out["MSphi"] += rIp * le * (w @ Np)
@@ -162,8 +191,12 @@ class BeamShapes:
 
     @cached_property
     def stiffness(self) -> np.ndarray:
-        """K_ee (N, N) [N/m, N, N m]: assembled element stiffness, node 0 clamped."""
+        """K_ee (N, N) [N/m, N, N m]: assembled element stiffness, node 0 clamped
+        (assumed modes: E I / L^3 int phi'' phi''^T dxi)."""
         b = self.beam
+        if self.modal:
+            return b.material.E * b.section.iz / b.length ** 3 * \
+                self._modes.integrals["kappa"]
         le = b.length / self.n
         Ke = stiffness_matrix(self.element, le, b.section, b.material)
         nd = self.nd
