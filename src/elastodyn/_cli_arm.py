@@ -79,23 +79,14 @@ def cmd_simulate_arm(a) -> int:
     from pathlib import Path
 
     import numpy as np
+    from ._cli_nepvp import refuse_simulate_options
     from .analysis.arm import (circle_reference, hold_reference, joint_angles,
                                linearized_closed_loop, simulate_pd, spectrum_peaks)
     from .formulations.amm_model import AMMArmModel
     from .trajectories import Circle
-    wrong = {"--offset": a.offset, "--gravity-compensation": a.gravity_compensation or None,
-             "--centre": a.centre, "--radius": a.radius, "--period": a.period,
-             "--start": a.start, "--travel": a.travel, "--times": a.times,
-             "--periods": a.periods, "--joint-b": a.joint_b, "--joint-d": a.joint_d,
-             "--no-preload": a.no_preload or None, "--method": a.method,
-             "--to": a.to, "--end": a.end, "--elements": None if a.elements == 1 else a.elements,
-             "--order": None if a.order == "cubic" else a.order,
-             "--rayleigh": None if tuple(a.rayleigh) == (0.0, 0.0) else list(a.rayleigh)}
-    for name, value in wrong.items():
-        if value is not None:
-            raise InputError(name, value, f"not an option of {a.robot} (the arm takes "
-                             "--trajectory circle, --controller pd, --kp, --kd, "
-                             "--free-vibration, --duration, --step, --out, --json)")
+    refuse_simulate_options(a, {"--controller", "--kp", "--kd", "--free-vibration"},
+                            "the arm takes --trajectory circle, --controller pd, --kp, --kd, "
+                            "--free-vibration, --duration, --step, --out, --json")
     if a.controller not in (None, "pd"):
         raise InputError("--controller", a.controller, "pd (Yu's joint PD)")
     free = a.free_vibration

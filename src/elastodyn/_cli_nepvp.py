@@ -181,25 +181,34 @@ def refuse_tree_options(a):
             raise InputError(name, getattr(a, key), "only for prrrp-briot2013")
 
 
+def refuse_simulate_options(a, allowed: set, takes: str) -> None:
+    """One line naming the first ``simulate`` option set away from its default that
+    ``a.robot`` does not take (``allowed``: the robot-specific ones it does take;
+    --trajectory, --duration, --step, --initial, --out, --json are checked by the caller)."""
+    given = {"--controller": a.controller, "--kp": a.kp, "--kd": a.kd, "--offset": a.offset,
+             "--gravity-compensation": a.gravity_compensation or None,
+             "--centre": a.centre, "--radius": a.radius, "--period": a.period,
+             "--start": a.start, "--travel": a.travel, "--times": a.times,
+             "--periods": a.periods, "--joint-b": a.joint_b, "--joint-d": a.joint_d,
+             "--no-preload": a.no_preload or None, "--method": a.method, "--to": a.to,
+             "--end": a.end, "--free-vibration": a.free_vibration or None,
+             "--elements": None if a.elements == 1 else a.elements,
+             "--order": None if a.order == "cubic" else a.order,
+             "--rayleigh": None if tuple(a.rayleigh) == (0.0, 0.0) else list(a.rayleigh)}
+    for name, value in given.items():
+        if value is not None and name not in allowed:
+            raise InputError(name, value, f"not an option of {a.robot} ({takes})")
+
+
 def _tree_simulation_args(a):
     """Validated (trajectory, end, step, method) of a five-bar simulate run."""
     import math
 
     import numpy as np
     from .trajectories.bangbang import BangBang
-    wrong = {"--controller": a.controller, "--kp": a.kp, "--kd": a.kd, "--offset": a.offset,
-             "--gravity-compensation": a.gravity_compensation or None,
-             "--centre": a.centre, "--radius": a.radius, "--period": a.period,
-             "--start": a.start, "--travel": a.travel, "--times": a.times,
-             "--periods": a.periods, "--joint-b": a.joint_b, "--joint-d": a.joint_d,
-             "--no-preload": a.no_preload or None,
-             "--order": None if a.order == "cubic" else a.order,
-             "--rayleigh": None if tuple(a.rayleigh) == (0.0, 0.0) else list(a.rayleigh)}
-    for name, value in wrong.items():
-        if value is not None:
-            raise InputError(name, value, f"not an option of {a.robot} (the five-bar takes "
-                             "--trajectory bang-bang, --duration, --to, --end, --elements, "
-                             "--step, --initial, --method, --out, --json)")
+    refuse_simulate_options(a, {"--to", "--end", "--elements", "--method"},
+                            "the five-bar takes --trajectory bang-bang, --duration, --to, "
+                            "--end, --elements, --step, --initial, --method, --out, --json")
     if a.trajectory not in (None, "bang-bang"):
         raise InputError("--trajectory", a.trajectory, f"bang-bang for {a.robot}")
     duration = 0.75 if a.duration is None else a.duration
