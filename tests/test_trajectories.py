@@ -505,6 +505,70 @@ def test_piecewise_selects_segments_and_holds():
     assert pw.t_start == 0.0 and pw.t_end == 1.5 and pw.dim == 2
 
 
+# ------------------------------------------------------------------ space
+
+
+def test_space_defaults():
+    # task-space laws
+    assert Circle.kuo2016().space == "task" and Circle.yu2019().space == "task"
+    assert InvertedU.kuo2016().space == "task"
+    assert RestToRest(0.0, 1.0, t0=0.0, tf=1.0).space == "task"
+    # BangBang drives the five-bar's actuators today: joint space by default
+    assert BangBang.briot2013().space == "joint"
+    assert BangBang(0.0, 1.0, t0=0.0, tf=1.0).space == "joint"
+    # the piecewise law takes its segments' space
+    assert piecewise_case()[0].space == "task"
+    joint = PiecewiseTrajectory(
+        (BangBang(0.0, 1.0, t0=0.0, tf=1.0), RestToRest(1.0, 0.0, t0=1.0, tf=2.0, space="joint"))
+    )
+    assert joint.space == "joint"
+
+
+@pytest.mark.parametrize("space", ["task", "joint"])
+def test_space_given_at_construction(space):
+    r = RestToRest((0.0, 1.0), (1.0, 0.5), t0=0.0, tf=1.0, space=space)
+    b = BangBang((0.0, 1.0), (1.0, 0.5), t0=0.0, tf=1.0, space=space)
+    assert r.space == space and b.space == space
+    pw = PiecewiseTrajectory((r, RestToRest((1.0, 0.5), (0.0, 0.0), t0=1.0, tf=2.0, space=space)), space=space)
+    assert pw.space == space
+    # the label does not change the numbers: bit-identical to the default laws
+    t = np.linspace(-0.5, 1.5, 41)
+    for traj, ref in ((r, RestToRest((0.0, 1.0), (1.0, 0.5), t0=0.0, tf=1.0)),
+                      (b, BangBang((0.0, 1.0), (1.0, 0.5), t0=0.0, tf=1.0))):
+        a, e = traj.evaluate(t), ref.evaluate(t)
+        for f in ("position", "velocity", "acceleration", "jerk"):
+            np.testing.assert_array_equal(getattr(a, f), getattr(e, f))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.space = "joint"  # type: ignore[misc]
+
+
+BAD_SPACES = ["Task", "cartesian", "", None, 1, ("task",), np.array("task")]
+
+
+@pytest.mark.parametrize("value", BAD_SPACES, ids=repr)
+@pytest.mark.parametrize("law", ["r2r", "bangbang", "piecewise"])
+def test_space_validated(law, value):
+    build = {
+        "r2r": lambda: RestToRest(0.0, 1.0, t0=0.0, tf=1.0, space=value),
+        "bangbang": lambda: BangBang(0.0, 1.0, t0=0.0, tf=1.0, space=value),
+        "piecewise": lambda: PiecewiseTrajectory((RestToRest(0.0, 1.0, t0=0.0, tf=1.0),), space=value),
+    }[law]
+    if law == "piecewise" and value is None:
+        return  # None means "the segments' space" for the piecewise law
+    with pytest.raises(InputError, match=r"^invalid space: .*allowed: 'task' .* or 'joint'") as info:
+        build()
+    assert info.value.name == "space" and info.value.value is value
+
+
+def test_piecewise_space_mismatch():
+    task = RestToRest(0.0, 1.0, t0=0.0, tf=1.0)
+    joint = BangBang(1.0, 0.0, t0=1.0, tf=2.0)
+    with pytest.raises(InputError, match=r"^invalid segments\[1\]: .*'task' space of segments\[0\]"):
+        PiecewiseTrajectory((task, joint))
+    with pytest.raises(InputError, match=r"^invalid space: got 'joint'; allowed: None or 'task'"):
+        PiecewiseTrajectory((task,), space="joint")
+
+
 # ------------------------------------------------------------------ bad input
 
 BAD = [

@@ -4,7 +4,10 @@ Every trajectory has ``dim``, ``t_start``, ``t_end`` (``math.inf`` if periodic),
 ``period`` (``None`` if not periodic) and ``evaluate(t) -> TrajectorySample``, which
 accepts a scalar or a 1-D array of times in s and returns arrays of shape (n,) and
 (n, dim) in SI units. Non-periodic trajectories hold their end values outside
-``[t_start, t_end]``.
+``[t_start, t_end]``. ``space`` tells what the coordinates are: ``"task"``
+(end-effector / platform positions; Circle, InvertedU, and RestToRest by default) or
+``"joint"`` (actuated coordinates in the order of the robot's actuators; BangBang by
+default); see :data:`SPACES`.
 
 Classes
 -------
@@ -24,7 +27,7 @@ InvertedU
 BangBang
     Constant-acceleration rest-to-rest motion (Briot & Khalil 2013 section V).
 """
-from ._base import Trajectory, TrajectorySample
+from ._base import SPACES, Trajectory, TrajectorySample
 from .bangbang import BangBang
 from .circle import Circle
 from .pick_and_place import InvertedU
@@ -34,6 +37,7 @@ from .polynomial import REST_TO_REST_ORDERS, RestToRest, rest_to_rest_profile
 __all__ = [
     "TrajectorySample",
     "Trajectory",
+    "SPACES",
     "Circle",
     "RestToRest",
     "rest_to_rest_profile",

@@ -9,7 +9,12 @@ import numpy as np
 from .. import _validate
 from ..exceptions import DimensionError, InputError
 
-__all__ = ["TrajectorySample", "Trajectory"]
+__all__ = ["TrajectorySample", "Trajectory", "SPACES"]
+
+#: Allowed values of :attr:`Trajectory.space`: ``"task"`` (positions of the
+#: end-effector / platform) and ``"joint"`` (values of the actuated coordinates, in the
+#: order of the robot's actuators).
+SPACES = ("task", "joint")
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +83,13 @@ class Trajectory(ABC):
         trajectories.
     period : float or None
         Period in s of a periodic trajectory, ``None`` otherwise.
+    space : {"task", "joint"}
+        What the coordinates are (see :data:`SPACES`): ``"task"``, positions of the
+        end-effector / platform (m), or ``"joint"``, values of the actuated
+        coordinates in the order of the robot's actuators (m or rad). The base class
+        answers ``"task"``; the laws used both ways (:class:`RestToRest`,
+        :class:`BangBang`, :class:`PiecewiseTrajectory`, :class:`TableTrajectory`)
+        take ``space=`` at construction.
 
     Notes
     -----
@@ -105,6 +117,11 @@ class Trajectory(ABC):
     def period(self) -> float | None:
         """Period in s, or ``None`` for a non-periodic trajectory."""
         return None
+
+    @property
+    def space(self) -> str:
+        """``"task"`` or ``"joint"`` (see :data:`SPACES`); ``"task"`` unless overridden."""
+        return "task"
 
     @property
     def duration(self) -> float:
@@ -151,6 +168,18 @@ def _as_times(t) -> np.ndarray:
     return arr
 
 
+def _space(value) -> str:
+    """Validate a ``space`` value (one of :data:`SPACES`)."""
+    if not isinstance(value, str) or value not in SPACES:
+        raise InputError(
+            "space",
+            value,
+            "'task' (end-effector/platform positions) or 'joint' (actuated coordinates, "
+            "in the order of the robot's actuators)",
+        )
+    return value
+
+
 def _as_vector(name: str, value) -> np.ndarray:
     """Return a scalar or 1-D finite array as a read-only float array of shape (dim,)."""
     try:
@@ -184,7 +213,6 @@ def _interval(t0, tf) -> tuple[float, float]:
 
 def _sample(t: np.ndarray, p, v, a, j) -> TrajectorySample:
     return TrajectorySample(time=t, position=p, velocity=v, acceleration=a, jerk=j)
-
 
 
 class _Segment:

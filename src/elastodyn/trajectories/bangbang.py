@@ -5,7 +5,16 @@ from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from ._base import Trajectory, _Segment, TrajectorySample, _as_times, _endpoints, _interval, _sample
+from ._base import (
+    Trajectory,
+    TrajectorySample,
+    _Segment,
+    _as_times,
+    _endpoints,
+    _interval,
+    _sample,
+    _space,
+)
 
 __all__ = ["BangBang"]
 
@@ -36,6 +45,12 @@ class BangBang(_Segment, Trajectory):
         ``dim`` 1.
     t0, tf : float, keyword-only
         Start and end times in s, finite, ``tf > t0``.
+    space : {"joint", "task"}, keyword-only
+        ``"joint"`` (default): the coordinates are the actuated coordinates, in the
+        order of the robot's actuators. This default keeps today's use: the bang-bang
+        law drives the actuators of the five-bar (q1, q4 of Briot & Khalil 2013; the
+        ``simulate`` verb and the NE-PVP analysis take it in joint space). Pass
+        ``"task"`` for end-effector / platform positions.
 
     Notes
     -----
@@ -49,7 +64,8 @@ class BangBang(_Segment, Trajectory):
     Raises
     ------
     InputError
-        Non-finite values, ``start``/``end`` of different lengths, ``tf <= t0``.
+        Non-finite values, ``start``/``end`` of different lengths, ``tf <= t0``,
+        ``space`` not "joint" or "task".
     """
 
     start: np.ndarray
@@ -57,11 +73,13 @@ class BangBang(_Segment, Trajectory):
     _: KW_ONLY
     t0: float
     tf: float
+    space: str = "joint"
 
     def __post_init__(self) -> None:
         start, end = _endpoints(self.start, self.end)
         t0, tf = _interval(self.t0, self.tf)
-        for name, value in (("start", start), ("end", end), ("t0", t0), ("tf", tf)):
+        space = _space(self.space)
+        for name, value in (("start", start), ("end", end), ("t0", t0), ("tf", tf), ("space", space)):
             object.__setattr__(self, name, value)
 
     @property
@@ -107,5 +125,6 @@ class BangBang(_Segment, Trajectory):
 
     @classmethod
     def briot2013(cls) -> "BangBang":
-        """Briot & Khalil (2013), section V: (q1, q4) from (0, 0) to (0.1, 0.2) m in 0.75 s."""
+        """Briot & Khalil (2013), section V: (q1, q4) from (0, 0) to (0.1, 0.2) m in 0.75 s
+        (actuator coordinates: ``space`` "joint")."""
         return cls((0.0, 0.0), (0.1, 0.2), t0=0.0, tf=0.75)

@@ -64,6 +64,8 @@ class Circle(Trajectory):
         ``t_start``).
     e1, e2 : numpy.ndarray, shape (dim,)
         In-plane unit vectors.
+    space : str
+        ``"task"``: a circle is a path of the end-effector / platform.
 
     Raises
     ------
@@ -146,6 +148,11 @@ class Circle(Trajectory):
     def t_end(self) -> float:
         """``math.inf``: the motion is periodic."""
         return math.inf
+
+    @property
+    def space(self) -> str:
+        """``"task"``: positions of the end-effector / platform."""
+        return "task"
 
     @property
     def planar(self) -> bool:

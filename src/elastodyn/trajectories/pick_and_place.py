@@ -55,6 +55,8 @@ class InvertedU(Trajectory):
         3.
     set_times : numpy.ndarray, shape (5,)
         Same as ``times``.
+    space : str
+        ``"task"``: positions of the end-effector / platform.
 
     Notes
     -----
@@ -101,6 +103,11 @@ class InvertedU(Trajectory):
     def dim(self) -> int:
         """3: X, Y, Z."""
         return 3
+
+    @property
+    def space(self) -> str:
+        """``"task"``: positions of the end-effector / platform."""
+        return "task"
 
     @property
     def t_start(self) -> float:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
 from ..exceptions import InputError
-from ._base import Trajectory, TrajectorySample, _as_times, _sample
+from ._base import Trajectory, TrajectorySample, _as_times, _sample, _space
 
 __all__ = ["PiecewiseTrajectory"]
 
@@ -24,7 +24,12 @@ class PiecewiseTrajectory(Trajectory):
         ``dim``, contiguous in time (``segments[i].t_end == segments[i + 1].t_start``
         to 1e-12 relative) and continuous in position at the joins (to 1e-12
         relative to the largest coordinate, in m). Velocity and higher derivatives
-        need not be continuous; rest-to-rest segments make them so.
+        need not be continuous; rest-to-rest segments make them so. All segments
+        must have the same :attr:`~Trajectory.space`.
+    space : {"task", "joint"} or None, keyword-only
+        Space of the concatenation. ``None`` (default) takes the segments' common
+        space; a given value must equal it (a check, not a relabelling: build the
+        segments with ``space=`` instead).
 
     Notes
     -----
@@ -36,10 +41,14 @@ class PiecewiseTrajectory(Trajectory):
     ------
     InputError
         Empty ``segments``, an item that is not a :class:`Trajectory`, a periodic
-        segment, different dims, gaps/overlaps in time, position jumps.
+        segment, different dims, segments in different spaces, gaps/overlaps in
+        time, position jumps; ``space`` not None, "task" or "joint", or not the
+        segments' space.
     """
 
     segments: tuple[Trajectory, ...]
+    _: KW_ONLY
+    space: str | None = None
 
     def __post_init__(self) -> None:
         segs = self.segments
@@ -53,6 +62,16 @@ class PiecewiseTrajectory(Trajectory):
                 raise InputError(f"segments[{i}]", s, "a non-periodic trajectory with finite t_end")
             if s.dim != segs[0].dim:
                 raise InputError(f"segments[{i}]", s, f"a trajectory of dim {segs[0].dim}")
+            if s.space != segs[0].space:
+                raise InputError(
+                    f"segments[{i}]",
+                    s,
+                    f"a trajectory in the {segs[0].space!r} space of segments[0] (this one is in "
+                    f"{s.space!r}; build the segments with space=...)",
+                )
+        space = segs[0].space
+        if self.space is not None and _space(self.space) != space:
+            raise InputError("space", self.space, f"None or {space!r}, the space of the segments")
         for i, (a, b) in enumerate(zip(segs[:-1], segs[1:])):
             tol = 1e-12 * max(1.0, abs(a.t_end))
             if abs(b.t_start - a.t_end) > tol:
@@ -67,6 +86,7 @@ class PiecewiseTrajectory(Trajectory):
                     f"segments[{i + 1}]", b, f"a segment starting where segments[{i}] ends, at {pa}"
                 )
         object.__setattr__(self, "segments", segs)
+        object.__setattr__(self, "space", space)
 
     @property
     def dim(self) -> int:

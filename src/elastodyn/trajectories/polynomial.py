@@ -7,7 +7,16 @@ import numpy as np
 from numpy.polynomial import polynomial as P
 
 from ..exceptions import InputError
-from ._base import Trajectory, _Segment, TrajectorySample, _as_times, _endpoints, _interval, _sample
+from ._base import (
+    Trajectory,
+    TrajectorySample,
+    _Segment,
+    _as_times,
+    _endpoints,
+    _interval,
+    _sample,
+    _space,
+)
 
 __all__ = ["RestToRest", "rest_to_rest_profile", "REST_TO_REST_ORDERS"]
 
@@ -93,6 +102,10 @@ class RestToRest(_Segment, Trajectory):
         Start and end times in s, finite, ``tf > t0``.
     order : {3, 5, 7}, keyword-only
         Polynomial degree. Default 7.
+    space : {"task", "joint"}, keyword-only
+        ``"task"`` (default): the coordinates are end-effector / platform positions
+        (as in :class:`InvertedU`); ``"joint"``: actuated coordinates in the order of
+        the robot's actuators (e.g. a five-bar's q1, q4).
 
     Notes
     -----
@@ -104,7 +117,7 @@ class RestToRest(_Segment, Trajectory):
     ------
     InputError
         Non-finite values, ``start``/``end`` of different lengths, ``tf <= t0``,
-        ``order`` not in {3, 5, 7}.
+        ``order`` not in {3, 5, 7}, ``space`` not "task" or "joint".
     """
 
     start: np.ndarray
@@ -113,12 +126,16 @@ class RestToRest(_Segment, Trajectory):
     t0: float
     tf: float
     order: int = 7
+    space: str = "task"
 
     def __post_init__(self) -> None:
         start, end = _endpoints(self.start, self.end)
         t0, tf = _interval(self.t0, self.tf)
         order = _order(self.order)
-        for name, value in (("start", start), ("end", end), ("t0", t0), ("tf", tf), ("order", order)):
+        space = _space(self.space)
+        for name, value in (
+            ("start", start), ("end", end), ("t0", t0), ("tf", tf), ("order", order), ("space", space)
+        ):
             object.__setattr__(self, name, value)
 
     def evaluate(self, t) -> TrajectorySample:
