@@ -45,6 +45,7 @@ import numpy as np
 
 from .. import _validate
 from ..exceptions import InputError
+from .friction import Friction
 from .materials import STEEL, Material, Section
 
 __all__ = ["DeltaGeometry", "DeltaMasses", "Friction", "RigidDelta",
@@ -253,67 +254,6 @@ class DeltaMasses:
                    upper_com_ratio=0.5, upper_inertia=m1 * l1**2 / 12.0,
                    elbow_mass=m2 / 6.0, platform_joint_mass=m2 / 6.0,
                    lower_com_mass=2.0 * m2 / 3.0, lower_com_ratio=0.5)
-
-
-@dataclass(frozen=True)
-class Friction:
-    """Actuated-joint friction (Asadi eq. 24, tau_fric), the same for every motor.
-
-    tau_fric(qd) = viscous qd + [coulomb + (static - coulomb) exp(-(qd/stribeck_velocity)^2)]
-    * sgn(qd), the Stribeck curve (Olsson et al. 1998, Asadi ref. 24). ``static`` = None
-    (default) turns the Stribeck bump off (static = coulomb). sgn is smoothed as
-    tanh(qd / smoothing_velocity) when ``smoothing_velocity`` > 0, so that simulations with
-    Coulomb friction stay integrable; 0 gives the exact discontinuous sign.
-
-    Parameters
-    ----------
-    viscous : float
-        [N m s/rad]; >= 0.
-    coulomb : float
-        [N m]; >= 0.
-    static : float or None
-        Breakaway torque [N m]; >= coulomb.
-    stribeck_velocity : float
-        [rad/s]; > 0.
-    smoothing_velocity : float
-        [rad/s]; >= 0.
-    """
-
-    viscous: float = 0.0
-    coulomb: float = 0.0
-    static: float | None = None
-    stribeck_velocity: float = 0.01
-    smoothing_velocity: float = 1e-3
-
-    def __post_init__(self):
-        object.__setattr__(self, "viscous", _validate.non_negative("viscous", self.viscous))
-        object.__setattr__(self, "coulomb", _validate.non_negative("coulomb", self.coulomb))
-        if self.static is not None:
-            s = _validate.non_negative("static", self.static)
-            if s < self.coulomb:
-                raise InputError("static", self.static, f">= coulomb ({self.coulomb} N m)")
-            object.__setattr__(self, "static", s)
-        object.__setattr__(self, "stribeck_velocity",
-                           _validate.positive("stribeck_velocity", self.stribeck_velocity))
-        object.__setattr__(self, "smoothing_velocity",
-                           _validate.non_negative("smoothing_velocity", self.smoothing_velocity))
-
-    @property
-    def is_zero(self) -> bool:
-        return self.viscous == 0.0 and self.coulomb == 0.0 and not self.static
-
-    def torque(self, qd) -> np.ndarray:
-        """Friction torque [N m] at joint rates ``qd`` [rad/s] (any shape)."""
-        qd = np.asarray(qd, dtype=float)
-        out = self.viscous * qd
-        level = self.coulomb
-        if self.static is not None:
-            level = level + (self.static - self.coulomb) * np.exp(-(qd / self.stribeck_velocity) ** 2)
-        if self.coulomb or self.static:
-            sgn = (np.tanh(qd / self.smoothing_velocity) if self.smoothing_velocity > 0
-                   else np.sign(qd))
-            out = out + level * sgn
-        return out
 
 
 @dataclass(frozen=True)
