@@ -1,130 +1,18 @@
-"""Natural frequencies and mode shapes of K phi = omega^2 M phi."""
+"""Natural frequencies and mode shapes of beams: link modes with their field kinds.
+
+The generalized eigenproblem K phi = omega^2 M phi itself (:class:`ModalResult`,
+:func:`modal_analysis`) is a finite-element kernel in :mod:`elastodyn.fem.modal`; it is
+re-exported here, so ``from elastodyn.analysis.modal import modal_analysis`` keeps working.
+"""
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 import numpy as np
-import scipy.linalg as sla
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
-from .._validate import positive_int
-from ..exceptions import InputError, ModelError
 from ..fem.assembly import Link
+from ..fem.modal import DENSE_LIMIT, ModalResult, modal_analysis
 
-DENSE_LIMIT = 400
-"""Problems up to this size use LAPACK's dense eigh; larger ones sparse shift-invert."""
-
-
-@dataclass(frozen=True)
-class ModalResult:
-    """Natural frequencies and mass-normalized mode shapes.
-
-    Attributes
-    ----------
-    omega_rad_s : ndarray, shape (count,)
-        Circular natural frequencies, ascending [rad/s].
-    frequencies_hz : ndarray, shape (count,)
-        omega / (2 pi) [Hz].
-    mode_shapes : ndarray, shape (n_full, count)
-        Mode shapes on all dofs (fixed dofs zero), phi^T M phi = 1.
-    dof : int
-        Number of free degrees of freedom of the eigenproblem.
-    labels : tuple of str
-        Labels of the n_full dofs.
-    kinds : tuple of str
-        Dominant field of each mode by kinetic-energy share (``axial``, ``torsion``,
-        ``bending-v``, ``bending-w``; ``bending`` when v and w together pass 60 %, as for
-        the degenerate pairs of a square section; else ``mixed``), when known.
-    """
-
-    omega_rad_s: np.ndarray
-    frequencies_hz: np.ndarray
-    mode_shapes: np.ndarray
-    dof: int
-    labels: tuple = ()
-    kinds: tuple = ()
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict: ``omega_rad_s``, ``frequencies_hz``, ``dof``, ``kinds``."""
-        return {"omega_rad_s": [float(w) for w in self.omega_rad_s],
-                "frequencies_hz": [float(f) for f in self.frequencies_hz],
-                "dof": int(self.dof), "kinds": list(self.kinds)}
-
-
-def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResult:
-    """Lowest ``count`` eigenpairs of K phi = lambda M phi, omega = sqrt(max(lambda, 0)).
-
-    Parameters
-    ----------
-    M, K : ndarray or sparse matrix, shape (n, n)
-        Symmetric mass (positive definite on ``free_dofs``) and stiffness (positive
-        semi-definite) matrices.
-    count : int
-        Number of modes; 1 <= count <= number of free dofs.
-    free_dofs : array_like of int, optional
-        Dofs kept (the others are fixed at zero). Default: all.
-    labels : sequence of str
-        Dof labels stored in the result.
-
-    Notes
-    -----
-    Up to DENSE_LIMIT free dofs, LAPACK ``eigh`` with an index subset; above, ARPACK in
-    shift-invert mode around a small negative shift (K - sigma M is then positive
-    definite even with rigid-body modes). Eigenvalues within round-off of zero
-    (|lambda| < 100 eps max_i K_ii/M_ii) are rigid-body modes and reported as 0.
-
-    Accuracy: the absolute error of every eigenvalue lambda = omega^2 is of the order of
-    eps * lambda_max (eps = 2.2e-16), lambda_max being the highest eigenvalue of the
-    discretization (axial and curvature dofs make it large: ~1e13 rad^2/s^2 for 100
-    steel elements of 1 cm). The relative error of a low frequency is therefore about
-    eps lambda_max / (2 omega^2), ~1e-6 for the first bending mode of such a mesh.
-    """
-    n = M.shape[0]
-    free = np.arange(n) if free_dofs is None else np.asarray(free_dofs, dtype=int)
-    nf = free.size
-    count = positive_int("count", count)
-    if count > nf:
-        raise InputError("count", count, f"an integer in [1, {nf}] (the free degrees of freedom)")
-    Mf = M[np.ix_(free, free)] if not sp.issparse(M) else M.tocsr()[free][:, free]
-    Kf = K[np.ix_(free, free)] if not sp.issparse(K) else K.tocsr()[free][:, free]
-    if nf <= DENSE_LIMIT or count >= nf - 1:
-        Md = Mf.toarray() if sp.issparse(Mf) else np.asarray(Mf)
-        Kd = Kf.toarray() if sp.issparse(Kf) else np.asarray(Kf)
-        try:
-            lam, vec = sla.eigh(Kd, Md, subset_by_index=[0, count - 1])
-        except np.linalg.LinAlgError as exc:
-            raise ModelError(f"mass matrix is not positive definite: {exc}") from None
-    else:
-        Ms, Ks = sp.csc_matrix(Mf), sp.csc_matrix(Kf)
-        # Shift: a small fraction of the smallest diagonal stiffness/mass ratio.
-        d = Ks.diagonal() / Ms.diagonal()
-        sigma = -1e-6 * float(np.min(d[d > 0])) if np.any(d > 0) else -1.0
-        lam, vec = spla.eigsh(Ks, k=count, M=Ms, sigma=sigma, which="LM")
-        order = np.argsort(lam)
-        lam, vec = lam[order], vec[:, order]
-        # normalize to phi^T M phi = 1
-        vec = vec / np.sqrt(np.einsum("ik,ik->k", vec, Ms @ vec))
-    # Round-off of the eigenvalues is ~ eps * lambda_max <~ eps * max(K_ii / M_ii);
-    # rigid-body modes come out at that level, so |lambda| below 100 eps of that scale
-    # is a zero mode. (Very fine meshes push max(K_ii/M_ii) up as h^-4 through the
-    # rotation dofs; when it reaches omega_1^2 / (100 eps) the lowest elastic
-    # frequencies are below round-off and are reported as 0: the mesh is too fine.)
-    dk = np.abs(Kf.diagonal() if sp.issparse(Kf) else np.diag(Kf))
-    dm = np.abs(Mf.diagonal() if sp.issparse(Mf) else np.diag(Mf))
-    scale = max(float(np.max(dk / np.where(dm > 0, dm, np.inf))), 1e-300)
-    if np.any(lam < -100 * np.finfo(float).eps * scale):  # unstable (e.g. buckled)
-        raise ModelError("stiffness matrix is not positive semi-definite (unstable, e.g. "
-                         "compressed beyond buckling) "
-                         f"(eigenvalue {lam.min():.3e})")
-    lam = np.where(np.abs(lam) < 100 * np.finfo(float).eps * scale, 0.0, lam)
-    omega = np.sqrt(np.maximum(lam, 0.0))
-    shapes = np.zeros((n, count))
-    shapes[free] = vec
-    return ModalResult(omega_rad_s=omega, frequencies_hz=omega / (2 * math.pi),
-                       mode_shapes=shapes, dof=nf, labels=tuple(labels))
-
+__all__ = ["DENSE_LIMIT", "ModalResult", "modal_analysis", "align_degenerate_modes",
+           "mode_kinds", "beam_modes"]
 
 _FIELD_KIND = {"u": "axial", "phi": "torsion", "v": "bending-v", "w": "bending-w"}
 

@@ -1,4 +1,5 @@
-"""Finite-element kernels: interpolations, beam elements, link assembly, FFRF, modes.
+"""Finite-element kernels: interpolations, beam elements, link assembly, FFRF, modes,
+the generalized eigenproblem (:mod:`.modal`).
 
 Kernels take and return numpy arrays (no printing, no files).
 """
@@ -8,6 +9,7 @@ from .assumed_modes import ClampedFreeModes, ModalIntegrals, SineModes, cantilev
 from .elements import (BeamElement, KEDElementTerms, axial_force_polynomial,
                        centrifugal_matrix, geometric_stiffness, gravity_load,
                        gyroscopic_matrix, ked_element_terms, mass_matrix, stiffness_matrix)
+from .modal import ModalResult, modal_analysis
 from .ffrf import (FFRFInvariants, ffrf_invariants, planar_body_mass_matrix,
                    planar_quadratic_velocity, planar_stiffness, rayleigh_ritz_shape,
                    rosyid_element_matrices)
@@ -21,5 +23,5 @@ __all__ = [
     "FFRFInvariants", "ffrf_invariants", "planar_body_mass_matrix",
     "planar_quadratic_velocity", "planar_stiffness", "rayleigh_ritz_shape",
     "rosyid_element_matrices", "ClampedFreeModes", "SineModes", "ModalIntegrals",
-    "cantilever_roots", "assumed_modes", "ffrf",
+    "cantilever_roots", "assumed_modes", "ffrf", "ModalResult", "modal_analysis",
 ]

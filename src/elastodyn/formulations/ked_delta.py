@@ -71,11 +71,11 @@ import numpy as np
 import scipy.linalg as sla
 
 from .._validate import choice, non_negative, positive_int
-from ..analysis.modal import ModalResult, modal_analysis
 from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
 from ..fem.elements import (ORDERS, BeamElement, geometric_stiffness, mass_matrix,
                             shape_moments, stiffness_matrix)
+from ..fem.modal import ModalResult, modal_analysis
 from ..kinematics.delta import DeltaKinematics
 
 __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "rigid_motion",
