@@ -10,7 +10,7 @@ Saint-Venant constant is the physically right stiffness).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .._validate import positive
 
@@ -72,6 +72,10 @@ class Section:
     ip : float, optional
         Polar second moment I_p [m^4] for the torsional inertia rho*I_p; defaults to
         I_y + I_z.
+    shape : tuple, optional
+        How the section was made, for descriptions written back to files:
+        ``("rectangle", width, height)``, ``("circle", diameter)`` or None (general).
+        Not part of equality: two sections with the same properties are equal.
     """
 
     area: float
@@ -79,6 +83,7 @@ class Section:
     iz: float
     j: float
     ip: float | None = None
+    shape: tuple | None = field(default=None, compare=False)
 
     def __post_init__(self):
         for name in ("area", "iy", "iz", "j"):
@@ -96,11 +101,12 @@ class Section:
         b = positive("width", width)
         h = positive("height", height)
         return cls(area=b * h, iy=b * h**3 / 12.0, iz=h * b**3 / 12.0,
-                   j=_saint_venant_rectangle(b, h))
+                   j=_saint_venant_rectangle(b, h), shape=("rectangle", b, h))
 
     @classmethod
     def circle(cls, diameter: float) -> "Section":
         """Solid circle of ``diameter`` d [m]: A = pi d^2/4, I = pi d^4/64, J = I_p = 2 I."""
         d = positive("diameter", diameter)
         i = math.pi * d**4 / 64.0
-        return cls(area=math.pi * d**2 / 4.0, iy=i, iz=i, j=2 * i, ip=2 * i)
+        return cls(area=math.pi * d**2 / 4.0, iy=i, iz=i, j=2 * i, ip=2 * i,
+                   shape=("circle", d))

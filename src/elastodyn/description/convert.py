@@ -1,0 +1,438 @@
+"""Between description files (:mod:`.schema` specs) and the description dataclasses the
+formulations take (:class:`~.delta.RigidDelta`, :class:`~.flexible_delta.FlexibleDelta`,
+:class:`~.tree.TreeRobot`, :class:`~.arm.PlanarArm`).
+
+``to_spec(obj)`` writes a description dataclass as a spec (``elastodyn describe``);
+``rigid_delta``, ``flexible_delta``, ``tree_robot`` and ``planar_arm`` build the
+dataclasses from a spec. Both directions are exact: a preset written as a file and read
+back gives the same dataclass (tested for every preset).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import InputError
+from . import schema as S
+from .arm import ArmLink, PlanarArm
+from .delta import DeltaGeometry, DeltaMasses, Friction, RigidDelta
+from .flexible_delta import FlexibleDelta, Platform
+from .materials import Material, Section
+from .tree import FlexibleBeam, MDHJoint, RigidBody, TreeRobot
+
+__all__ = ["to_spec", "rigid_delta", "flexible_delta", "tree_robot", "planar_arm",
+           "family_of", "section", "material", "arm_as_tree"]
+
+_ROWS = {name: k for k, name in enumerate(S.CLOSURE_ROWS)}
+
+
+def family_of(obj) -> str:
+    """``delta``, ``tree`` or ``arm`` for a spec or a description dataclass."""
+    fam = getattr(obj, "family", None)
+    if fam in S.FAMILIES:
+        return fam
+    if isinstance(obj, (RigidDelta, FlexibleDelta)):
+        return "delta"
+    if isinstance(obj, TreeRobot):
+        return "tree"
+    if isinstance(obj, PlanarArm):
+        return "arm"
+    raise InputError("robot", type(obj).__name__, "a description (a preset name, a file, "
+                     "a DeltaSpec/TreeSpec/ArmSpec or a RigidDelta, FlexibleDelta, TreeRobot "
+                     "or PlanarArm)")
+
+
+# ------------------------------------------------------------------ shared parts
+def section(spec: S.SectionSpec) -> Section:
+    if spec.shape == "rectangle":
+        return Section.rectangle(spec.width, spec.height)
+    if spec.shape == "circle":
+        return Section.circle(spec.diameter)
+    return Section(area=spec.area, iy=spec.iy, iz=spec.iz, j=spec.j, ip=spec.ip)
+
+
+def _section_spec(sec: Section) -> S.SectionSpec:
+    shape = sec.shape
+    if shape is not None and shape[0] == "rectangle" and Section.rectangle(*shape[1:]) == sec:
+        return S.SectionSpec(shape="rectangle", width=shape[1], height=shape[2])
+    if shape is not None and shape[0] == "circle" and Section.circle(shape[1]) == sec:
+        return S.SectionSpec(shape="circle", diameter=shape[1])
+    return S.SectionSpec(shape="general", area=sec.area, iy=sec.iy, iz=sec.iz, j=sec.j,
+                         ip=sec.ip)
+
+
+def material(spec: S.MaterialSpec) -> Material:
+    return Material(E=spec.E, G=spec.G, rho=spec.rho)
+
+
+def _material_spec(m: Material) -> S.MaterialSpec:
+    return S.MaterialSpec(E=m.E, G=m.G, rho=m.rho)
+
+
+def friction(spec: S.FrictionSpec) -> Friction:
+    return Friction(viscous=spec.viscous, coulomb=spec.coulomb, static=spec.static,
+                    stribeck_velocity=spec.stribeck_velocity,
+                    smoothing_velocity=spec.smoothing_velocity)
+
+
+def _friction_spec(f: Friction) -> S.FrictionSpec:
+    return S.FrictionSpec(viscous=f.viscous, coulomb=f.coulomb, static=f.static,
+                          stribeck_velocity=f.stribeck_velocity,
+                          smoothing_velocity=f.smoothing_velocity)
+
+
+def _about_origin(mass: float, com, inertia_c) -> tuple[tuple, tuple]:
+    """(ms, inertia about the frame origin) of a body given about its centre of mass
+    (parallel-axis theorem: I_O = I_c + m (|c|^2 I - c c^T))."""
+    c = np.asarray(com, dtype=float)
+    I = np.asarray(inertia_c, dtype=float) + mass * (c @ c * np.eye(3) - np.outer(c, c))
+    return tuple(float(v) for v in mass * c), tuple(tuple(float(v) for v in r) for r in I)
+
+
+def _about_com(body: RigidBody) -> tuple[tuple, tuple]:
+    """(com, inertia about the centre of mass) of a RigidBody given about its origin."""
+    m = float(body.mass)
+    ms = np.asarray(body.ms, dtype=float)
+    c = ms / m if m > 0 else np.zeros(3)
+    I = np.asarray(body.inertia, dtype=float) - m * (c @ c * np.eye(3) - np.outer(c, c))
+    return tuple(float(v) for v in c), tuple(tuple(float(v) for v in r) for r in I)
+
+
+def _rigid_body(spec: S.RigidBodySpec) -> RigidBody:
+    ms, I = _about_origin(spec.mass, spec.com, spec.inertia)
+    return RigidBody(spec.mass, ms, I)
+
+
+def _rigid_body_spec(body: RigidBody) -> S.RigidBodySpec:
+    com, I = _about_com(body)
+    return S.RigidBodySpec(mass=float(body.mass), com=com, inertia=I)
+
+
+# ------------------------------------------------------------------ Delta robots
+def _geometry(spec: S.DeltaSpec) -> DeltaGeometry:
+    g, ln = spec.geometry, spec.links
+    return DeltaGeometry(g.base_radius, g.platform_radius, ln.upper.length, ln.lower.length,
+                         tuple(g.leg_angles), spec.convention)
+
+
+def _payload_mass(spec: S.DeltaSpec) -> float:
+    return spec.payload.mass if spec.payload is not None else 0.0
+
+
+def rigid_delta(spec: S.DeltaSpec) -> RigidDelta:
+    """The rigid Delta of a Delta spec (Asadi & Heydari 2020 mass model).
+
+    A flexible link (section and material) is a uniform rod of mass rho A L: the upper
+    link with its centre at mid-length and I = m L^2 / 12, the lower link as m/6 at
+    each end and 2 m / 3 at mid-length (exact, :meth:`DeltaMasses.uniform_rods`). A
+    rigid link gives its mass, centre ratio (default 1/2) and inertia (default the
+    uniform rod's), the lower link made equivalent by Asadi eq. (22). The platform
+    translates: a payload adds its mass.
+    """
+    geo = _geometry(spec)
+    up, lo = spec.links.upper, spec.links.lower
+    m_p = spec.platform.mass + _payload_mass(spec)
+    link_section = link_material = None
+    if up.section is not None and lo.section is not None:
+        su, mu_ = section(up.section), material(up.material)
+        sl, ml = section(lo.section), material(lo.material)
+        m1 = mu_.rho * su.area * up.length
+        m2 = ml.rho * sl.area * lo.length
+        masses = DeltaMasses.uniform_rods(m_p, m1, up.length, m2, spec.motors.inertia)
+        link_section, link_material = su, mu_
+    else:
+        m1 = _link_mass(up, "links.upper")
+        r1 = 0.5 if up.com_ratio is None else up.com_ratio
+        i1 = m1 * up.length**2 / 12.0 if up.inertia is None else up.inertia
+        m2 = _link_mass(lo, "links.lower")
+        r2 = 0.5 if lo.com_ratio is None else lo.com_ratio
+        if lo.inertia is None and r2 == 0.5:
+            mc, ma, mk = m2 / 6.0, m2 / 6.0, 2.0 * m2 / 3.0
+        elif m2 == 0.0:
+            mc = ma = mk = 0.0
+        else:
+            i2 = m2 * lo.length**2 / 12.0 if lo.inertia is None else lo.inertia
+            try:
+                mc, ma, mk = DeltaMasses.equivalent_lower_link(m2, i2, r2, lo.length)
+            except InputError as exc:
+                raise InputError(f"links.lower.{exc.name}", exc.value, exc.allowed) from None
+        masses = DeltaMasses(platform=m_p, motor_inertia=spec.motors.inertia,
+                             upper_mass=m1, upper_com_ratio=r1, upper_inertia=i1,
+                             elbow_mass=mc, platform_joint_mass=ma, lower_com_mass=mk,
+                             lower_com_ratio=r2)
+    return RigidDelta(geo, masses, friction(spec.motors.friction), tuple(spec.gravity),
+                      spec.name, link_section, link_material)
+
+
+def _link_mass(link: S.DeltaLinkSpec, path: str) -> float:
+    if link.mass is None:
+        raise InputError(f"{path}.mass", None, "a mass [kg] (or a section and material)")
+    return link.mass
+
+
+def flexible_delta(spec: S.DeltaSpec) -> FlexibleDelta:
+    """The flexible Delta (KED) of a Delta spec; both link groups need a section and a
+    material."""
+    for grp in ("upper", "lower"):
+        if getattr(spec.links, grp).section is None:
+            raise InputError(f"links.{grp}.section", None,
+                             "a section and material for a flexible model (this Delta "
+                             "describes rigid links only: use a rigid formulation)")
+    geo = _geometry(spec)
+    up, lo = spec.links.upper, spec.links.lower
+    pl = spec.platform
+    platform = Platform(pl.mass, spec.geometry.platform_radius,
+                        pl.thickness if pl.thickness is not None else 0.05)
+    extra = {}
+    if section(lo.section) != section(up.section) or material(lo.material) != material(up.material):
+        extra["lower_section"] = section(lo.section)
+        extra["lower_material"] = material(lo.material)
+    _unsupported_flexible(spec)
+    return FlexibleDelta(geo, section(up.section), material(up.material), platform,
+                         tuple(spec.gravity), spec.joints.b, spec.joints.d, spec.name,
+                         **extra)
+
+
+def _unsupported_flexible(spec: S.DeltaSpec) -> None:
+    """Entries of a Delta spec the flexible model cannot represent yet (refused by name)."""
+    if spec.platform.inertia is not None:
+        raise InputError("platform.inertia", "given", "a solid-disc platform (thickness) "
+                         "for the flexible model")
+    if spec.payload is not None and spec.payload.mass:
+        raise InputError("payload", "given", "no payload for the flexible model")
+
+
+def _delta_spec_from_rigid(robot: RigidDelta, thickness: float = 0.05) -> S.DeltaSpec:
+    g, m = robot.geometry, robot.masses
+    if robot.link_section is not None and robot.material is not None:
+        sec, mat = _section_spec(robot.link_section), _material_spec(robot.material)
+        up = S.DeltaLinkSpec(length=g.upper_length, section=sec, material=mat)
+        lo = S.DeltaLinkSpec(length=g.lower_length, section=sec, material=mat)
+    else:
+        up = S.DeltaLinkSpec(length=g.upper_length, mass=m.upper_mass,
+                             com_ratio=m.upper_com_ratio, inertia=m.upper_inertia)
+        m2 = m.elbow_mass + m.platform_joint_mass + m.lower_com_mass
+        r2 = m.lower_com_ratio
+        L2 = g.lower_length
+        # the inertia about the centre of mass that eq. (22) distributed
+        i2 = (m.elbow_mass * (r2 * L2) ** 2 + m.platform_joint_mass * ((1 - r2) * L2) ** 2)
+        lo = S.DeltaLinkSpec(length=L2, mass=m2, com_ratio=r2, inertia=i2)
+    return S.DeltaSpec(
+        name=robot.name, convention=g.convention, gravity=tuple(robot.gravity),
+        geometry=S.DeltaGeometrySpec(base_radius=g.base_radius,
+                                     platform_radius=g.platform_radius,
+                                     leg_angles=tuple(g.leg_angles)),
+        links=S.DeltaLinksSpec(upper=up, lower=lo),
+        platform=S.DeltaPlatformSpec(mass=m.platform, thickness=thickness),
+        motors=S.MotorsSpec(inertia=m.motor_inertia, friction=_friction_spec(robot.friction)))
+
+
+def _delta_spec_from_flexible(robot: FlexibleDelta) -> S.DeltaSpec:
+    g = robot.geometry
+    secs = getattr(robot, "link_sections", (robot.section, robot.section))
+    mats = getattr(robot, "link_materials", (robot.material, robot.material))
+    links = S.DeltaLinksSpec(
+        upper=S.DeltaLinkSpec(length=g.upper_length, section=_section_spec(secs[0]),
+                              material=_material_spec(mats[0])),
+        lower=S.DeltaLinkSpec(length=g.lower_length, section=_section_spec(secs[1]),
+                              material=_material_spec(mats[1])))
+    return S.DeltaSpec(
+        name=robot.name, convention=g.convention, gravity=tuple(robot.gravity),
+        geometry=S.DeltaGeometrySpec(base_radius=g.base_radius,
+                                     platform_radius=g.platform_radius,
+                                     leg_angles=tuple(g.leg_angles)),
+        links=links, joints=S.DeltaJointsSpec(b=robot.joint_b, d=robot.joint_d),
+        platform=S.DeltaPlatformSpec(mass=robot.platform.mass,
+                                     thickness=robot.platform.thickness))
+
+
+# ------------------------------------------------------------------ tree robots
+def tree_robot(spec: S.TreeSpec, elements: int = 1) -> TreeRobot:
+    """The TreeRobot of a tree spec, ``elements`` cubic elements per beam (a model
+    option). Attachments become fixed joints (after the listed joints) carrying their
+    rigid body at the beam point s = at."""
+    index = {"base": 0}
+    joints = []
+    for j, js in enumerate(spec.joints, start=1):
+        index[js.name] = j
+        joints.append(MDHJoint(js.name, index[js.parent], js.type, js.actuated, js.gamma,
+                               js.b, js.alpha, js.d, js.theta, js.r))
+    bodies = {}
+    for name, b in spec.bodies.items():
+        if b.rigid is not None:
+            bodies[index[name]] = _rigid_body(b.rigid)
+        else:
+            bm = b.beam
+            bodies[index[name]] = FlexibleBeam(bm.length, section(bm.section),
+                                               material(bm.material), elements,
+                                               geometric_stiffening=bm.geometric_stiffening,
+                                               spatial=bm.spatial)
+    for k, a in enumerate(spec.attachments):
+        name = a.name or f"{a.beam}.at{k + 1}"
+        if name in index:
+            raise InputError(f"attachments.{k}.name", name, "a name no joint has")
+        index[name] = len(joints) + 1
+        joints.append(MDHJoint(name, index[a.beam], "fixed", False, d=a.at))
+        bodies[index[name]] = _rigid_body(a)
+    return TreeRobot(spec.name, tuple(joints), bodies,
+                     terminals=tuple(index[t] for t in spec.terminals),
+                     platform=_rigid_body(spec.platform), gravity=tuple(spec.gravity),
+                     closure_rows=tuple(_ROWS[r] for r in spec.closure),
+                     motor_inertia={k: m.inertia for k, m in spec.motors.items() if m.inertia},
+                     viscous={k: m.viscous for k, m in spec.motors.items() if m.viscous},
+                     coulomb={k: m.coulomb for k, m in spec.motors.items() if m.coulomb},
+                     home=dict(spec.home))
+
+
+def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
+    names = {0: "base"}
+    joints = []
+    for j, jt in enumerate(robot.joints, start=1):
+        names[j] = jt.name
+        joints.append(S.JointSpec(name=jt.name, parent=names[jt.antecedent], type=jt.kind,
+                                  actuated=jt.actuated, gamma=jt.gamma, b=jt.b,
+                                  alpha=jt.alpha, d=jt.d, theta=jt.theta, r=jt.r))
+    bodies = {}
+    for j, b in sorted(robot.bodies.items()):
+        if isinstance(b, FlexibleBeam):
+            if b.shapes != "fe":
+                raise InputError("beam shapes", b.shapes, "finite-element beams in a file "
+                                 "(assumed modes are a model option)")
+            bodies[names[j]] = S.BodySpec(beam=S.BeamSpec(
+                length=b.length, section=_section_spec(b.section),
+                material=_material_spec(b.material), spatial=b.spatial,
+                geometric_stiffening=b.geometric_stiffening))
+        else:
+            bodies[names[j]] = S.BodySpec(rigid=_rigid_body_spec(b))
+    motors = {}
+    for nm in set(robot.motor_inertia) | set(robot.viscous) | set(robot.coulomb):
+        motors[nm] = S.JointMotorSpec(inertia=robot.motor_inertia.get(nm, 0.0),
+                                      viscous=robot.viscous.get(nm, 0.0),
+                                      coulomb=robot.coulomb.get(nm, 0.0))
+    return S.TreeSpec(name=robot.name, gravity=tuple(robot.gravity), joints=tuple(joints),
+                      bodies=bodies, terminals=tuple(names[t] for t in robot.terminals),
+                      platform=_rigid_body_spec(robot.platform),
+                      closure=tuple(S.CLOSURE_ROWS[r] for r in robot.closure_rows),
+                      motors=dict(sorted(motors.items())), home=dict(robot.home))
+
+
+# ------------------------------------------------------------------ planar arms
+def planar_arm(spec: S.ArmSpec, modes: int = 2, basis: str = "sine") -> PlanarArm:
+    """The PlanarArm of an arm spec (``modes`` assumed modes per link of ``basis``:
+    model options)."""
+    links = []
+    for k, ls in enumerate(spec.links):
+        if ls.section is not None:
+            sec, mat = section(ls.section), material(ls.material)
+            E, I = mat.E, sec.iz
+            mass = mat.rho * sec.area * ls.length if ls.mass is None else ls.mass
+        else:
+            E, I, mass = ls.E, ls.I, ls.mass
+        lumped = [lm for lm in ls.lumped_masses if lm.mass or lm.inertia]
+        if len(lumped) > 1 or any(lm.inertia for lm in lumped) or ls.hub_inertia:
+            raise InputError(f"links.{k}.lumped_masses", len(lumped),
+                             "at most one lumped mass without rotary inertia and no hub "
+                             "inertia (richer arms come with the assumed-modes update)")
+        M = lumped[0].mass if lumped else 0.0
+        pos = (lumped[0].position if lumped and lumped[0].position is not None
+               else ls.length)
+        links.append(ArmLink(ls.length, mass, E, I, M, pos / ls.length - 1.0, ls.gear_ratio,
+                             ls.coulomb, ls.viscous))
+    if spec.payload.mass or spec.payload.inertia:
+        raise InputError("payload", "given", "no payload yet (comes with the assumed-modes "
+                         "update)")
+    return PlanarArm(spec.name, tuple(links), modes=modes, basis=basis, gravity=spec.gravity)
+
+
+def _arm_spec(arm: PlanarArm) -> S.ArmSpec:
+    links = []
+    for lk in arm.links:
+        lumped = ()
+        if lk.lumped_mass:
+            lumped = (S.LumpedMassSpec(mass=lk.lumped_mass,
+                                       position=(1.0 + lk.mu) * lk.length),)
+        links.append(S.ArmLinkSpec(length=lk.length, mass=lk.mass, E=lk.E, I=lk.I,
+                                   lumped_masses=lumped, gear_ratio=lk.gear_ratio,
+                                   coulomb=lk.coulomb, viscous=lk.viscous))
+    return S.ArmSpec(name=arm.name, gravity=arm.gravity, links=tuple(links))
+
+
+# ------------------------------------------------------------------ dispatch
+def to_spec(obj):
+    """The spec of a description dataclass (or the spec itself)."""
+    if isinstance(obj, (S.DeltaSpec, S.TreeSpec, S.ArmSpec)):
+        return obj
+    if isinstance(obj, RigidDelta):
+        return _delta_spec_from_rigid(obj)
+    if isinstance(obj, FlexibleDelta):
+        return _delta_spec_from_flexible(obj)
+    if isinstance(obj, TreeRobot):
+        return _tree_spec(obj)
+    if isinstance(obj, PlanarArm):
+        return _arm_spec(obj)
+    family_of(obj)  # raises the one-line error
+    raise AssertionError("unreachable")
+
+
+def arm_as_tree(spec: S.ArmSpec, *, elements: int = 1, shapes: str = "fe",
+                modes: int = 2) -> TreeRobot:
+    """The planar arm of ``spec`` as a one-leg tree robot (for NE-PVP).
+
+    Joint i is a revolute joint about z carried by the tip of beam i - 1 (d = L_{i-1});
+    it carries beam i (planar, along its x axis, bending in x-y), either ``elements``
+    cubic finite elements clamped at the joint frame or ``modes`` assumed modes of
+    ``shapes`` (sine, clamped-free) in the chord frame (then no axial coordinate and no
+    geometric stiffening, as the assumed-modes model). Lumped masses are rigid bodies on
+    fixed frames carried by the beam at their position, turning with its section
+    (rotary inertia about z); the payload is the platform at the tip of the last beam;
+    gravity along -y0; the motors' joint-side friction (r^2 kv, r kc) as eq. (26) of
+    Briot & Khalil.
+
+    Decisions: a link given by E, I and its mass has no section: its beam gets the
+    square section of the same I (side (12 I)^(1/4); the axial stiffness E A only
+    matters for finite-element beams, whose axial modes it sets) and the density that
+    gives the link's mass. The shear modulus (unused by planar beams) is E / 2.6.
+    """
+    joints, bodies = [], {}
+    viscous, coulomb = {}, {}
+    prev_beam, prev_len = 0, 0.0
+    for i, ls in enumerate(spec.links):
+        name = f"q{i + 1}"
+        joints.append(MDHJoint(name, prev_beam, "revolute", True, d=prev_len))
+        jb = len(joints)
+        if ls.section is not None:
+            sec, mat = section(ls.section), material(ls.material)
+            if ls.mass is not None:
+                mat = Material(mat.E, mat.G, ls.mass / (sec.area * ls.length))
+        else:
+            a = (12.0 * ls.I) ** 0.25
+            sec = Section(area=a * a, iy=ls.I, iz=ls.I, j=2.0 * ls.I)
+            mat = Material(ls.E, ls.E / 2.6, max(ls.mass, 1e-300) / (a * a * ls.length))
+        if shapes == "fe":
+            beam = FlexibleBeam(ls.length, sec, mat, elements)
+        else:
+            beam = FlexibleBeam(ls.length, sec, mat, shapes=shapes, modes=modes,
+                                geometric_stiffening=False)
+        bodies[jb] = beam
+        if ls.hub_inertia:
+            joints.append(MDHJoint(f"hub{i + 1}", jb, "fixed"))
+            bodies[len(joints)] = RigidBody(0.0, inertia=((0.0, 0.0, 0.0), (0.0, 0.0, 0.0),
+                                                           (0.0, 0.0, ls.hub_inertia)))
+        for k, lm in enumerate(ls.lumped_masses):
+            pos = ls.length if lm.position is None else lm.position
+            joints.append(MDHJoint(f"lump{i + 1}_{k + 1}", jb, "fixed", d=pos))
+            bodies[len(joints)] = RigidBody(lm.mass, inertia=(
+                (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, lm.inertia)))
+        r = ls.gear_ratio
+        if ls.viscous:
+            viscous[name] = r * r * ls.viscous
+        if ls.coulomb:
+            coulomb[name] = r * ls.coulomb
+        prev_beam, prev_len = jb, ls.length
+    joints.append(MDHJoint("tip", prev_beam, "fixed", d=prev_len))
+    pl = spec.payload
+    platform = RigidBody(pl.mass, inertia=((0.0, 0.0, 0.0), (0.0, 0.0, 0.0),
+                                           (0.0, 0.0, pl.inertia)))
+    return TreeRobot(spec.name, tuple(joints), bodies, terminals=(len(joints),),
+                     platform=platform, gravity=(0.0, -spec.gravity, 0.0),
+                     closure_rows=(0, 1, 5), viscous=viscous, coulomb=coulomb,
+                     home={f"q{i + 1}": 0.0 for i in range(len(spec.links))})

@@ -1,0 +1,235 @@
+"""What the nonlinear formulations share: the parts of the model contract
+(:mod:`elastodyn.model`) that follow from M(q) and c(q, qd).
+
+A subclass gives ``coordinates``, ``mass_matrix(state)``, ``bias(state)`` and
+``_complete(state)`` (close the loops, fill ``passive`` and ``pose``); this base derives
+
+* ``linearize``: M, C = dc/dqd, K = d(M a + c)/dq about a state (a pose at rest, a sample
+  of a reference motion, a steady motion), over the elastic coordinates with the
+  actuators locked or over all coordinates;
+* ``static_deflection``: the elastic equilibrium c_e(q_a, e, qd_a, 0) = 0 at given
+  actuated positions and rates (rates zero: statics under gravity; constant rates: the
+  quasi-steady deflection of a steady motion, e.g. a beam spinning about its hub);
+* ``inverse_dynamics`` (Briot & Khalil 2013 IV-D: prescribed actuated accelerations,
+  the elastic accelerations follow) and ``direct_dynamics``, both from
+  [tau; 0] = M qdd + c.
+
+Derivatives are central finite differences of the compiled model unless a subclass
+gives them analytically (``_tangent``). Steps: 1e-6 m or rad per coordinate (the
+coordinates are O(1) joint values or O(1e-3) deflections); the truncation error is
+O(h^2 f''') ~ 1e-12 relative and the round-off eps |f| / h ~ 1e-10 relative, so the
+linearized frequencies carry ~1e-10 relative error.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import InputError, ModelError
+from ..model import Coordinates, Efforts, Linearization, State, require
+
+__all__ = ["NonlinearModel", "FD_STEP"]
+
+FD_STEP = 1e-6
+"""Central finite-difference step [m or rad] (module docstring)."""
+
+NONLINEAR_CAPABILITIES = frozenset({"state", "mass_matrix", "bias", "linearize",
+                                    "steady_motion", "static_deflection",
+                                    "inverse_dynamics", "direct_dynamics",
+                                    "simulate_motion"})
+
+
+class NonlinearModel:
+    """Base class of the nonlinear formulations (module docstring).
+
+    Subclasses set ``formulation``, ``robot``, ``options``, ``coordinates``,
+    ``capabilities`` and implement ``mass_matrix``, ``bias`` and ``_complete``.
+    """
+
+    formulation = ""
+    robot = None
+    options: dict = {}
+    coordinates: Coordinates
+    capabilities = NONLINEAR_CAPABILITIES
+    default_preload = False
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n(self) -> int:
+        return self.coordinates.n
+
+    @property
+    def n_actuated(self) -> int:
+        return self.coordinates.n_actuated
+
+    @property
+    def n_elastic(self) -> int:
+        return self.coordinates.n_elastic
+
+    # ------------------------------------------------------------------ states
+    def state(self, *, actuated=None, pose=None, rates=None, accelerations=None,
+              elastic=None, elastic_rates=None, elastic_accelerations=None,
+              t: float = 0.0) -> State:
+        """A closed state from actuated coordinates (or a pose, where the model has an
+        inverse kinematics) and elastic coordinates (default zero: undeformed)."""
+        if pose is not None:
+            if actuated is not None:
+                raise InputError("pose", pose, "either a pose or actuated coordinates")
+            actuated = self.inverse_kinematics(pose)
+        if actuated is None:
+            actuated = self.home_actuated()
+        st = State.build(self.n_actuated, self.n_elastic, actuated=actuated, rates=rates,
+                         accelerations=accelerations, elastic=elastic,
+                         elastic_rates=elastic_rates,
+                         elastic_accelerations=elastic_accelerations, t=float(t))
+        return self._complete(st)
+
+    def home_actuated(self) -> np.ndarray:
+        return np.zeros(self.n_actuated)
+
+    def inverse_kinematics(self, pose) -> np.ndarray:
+        raise InputError("pose", np.asarray(pose).tolist(),
+                         f"actuated coordinates for a {self.formulation} model of this robot "
+                         "(no inverse kinematics: give --actuated)")
+
+    def _complete(self, state: State) -> State:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def at(self, state: State, q=None, v=None, a=None) -> State:
+        """``state`` moved to other coordinates / rates / accelerations (loops closed
+        again from the current passive joints)."""
+        st = state.with_(q=state.q if q is None else np.asarray(q, float),
+                         v=state.v if v is None else np.asarray(v, float),
+                         a=state.a if a is None else np.asarray(a, float))
+        return self._complete(st)
+
+    # ------------------------------------------------------------------ dynamics
+    def mass_matrix(self, state: State) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def bias(self, state: State) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def residual(self, state: State) -> np.ndarray:
+        """M a + c (n,): the generalized forces the actuators must supply; its elastic
+        rows vanish on a motion of the model."""
+        return self.mass_matrix(state) @ state.a + self.bias(state)
+
+    def inverse_dynamics(self, state: State) -> Efforts:
+        """Efforts for the actuated accelerations of ``state`` and the elastic
+        accelerations that come with them (the elastic accelerations of ``state`` are
+        ignored): M_ee e_dd = -c_e - M_ea qdd_a, tau = M_aa qdd_a + M_ae e_dd + c_a."""
+        na = self.n_actuated
+        M, c = self.mass_matrix(state), self.bias(state)
+        qdd = state.actuated_accelerations
+        edd = (np.linalg.solve(M[na:, na:], -c[na:] - M[na:, :na] @ qdd)
+               if self.n_elastic else np.zeros(0))
+        tau = M[:na, :na] @ qdd + M[:na, na:] @ edd + c[:na]
+        return Efforts(tau, edd)
+
+    def direct_dynamics(self, state: State, tau) -> np.ndarray:
+        """Accelerations (n,) for efforts tau (n_a,): M qdd = [tau; 0] - c."""
+        tau = np.asarray(tau, dtype=float).reshape(self.n_actuated)
+        f = -self.bias(state)
+        f[:self.n_actuated] += tau
+        return np.linalg.solve(self.mass_matrix(state), f)
+
+    # ------------------------------------------------------------------ derivatives
+    def _tangent(self, state: State):
+        """(K, C) over all coordinates: K = d(M a + c)/dq, C = dc/dqd at ``state``,
+        by central differences (module docstring)."""
+        n = self.n
+        K, C = np.empty((n, n)), np.empty((n, n))
+        for j in range(n):
+            dq = np.zeros(n)
+            dq[j] = FD_STEP
+            rp = self.residual(self.at(state, q=state.q + dq))
+            rm = self.residual(self.at(state, q=state.q - dq))
+            K[:, j] = (rp - rm) / (2 * FD_STEP)
+            vp = self.bias(self.at(state, v=state.v + dq))
+            vm = self.bias(self.at(state, v=state.v - dq))
+            C[:, j] = (vp - vm) / (2 * FD_STEP)
+        return K, C
+
+    def _preload(self, preload):
+        return self.default_preload if preload is None else bool(preload)
+
+    def linearize(self, state: State, *, actuators: str = "locked",
+                  preload: bool | None = None) -> Linearization:
+        """Linear equations about ``state`` (:class:`~elastodyn.model.Linearization`).
+
+        Parameters
+        ----------
+        state : State
+            The reference: its positions, rates (a steady motion: constant actuated
+            rates) and accelerations. For natural frequencies take it from
+            :meth:`static_deflection` (the deflected equilibrium) or undeformed.
+        actuators : {"locked", "free"}
+            Locked: the actuated coordinates are held on the reference (the elastic
+            coordinates are the free ones); free: all coordinates, efforts through B.
+        preload : bool, optional
+            False (the default of this formulation when None and ``default_preload`` is
+            False): the linear structure, K = the elastic stiffness and no load terms
+            (no gravity, no motion), as the papers' tables of natural frequencies; True:
+            the tangent of the full model about the state (gravity, geometric
+            stiffening, centrifugal and gyroscopic terms of the motion).
+        """
+        if actuators not in ("locked", "free"):
+            raise InputError("actuators", actuators, "locked or free")
+        na = self.n_actuated
+        sel = slice(na, None) if actuators == "locked" else slice(0, None)
+        M = self.mass_matrix(state)
+        if self._preload(preload):
+            K, C = self._tangent(state)
+            F = -self.residual(state)
+        else:
+            K = np.zeros((self.n, self.n))
+            K[na:, na:] = self.elastic_stiffness()
+            C = np.zeros((self.n, self.n))
+            F = np.zeros(self.n)
+        B = np.zeros((self.n, na))
+        B[:na, :na] = np.eye(na)
+        names = self.coordinates
+        coords = Coordinates(names.names[sel], names.units[sel], names.kinds[sel])
+        return Linearization(M[sel, sel], C[sel, sel], K[sel, sel], F[sel], B[sel], coords,
+                             state)
+
+    def elastic_stiffness(self) -> np.ndarray:  # pragma: no cover - abstract
+        """The linear elastic stiffness over the elastic coordinates (n_e, n_e)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ equilibria
+    def static_deflection(self, state: State, *, tol: float = 1e-11,
+                          max_iter: int = 50) -> State:
+        """The elastic equilibrium at the actuated positions and rates of ``state``:
+        c_e(q_a, e, qd_a, 0) = 0 with qdd_a = 0 (rates zero: statics under gravity;
+        constant rates: the quasi-steady deflection of a steady motion). Newton with
+        the tangent stiffness K_ee; converged when the elastic residual is below ``tol``
+        of the elastic forces K_ee e.
+
+        Raises
+        ------
+        ModelError
+            No equilibrium (a mechanism, buckling or divergence).
+        """
+        require(self, "static_deflection", what="static deflection")
+        na = self.n_actuated
+        st = self.at(state, a=np.zeros(self.n), v=np.concatenate(
+            [state.actuated_rates, np.zeros(self.n_elastic)]))
+        Kel = self.elastic_stiffness()
+        for _ in range(max_iter):
+            r = self.bias(st)[na:]
+            scale = max(1.0, float(np.abs(Kel @ st.elastic).max(initial=0.0)))
+            if np.abs(r).max(initial=0.0) <= tol * scale:
+                return st
+            K, _ = self._tangent(st)
+            Kee = K[na:, na:]
+            try:
+                de = np.linalg.solve(Kee, -r)
+            except np.linalg.LinAlgError:
+                raise ModelError("static deflection: singular tangent stiffness "
+                                 "(a mechanism?)") from None
+            q = st.q.copy()
+            q[na:] += de
+            st = self.at(st, q=q)
+        raise ModelError(f"static deflection did not converge in {max_iter} Newton steps "
+                         f"(residual {np.abs(r).max():.3g}); buckled or diverging?")

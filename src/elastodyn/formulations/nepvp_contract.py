@@ -1,0 +1,155 @@
+"""Tree and closed-loop robots by NE-PVP (Briot & Khalil 2013) on the model contract.
+
+Contract coordinates: the actuated joint variables [rad or m] then the elastic
+coordinates of the beams (nodal u, v, w [m], rx, ry, rz [rad]; or assumed-mode
+amplitudes [m]); the passive joints follow from the loop closure (State.passive), the
+platform origin is the pose (base frame).
+
+An actuated joint that carries a beam of assumed modes (chord frame) measures its
+variable from the chord, while its motor turns the root section: the contract's
+actuated coordinate is the motor's, q_c = q + phi'(0) f / L (root slope), so that the
+efforts act on the actuated coordinates alone (B = [I; 0]) and an arm by NE-PVP compares
+entry by entry with the assumed-modes model. With q_model = T q_c, T constant:
+M_c = T^T M T, c_c = T^T c. Finite-element beams are clamped at their joint frame
+(T = I).
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+
+from ..description.tree import FlexibleBeam, TreeRobot
+from ..exceptions import InputError
+from ..model import Coordinates, Efforts, State
+from .base import NONLINEAR_CAPABILITIES, NonlinearModel
+from .nepvp_model import NEPVPModel
+
+__all__ = ["NEPVPContract"]
+
+_UNITS = {"u": "m", "v": "m", "w": "m", "rx": "rad", "ry": "rad", "rz": "rad"}
+
+
+class NEPVPContract(NonlinearModel):
+    """A TreeRobot by NE-PVP answering the model contract.
+
+    Parameters
+    ----------
+    robot : TreeRobot
+        With its beams' discretization set (elements, or assumed modes).
+    """
+
+    formulation = "nepvp"
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program"}
+    default_preload = False
+
+    def __init__(self, robot: TreeRobot, options: dict | None = None):
+        if not isinstance(robot, TreeRobot):
+            raise InputError("robot", type(robot).__name__, "a TreeRobot")
+        self.robot = robot
+        self.model = NEPVPModel(robot)
+        self.options = dict(options or {})
+        s = self.model.sym
+        na, ne = s.na, s.ne
+        names, units = [], []
+        for k in s.actuated:
+            jt = robot.joints[s.joints[k] - 1]
+            names.append(jt.name)
+            units.append("m" if jt.kind == "prismatic" else "rad")
+        enames = list(s.elastic_names)
+        eunits = []
+        for j, sh in s.shapes.items():
+            comps = sh.beam.node_coordinates
+            for i in range(sh.N):
+                comp = comps[i % len(comps)]
+                eunits.append(_UNITS.get(comp, "m"))
+        self.coordinates = Coordinates(tuple(names) + tuple(enames), tuple(units + eunits),
+                                       ("actuated",) * na + ("elastic",) * ne)
+        # root slopes of assumed-mode beams carried by actuated revolute joints
+        R = np.zeros((na, ne))
+        nj = len(s.joints)
+        for a, k in enumerate(s.actuated):
+            j = s.joints[k]
+            body = robot.bodies.get(j)
+            if isinstance(body, FlexibleBeam) and body.shapes != "fe" and \
+                    robot.joints[j - 1].kind == "revolute":
+                _, rot = s.shapes[j].at(0.0)
+                cols = np.array(s.ecols[j]) - nj
+                R[a, cols] = rot[2]
+        self._R = R
+        self._plain = not R.any()
+        self.T = np.eye(na + ne)
+        self.T[:na, na:] = -R
+        self._cache: OrderedDict = OrderedDict()
+
+    # ------------------------------------------------------------------ states
+    def home_actuated(self) -> np.ndarray:
+        return self.model.home[self.model.actuated].copy()
+
+    def _split(self, st: State):
+        qm, vm = self.T @ st.q, self.T @ st.v
+        na = self.n_actuated
+        return qm[:na], qm[na:], vm[:na], vm[na:]
+
+    def _complete(self, st: State) -> State:
+        qa, e, _, _ = self._split(st)
+        guess = st.detail.get("joints")
+        joints = (self.model.closure(qa, e, guess=guess) if guess is not None
+                  else self.model.closure(qa, e))
+        detail = dict(st.detail, joints=joints)
+        st = st.with_(passive=joints[self.model.passive], detail=detail)
+        if "pose" in self.capabilities:
+            qa, e, va, ve = self._split(st)
+            _, _, xp = self.model.kinematics(joints, e, va, ve)
+            st = st.with_(pose=np.asarray(xp, dtype=float).reshape(-1))
+        return st
+
+    # ------------------------------------------------------------------ dynamics
+    def _mc(self, st: State):
+        key = (st.q.tobytes(), st.v.tobytes(), st.detail["joints"].tobytes())
+        hit = self._cache.get(key)
+        if hit is None:
+            _, e, va, ve = self._split(st)
+            M, c = self.model.dynamics(st.detail["joints"], e, va, ve)
+            hit = (self.T.T @ M @ self.T, self.T.T @ c)
+            self._cache[key] = hit
+            if len(self._cache) > 64:
+                self._cache.popitem(last=False)
+        return hit
+
+    def mass_matrix(self, st: State) -> np.ndarray:
+        return self._mc(st)[0].copy()
+
+    def bias(self, st: State) -> np.ndarray:
+        return self._mc(st)[1].copy()
+
+    def residual(self, st: State) -> np.ndarray:
+        M, c = self._mc(st)
+        return M @ st.a + c
+
+    def inverse_dynamics(self, st: State) -> Efforts:
+        """The generated inverse model (Briot & Khalil 2013 IV-D: tau and the elastic
+        accelerations for prescribed actuated accelerations)."""
+        if not self._plain:
+            return super().inverse_dynamics(st)
+        _, e, va, ve = self._split(st)
+        tau, edd = self.model.inverse(st.detail["joints"], e, va, ve,
+                                      st.actuated_accelerations)
+        return Efforts(np.asarray(tau, float), np.asarray(edd, float))
+
+    def direct_dynamics(self, st: State, tau) -> np.ndarray:
+        """The generated direct model (accelerations for efforts tau)."""
+        if not self._plain:
+            return super().direct_dynamics(st, tau)
+        _, e, va, ve = self._split(st)
+        qdd, edd = self.model.direct(st.detail["joints"], e, va, ve,
+                                     np.asarray(tau, dtype=float).reshape(self.n_actuated))
+        return np.concatenate([qdd, edd])
+
+    def elastic_stiffness(self) -> np.ndarray:
+        return self.model.stiffness
+
+    def program(self, problem: str = "inverse"):
+        """The symbolic straight-line program of ``problem`` (model, inverse, direct,
+        closure, kinematics) in the model's own coordinates (joint variables)."""
+        return self.model.program(problem)

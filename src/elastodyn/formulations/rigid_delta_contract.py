@@ -1,0 +1,129 @@
+"""The rigid Delta models (Asadi & Heydari 2020 explicit; Kuo 2016 multipliers) on the
+model contract (:mod:`elastodyn.model`).
+
+Contract coordinates are the three actuated angles q (rad, in the robot's convention);
+the platform position X is the pose. The papers write the dynamics in task space,
+M_X Xdd + C_X Xd + G = J^T (tau - tau_f) (Asadi eq. 39); with qd = J Xd and
+qdd = J Xdd + Jd Xd (Asadi eqs. 9, 12) the same equations in the actuated coordinates
+read M_q qdd + c_q = tau with
+
+    M_q = J^-T M_X J^-1,    c_q = J^-T (C_X Xd + G - M_X J^-1 Jd Xd) + tau_f(qd),
+
+so that the contract's input matrix is the identity. The multiplier model (Kuo) has no
+explicit M: its forward dynamics is affine in tau, and M_q^-1 is read off its response
+to unit torques (exact up to round-off).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..description.delta import RigidDelta
+from ..exceptions import InputError
+from ..model import Coordinates, Efforts, State
+from .base import NonlinearModel
+from .rigid_delta import delta_model
+
+__all__ = ["RigidDeltaContract"]
+
+
+class RigidDeltaContract(NonlinearModel):
+    """A rigid Delta (``explicit`` or ``multipliers``) answering the model contract.
+
+    Parameters
+    ----------
+    robot : RigidDelta
+    formulation : {"explicit", "multipliers"}
+    """
+
+    default_preload = True  # a rigid robot has no elastic structure: the tangent is all
+
+    def __init__(self, robot: RigidDelta, formulation: str = "explicit"):
+        self.robot = robot
+        self.formulation = formulation
+        self.model = delta_model(robot, formulation)
+        self.kinematics = self.model.kinematics
+        self.options = {}
+        self.coordinates = Coordinates(("q1", "q2", "q3"), ("rad",) * 3, ("actuated",) * 3)
+        caps = {"state", "pose", "inverse_kinematics", "mass_matrix", "bias", "linearize",
+                "inverse_dynamics", "direct_dynamics", "energy"}
+        if formulation == "explicit":
+            caps.add("program")
+        self.capabilities = frozenset(caps)
+
+    # ------------------------------------------------------------------ states
+    def home_actuated(self) -> np.ndarray:
+        g = self.robot.geometry
+        z = 0.5 * (g.upper_length + g.lower_length)
+        return self.inverse_kinematics([0.0, 0.0, z])
+
+    def inverse_kinematics(self, pose) -> np.ndarray:
+        X = np.asarray(pose, dtype=float).reshape(-1)
+        if X.shape != (3,):
+            raise InputError("pose", X.tolist(), "a platform position X Y Z [m]")
+        return np.asarray(self.kinematics.inverse_kinematics(X), dtype=float).reshape(3)
+
+    def _complete(self, st: State) -> State:
+        q = st.actuated
+        X = st.detail.get("X")
+        if X is None or not np.allclose(self.kinematics.inverse_kinematics(X).reshape(-1), q,
+                                        rtol=0, atol=1e-12):
+            X = np.asarray(self.kinematics.forward_kinematics(q), dtype=float).reshape(3)
+        Xd = np.linalg.solve(self.kinematics.jacobian(X, q=q).reshape(3, 3),
+                             st.actuated_rates)
+        ks = self.kinematics.state(X, Xd, q=q)
+        J, Jd = ks.J[0], ks.Jd[0]
+        Xdd = np.linalg.solve(J, st.actuated_accelerations - Jd @ Xd)
+        detail = dict(st.detail, X=X, Xd=Xd, Xdd=Xdd, J=J, Jd=Jd)
+        return st.with_(pose=X, detail=detail)
+
+    # ------------------------------------------------------------------ dynamics
+    def _task(self, st: State):
+        d = st.detail
+        return d["X"], d["Xd"], d["J"], d["Jd"]
+
+    def mass_matrix(self, st: State) -> np.ndarray:
+        X, Xd, J, Jd = self._task(st)
+        if self.formulation == "explicit":
+            M, _, _, _ = self.model.matrices(X, Xd)
+            Ji = np.linalg.inv(J)
+            return Ji.T @ M[0] @ Ji
+        return np.linalg.inv(self._inverse_mass(st))
+
+    def _inverse_mass(self, st: State) -> np.ndarray:
+        """M_q^-1 from the multiplier model's response to unit torques (affine in tau)."""
+        X, Xd, J, Jd = self._task(st)
+        a0 = J @ self.model.forward_dynamics(X, Xd, np.zeros(3))
+        cols = [J @ self.model.forward_dynamics(X, Xd, np.eye(3)[k]) - a0 for k in range(3)]
+        return np.column_stack(cols)
+
+    def bias(self, st: State) -> np.ndarray:
+        X, Xd, J, Jd = self._task(st)
+        if self.formulation == "explicit":
+            M, C, G, _ = self.model.matrices(X, Xd)
+            Ji = np.linalg.inv(J)
+            c = Ji.T @ (C[0] @ Xd + G[0] - M[0] @ Ji @ (Jd @ Xd))
+            f = self.robot.friction
+            return c + (0.0 if f.is_zero else f.torque(st.actuated_rates))
+        # tau = M_q qdd + c_q: qdd at zero torque is -M_q^-1 c_q
+        qdd0 = J @ self.model.forward_dynamics(X, Xd, np.zeros(3)) + Jd @ Xd
+        return -self.mass_matrix(st) @ qdd0
+
+    def inverse_dynamics(self, st: State) -> Efforts:
+        X, Xd, J, Jd = self._task(st)
+        Xdd = st.detail["Xdd"]
+        tau = self.model.inverse_dynamics(X, Xd, Xdd, q=st.actuated).torque[0]
+        return Efforts(tau, np.zeros(0))
+
+    def direct_dynamics(self, st: State, tau) -> np.ndarray:
+        X, Xd, J, Jd = self._task(st)
+        Xdd = self.model.forward_dynamics(X, Xd, np.asarray(tau, dtype=float))
+        return J @ Xdd + Jd @ Xd
+
+    def energy(self, st: State) -> tuple[float, float]:
+        """Kinetic and potential energy [J] (independent of M: from every body's velocity
+        and height, :meth:`ExplicitDeltaModel.energy`)."""
+        T, V = self.model.energy(st.detail["X"], st.detail["Xd"])
+        return float(T[0]), float(V[0])
+
+    def elastic_stiffness(self) -> np.ndarray:
+        return np.zeros((0, 0))

@@ -1,0 +1,299 @@
+"""The model contract: one API that every formulation answers.
+
+A formulation (rigid Delta, KED, NE-PVP, assumed modes, ...) turns a robot description
+into a *model*; analyses (modes, map, convergence, torques, simulate, generate) are free
+functions over this contract and never ask which formulation built the model.
+
+Coordinates
+-----------
+Every model states its generalized coordinates as ``Coordinates``: the actuated
+coordinates first (the actuators' own variables: joint angles [rad] or slider positions
+[m]; for a geared motor the shaft angle at the joint), then the elastic coordinates
+(nodal displacements [m] and rotations [rad], or modal amplitudes [m]). Passive joint
+variables are not generalized coordinates: a model closes its loops and reports them in
+``State.passive``. With this choice the input matrix is always ``B = [I; 0]`` (the
+actuator efforts act on the actuated coordinates), so every formulation's equations read
+
+    M(q) qdd + c(q, qd) = [tau; 0],        q = (q_a, e),
+
+and two formulations of the same robot can be compared entry by entry (the NE-PVP and
+assumed-modes arms are, in ``tests/test_contract.py``).
+
+A kineto-elasto-dynamic model (KED) is linear in the elastic coordinates about a
+prescribed rigid motion: it answers the linear part of the contract (``linearize``,
+``static_deflection``, ``simulate_motion``) and says ``capabilities`` without the
+nonlinear parts (``mass_matrix``, ``bias``, ``inverse_dynamics``, ``direct_dynamics``).
+An analysis that needs a missing capability is refused with one line naming it
+(:func:`require`).
+
+Shapes: n = n_a + n_e coordinates; arrays are float64, SI units.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from .exceptions import InputError, ModelError
+
+__all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABILITIES",
+           "require", "ModelCapabilityError", "KINDS"]
+
+KINDS = ("actuated", "elastic")
+"""Kinds of generalized coordinates, in the order they appear."""
+
+CAPABILITIES = (
+    "state",              # state(actuated=..., pose=...): loop closure / inverse kinematics
+    "pose",               # pose(state): end-effector position (and orientation)
+    "mass_matrix",        # mass_matrix(state): M (n, n)
+    "bias",               # bias(state): c (n,), M qdd + c = [tau; 0]
+    "linearize",          # linearize(state): M, C, K, F about a pose or a reference motion
+    "steady_motion",      # linearize about a motion at constant actuated speeds
+    "static_deflection",  # static_deflection(state): elastic state under the loads at rest
+    "inverse_dynamics",   # inverse_dynamics(state): efforts (and elastic accelerations)
+    "direct_dynamics",    # direct_dynamics(state, tau): accelerations
+    "energy",             # energy(state): kinetic and potential energy
+    "simulate_motion",    # simulate_motion(trajectory, ...): prescribed actuators or pose
+    "program",            # program(problem): symbolic straight-line program (generate)
+)
+
+
+class ModelCapabilityError(InputError):
+    """The model cannot answer what an analysis asks (one line naming what is missing)."""
+
+
+@dataclass(frozen=True)
+class Coordinates:
+    """Names, units and kinds of a model's generalized coordinates (actuated first).
+
+    Parameters
+    ----------
+    names : tuple of str
+        One name per coordinate (``q1``, ``leg1.lower.node1.v``, ``link2.f1``).
+    units : tuple of str
+        ``"m"`` or ``"rad"`` per coordinate.
+    kinds : tuple of str
+        ``"actuated"`` or ``"elastic"`` per coordinate (actuated ones first).
+    """
+
+    names: tuple
+    units: tuple
+    kinds: tuple
+
+    def __post_init__(self):
+        n = len(self.names)
+        if len(self.units) != n or len(self.kinds) != n:
+            raise ModelError("Coordinates: names, units and kinds must have one entry each")
+        bad = [k for k in self.kinds if k not in KINDS]
+        if bad:
+            raise ModelError(f"Coordinates: unknown kind {bad[0]!r} (allowed: {KINDS})")
+        na = self.kinds.count("actuated")
+        if any(k != "actuated" for k in self.kinds[:na]):
+            raise ModelError("Coordinates: the actuated coordinates come first")
+        object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "units", tuple(self.units))
+        object.__setattr__(self, "kinds", tuple(self.kinds))
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def n_actuated(self) -> int:
+        return self.kinds.count("actuated")
+
+    @property
+    def n_elastic(self) -> int:
+        return self.kinds.count("elastic")
+
+    @property
+    def actuated(self) -> tuple:
+        """Names of the actuated coordinates."""
+        return self.names[:self.n_actuated]
+
+    @property
+    def elastic(self) -> tuple:
+        """Names of the elastic coordinates."""
+        return self.names[self.n_actuated:]
+
+    def to_dict(self) -> dict:
+        return {"names": list(self.names), "units": list(self.units),
+                "kinds": list(self.kinds)}
+
+
+def _vec(name, value, n) -> np.ndarray:
+    if value is None:
+        return np.zeros(n)
+    arr = np.asarray(value, dtype=float).reshape(-1)
+    if arr.shape != (n,):
+        raise InputError(name, np.asarray(value).tolist(), f"{n} value(s)")
+    if not np.all(np.isfinite(arr)):
+        raise InputError(name, arr.tolist(), "finite values")
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """A state of a model: coordinates q = (q_a, e), rates and accelerations, all (n,).
+
+    Attributes
+    ----------
+    q, v, a : numpy.ndarray, shape (n,)
+        Generalized coordinates [m, rad], rates [m/s, rad/s], accelerations [m/s^2,
+        rad/s^2] in the model's coordinate order (actuated first).
+    n_actuated : int
+    t : float
+        Time [s] (a sample of a reference motion).
+    passive : numpy.ndarray, shape (n_p,)
+        Passive joint variables of a closed configuration (empty for serial robots).
+    pose : numpy.ndarray or None
+        End-effector position [m] (and orientation [rad]) where the model knows it.
+    detail : dict
+        Formulation extras (for KED: the sample of the rigid reference motion).
+    """
+
+    q: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
+    n_actuated: int
+    t: float = 0.0
+    passive: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    pose: np.ndarray | None = None
+    detail: dict = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, n_actuated: int, n_elastic: int, *, actuated=None, rates=None,
+              accelerations=None, elastic=None, elastic_rates=None,
+              elastic_accelerations=None, **kw) -> "State":
+        """A state from its actuated and elastic parts (missing parts zero)."""
+        q = np.concatenate([_vec("actuated", actuated, n_actuated),
+                            _vec("elastic", elastic, n_elastic)])
+        v = np.concatenate([_vec("rates", rates, n_actuated),
+                            _vec("elastic_rates", elastic_rates, n_elastic)])
+        a = np.concatenate([_vec("accelerations", accelerations, n_actuated),
+                            _vec("elastic_accelerations", elastic_accelerations, n_elastic)])
+        return cls(q, v, a, n_actuated, **kw)
+
+    @property
+    def actuated(self) -> np.ndarray:
+        return self.q[:self.n_actuated]
+
+    @property
+    def elastic(self) -> np.ndarray:
+        return self.q[self.n_actuated:]
+
+    @property
+    def actuated_rates(self) -> np.ndarray:
+        return self.v[:self.n_actuated]
+
+    @property
+    def elastic_rates(self) -> np.ndarray:
+        return self.v[self.n_actuated:]
+
+    @property
+    def actuated_accelerations(self) -> np.ndarray:
+        return self.a[:self.n_actuated]
+
+    @property
+    def elastic_accelerations(self) -> np.ndarray:
+        return self.a[self.n_actuated:]
+
+    def with_(self, **changes) -> "State":
+        """A copy with some fields replaced (q, v, a, t, passive, pose, detail)."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, eq=False)
+class Linearization:
+    """Linear equations M x_dd + C x_d + K x = F about a state, over the free coordinates.
+
+    With the actuators locked (the usual case: natural frequencies of the structure, the
+    elastic response along a prescribed motion) the free coordinates are the elastic
+    ones; with the actuators free, all coordinates and ``B`` maps the efforts.
+
+    Attributes
+    ----------
+    M, C, K : numpy.ndarray, shape (m, m)
+        Mass [kg, kg m, kg m^2], damping and gyroscopic [.. /s], stiffness [N/m, ...]
+        matrices (C holds gyroscopic and Coriolis terms about a moving reference; K the
+        elastic, geometric and centrifugal stiffness).
+    F : numpy.ndarray, shape (m,)
+        Forces of the reference (gravity, d'Alembert loads of the reference motion
+        minus the reference's own elastic forces): the static deflection solves K x = F.
+    B : numpy.ndarray, shape (m, n_a)
+        Efforts to forces (zero rows on elastic coordinates).
+    coordinates : Coordinates
+        Names, units and kinds of the m free coordinates.
+    about : State
+        The reference state.
+    """
+
+    M: np.ndarray
+    C: np.ndarray
+    K: np.ndarray
+    F: np.ndarray
+    B: np.ndarray
+    coordinates: Coordinates
+    about: State
+
+    @property
+    def n(self) -> int:
+        return self.M.shape[0]
+
+
+@dataclass(frozen=True, eq=False)
+class Efforts:
+    """Actuator efforts and the elastic accelerations they come with.
+
+    Attributes
+    ----------
+    tau : numpy.ndarray, shape (n_a,)
+        Efforts [N m for revolute, N for prismatic actuators], friction included.
+    elastic_accelerations : numpy.ndarray, shape (n_e,)
+        The elastic accelerations of the inverse problem (Briot & Khalil 2013 IV-D:
+        the actuated motion is prescribed, the elastic one follows) [m/s^2, rad/s^2].
+    """
+
+    tau: np.ndarray
+    elastic_accelerations: np.ndarray
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What every formulation answers (see the module docstring).
+
+    Attributes
+    ----------
+    formulation : str
+        Registry name (``ked``, ``nepvp``, ``amm``, ``explicit``, ``multipliers``).
+    robot : object
+        The description it was built from.
+    options : dict
+        The model options (discretization and model switches), echoed in results.
+    coordinates : Coordinates
+    capabilities : frozenset of str
+        The subset of :data:`CAPABILITIES` this model answers.
+    """
+
+    formulation: str
+    robot: object
+    options: dict
+    coordinates: Coordinates
+    capabilities: frozenset
+
+    def state(self, *, actuated=None, pose=None, rates=None, accelerations=None,
+              elastic=None, elastic_rates=None) -> State: ...
+
+
+def require(model, *needs: str, what: str) -> None:
+    """Raise :class:`ModelCapabilityError` naming the first capability in ``needs`` that
+    ``model`` lacks (``what``: the analysis asking, e.g. ``"modes"``)."""
+    for need in needs:
+        if need not in CAPABILITIES:
+            raise ModelError(f"unknown capability {need!r}")
+        if need not in model.capabilities:
+            raise ModelCapabilityError(
+                "--formulation", model.formulation,
+                f"a formulation that gives {need.replace('_', ' ')} (needed by {what}); "
+                f"{model.formulation} gives: " + ", ".join(sorted(model.capabilities)))
