@@ -26,6 +26,9 @@ InvertedU
     Septic pick-and-place path of Kuo 2016 section 5.4.
 BangBang
     Constant-acceleration rest-to-rest motion (Briot & Khalil 2013 section V).
+TableTrajectory
+    Interpolated table of samples (quintic spline or quintic Hermite), from arrays or
+    a CSV file (``TableTrajectory.from_csv``).
 """
 from ._base import SPACES, Trajectory, TrajectorySample
 from .bangbang import BangBang
@@ -33,6 +36,7 @@ from .circle import Circle
 from .pick_and_place import InvertedU
 from .piecewise import PiecewiseTrajectory
 from .polynomial import REST_TO_REST_ORDERS, RestToRest, rest_to_rest_profile
+from .table import TableTrajectory
 
 __all__ = [
     "TrajectorySample",
@@ -45,4 +49,5 @@ __all__ = [
     "PiecewiseTrajectory",
     "InvertedU",
     "BangBang",
+    "TableTrajectory",
 ]

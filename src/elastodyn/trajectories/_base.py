@@ -98,6 +98,11 @@ class Trajectory(ABC):
     evaluated by their formula at every time.
     """
 
+    #: ``"task"`` or ``"joint"`` (see :data:`SPACES`); ``"task"`` unless a subclass or
+    #: an instance says otherwise (a plain class attribute, so that dataclass
+    #: subclasses can make it a field).
+    space: str = "task"
+
     @property
     @abstractmethod
     def dim(self) -> int:
@@ -117,11 +122,6 @@ class Trajectory(ABC):
     def period(self) -> float | None:
         """Period in s, or ``None`` for a non-periodic trajectory."""
         return None
-
-    @property
-    def space(self) -> str:
-        """``"task"`` or ``"joint"`` (see :data:`SPACES`); ``"task"`` unless overridden."""
-        return "task"
 
     @property
     def duration(self) -> float:
