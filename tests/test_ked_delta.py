@@ -12,7 +12,8 @@ import pytest
 
 from elastodyn.description.flexible_delta import FlexibleDelta, Platform, flexible_delta_kuo2016
 from elastodyn.exceptions import InputError, ModelError
-from elastodyn.formulations.ked_delta import KEDDeltaModel, _skew
+from elastodyn.fem.moving_frame import skew
+from elastodyn.formulations.ked_delta import KEDDeltaModel
 from elastodyn.trajectories import Circle
 
 P0 = np.array([0.1, 0.0, 0.5])
@@ -96,7 +97,7 @@ def test_link_angular_velocities_match_frame_rates(robot):
         for i in range(3):
             Rd = (R[2, i] - R[0, i]) / (2 * h)
             # O(h^2) truncation ~ 1e-10 and round-off eps/h ~ 2e-11 on O(1) entries
-            assert np.abs(Rd - _skew(w[1, i]) @ R[1, i]).max() < 1e-8
+            assert np.abs(Rd - skew(w[1, i]) @ R[1, i]).max() < 1e-8
             assert np.abs((w[2, i] - w[0, i]) / (2 * h) - a[1, i]).max() < 1e-6 * (
                 1 + np.abs(a[1, i]).max())
 

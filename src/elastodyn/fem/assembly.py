@@ -21,9 +21,9 @@ import scipy.sparse as sp
 
 from .._validate import finite, non_negative, positive, positive_int, vector
 from ..description.materials import Material, Section
-from .elements import (ROTATION_DOFS, TRANSLATION_DOFS, BeamElement, frame_motion,
-                       geometric_stiffness,
-                       gravity_load, ked_element_terms, mass_matrix, stiffness_matrix)
+from .elements import (ROTATION_DOFS, TRANSLATION_DOFS, BeamElement, field_mass_matrix,
+                       geometric_stiffness, gravity_load, mass_matrix, stiffness_matrix)
+from .moving_frame import frame_motion, ked_element_terms
 
 END_CONDITIONS = ("clamped", "pinned", "free")
 
@@ -196,11 +196,8 @@ class Link:
 
         The sum over the fields is :meth:`mass` without point masses.
         """
-        from .elements import _gauss, _gram, _weights
-        el, l = self.element, self.element_length
-        N = _gauss(el, name, l, 0)
-        rho_a = self.material.rho * (self.section.ip if name == "phi" else self.section.area)
-        me = rho_a * _gram(N, N, _weights(l))
+        me = field_mass_matrix(self.element, self.element_length, self.section,
+                               self.material, name)
         return assemble(self._same(me), self.connectivity(), self.n_dofs)
 
     def stiffness(self) -> sp.csr_matrix:

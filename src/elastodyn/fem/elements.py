@@ -30,10 +30,14 @@ cubic element is the classical 6-dof frame element [u1, v1, theta1, u2, v2, thet
 
 All matrices are integrated by Gauss-Legendre quadrature with enough points to be exact
 for the polynomial integrands (8 points: exact to degree 15).
+
+The moving-frame terms of Kuo's section 3 (gyroscopic, centrifugal, load, axial force;
+:func:`ked_element_terms`) are in :mod:`elastodyn.fem.moving_frame`, built on the
+integrals here; their names can still be imported from this module.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -331,207 +335,48 @@ def shape_moments(el: BeamElement, length: float, power: int = 0) -> dict:
 
 
 # --------------------------------------------------------------------------------------
-# Moving-frame (kineto-elasto-dynamic) terms, Kuo 2016 section 3
+# Integrals shared with the moving-frame terms (elastodyn.fem.moving_frame)
 # --------------------------------------------------------------------------------------
-def _skew(a: np.ndarray) -> np.ndarray:
-    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+def shape_table(el: BeamElement, name: str, length: float, deriv: int = 0) -> np.ndarray:
+    """Shapes of field ``name`` (derivative ``deriv``) at the N_GAUSS Gauss-Legendre points
+    of an element of ``length`` [m] (points ``gauss_legendre_01(N_GAUSS)`` scaled by the
+    length), shape (N_GAUSS, n_dofs)."""
+    choice("field", name, el.fields)
+    return _gauss(el, name, _check(el, length), deriv)
 
 
-def _translation_grams(el, l, section, material):
-    """Q[a][b] = rho A int N_a N_b^T for a, b in (u, v, w): shape (3, 3, n, n)."""
+def field_mass_matrix(el: BeamElement, length: float, section: Section, material: Material,
+                      name: str) -> np.ndarray:
+    """Kinetic-energy matrix of one field [kg or kg m^2]: rho A int N_f N_f^T dx
+    (rho I_p for the torsion angle ``phi``); the sum over the fields is
+    :func:`mass_matrix`. Shape (n_dofs, n_dofs)."""
+    choice("field", name, el.fields)
+    l = _check(el, length)
+    N = _gauss(el, name, l, 0)
+    rho_a = material.rho * (section.ip if name == "phi" else section.area)
+    return rho_a * _gram(N, N, _weights(l))
+
+
+def translation_grams(el: BeamElement, length: float, section: Section,
+                      material: Material) -> np.ndarray:
+    """Q[a][b] = rho A int N_a N_b^T dx for a, b in (u, v, w) [kg], shape (3, 3, n, n)
+    (spatial element): the constant matrices of the gyroscopic and centrifugal terms
+    (Kuo eqs. 22-23, :mod:`elastodyn.fem.moving_frame`)."""
+    l = _check(el, length)
     w = _weights(l)
     N = [_gauss(el, f, l, 0) for f in ("u", "v", "w")]
     rA = material.rho * section.area
     return np.array([[rA * _gram(N[a], N[b], w) for b in range(3)] for a in range(3)])
 
 
-def axial_force_polynomial(length: float, *, tip_force: float, axial_acceleration: float,
-                           gravity_x: float, omega_perp_sq: float,
-                           mass_per_length: float) -> tuple[float, float, float]:
-    """Coefficients (c0, c1, c2) of the axial force N(x) = c0 + c1 x + c2 x^2 [N].
-
-    Kuo 2016 eq. (35), re-derived: the axial equilibrium of the element under its own
-    axial inertial and gravity load q(x) = rho A (g_x - a_ox + (w_y^2 + w_z^2) x) with
-    N(l) = P_r gives
-
-        N(x) = P_r + rho A [(g_x - a_ox)(l - x) + 1/2 (w_y^2 + w_z^2)(l^2 - x^2)].
-
-    Departure from the paper: Kuo writes -(a_ox + g_x), i.e. his g is the reaction to
-    gravity (his V_g = +rho A int g.r); here ``gravity_x`` is the gravitational
-    acceleration itself, so a beam hanging under gravity (g_x > 0 along the beam) is in
-    tension.
-    """
-    l = length
-    rA = mass_per_length
-    b = gravity_x - axial_acceleration
-    c0 = tip_force + rA * (b * l + 0.5 * omega_perp_sq * l * l)
-    c1 = -rA * b
-    c2 = -0.5 * rA * omega_perp_sq
-    return c0, c1, c2
+# The moving-frame terms (Kuo section 3) live in elastodyn.fem.moving_frame, which builds
+# on this module; their names stay importable from here.
+_MOVING_FRAME = ("KEDElementTerms", "ked_element_terms", "centrifugal_matrix",
+                 "gyroscopic_matrix", "axial_force_polynomial", "frame_motion")
 
 
-@dataclass(frozen=True)
-class KEDElementTerms:
-    """Moving-frame element terms of Kuo 2016 section 3 (all arrays in element dofs).
-
-    The element equation (Kuo eq. 39, signs re-derived) is
-
-        M_e dd(delta) + 2 B_e d(delta) + (K_e + K_d) delta = P_e,
-        K_d = dB_e/dt - M_s + K_g,    P_e = G_e + Y_e - dZ_e/dt,
-        K_g = [P_r + rho A l (g_x - a_ox) + 1/2 rho A l^2 w_perp^2] A_s
-              - rho A l (g_x - a_ox) B_s - 1/2 rho A l^2 w_perp^2 C_s,
-
-    with w_perp^2 = w_y^2 + w_z^2. Fields: ``M_e``, ``M_s``, ``B_e``, ``B_e_dot``,
-    ``K_e``, ``K_g``, ``K_d``, ``A_s``, ``B_s``, ``C_s`` (n, n); ``G_e``, ``Y_e``,
-    ``Z_e``, ``Z_e_dot``, ``P_e`` (n,); ``axial_force`` polynomial (c0, c1, c2) [N, N/m,
-    N/m^2]. Properties ``C`` = 2 B_e and ``K`` = K_e + K_d.
-    """
-
-    M_e: np.ndarray
-    M_s: np.ndarray
-    B_e: np.ndarray
-    B_e_dot: np.ndarray
-    K_e: np.ndarray
-    K_g: np.ndarray
-    K_d: np.ndarray
-    A_s: np.ndarray
-    B_s: np.ndarray
-    C_s: np.ndarray
-    G_e: np.ndarray
-    Y_e: np.ndarray
-    Z_e: np.ndarray
-    Z_e_dot: np.ndarray
-    P_e: np.ndarray
-    axial_force: tuple = field(default=(0.0, 0.0, 0.0))
-
-    @property
-    def C(self) -> np.ndarray:
-        """Gyroscopic (Coriolis) matrix 2 B_e [kg/s]."""
-        return 2.0 * self.B_e
-
-    @property
-    def K(self) -> np.ndarray:
-        """Total stiffness K_e + K_d [N/m]."""
-        return self.K_e + self.K_d
-
-
-def _centrifugal(om: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    return np.einsum("ab,abij->ij", om @ om * np.eye(3) - np.outer(om, om), Q)
-
-
-def _gyroscopic(om: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    return np.einsum("ab,abij->ij", _skew(om), Q)
-
-
-def centrifugal_matrix(el, length, section, material, omega) -> np.ndarray:
-    """M_s of Kuo 2016 eq. (22): rho A int N3^T (|w|^2 I - w w^T) N3 dx [kg/s^2].
-
-    N3 = [N_u; N_v; N_w]. It enters the stiffness with a minus sign (spin softening).
-    ``omega``: angular velocity of the element frame in element components [rad/s].
-    """
-    l = _check(el, length)
-    om = vector("omega", omega, 3)
-    return _centrifugal(om, _translation_grams(el, l, section, material))
-
-
-def gyroscopic_matrix(el, length, section, material, omega) -> np.ndarray:
-    """B_e: rho A int N3^T [w]x N3 dx [kg/s], skew-symmetric.
-
-    Re-derived from T = 1/2 rho A int |V + w x r + r_dot|^2: the cross term is
-    r_dot . (w x r) = d(delta)^T B_e delta. Departure: Kuo's printed eq. (23) is the
-    negative of this matrix; with it the Coriolis force 2 B_e d(delta) of eq. (39) would
-    have the wrong sign (tested against 2 m w x r_dot).
-    """
-    l = _check(el, length)
-    om = vector("omega", omega, 3)
-    return _gyroscopic(om, _translation_grams(el, l, section, material))
-
-
-def _frame_terms(el, l, section, material, velocity, omega, acceleration, alpha):
-    xg, _ = gauss_legendre_01(N_GAUSS)
-    x = xg * l
-    w = _weights(l)
-    N3 = np.stack([_gauss(el, f, l, 0) for f in ("u", "v", "w")], axis=1)  # (g, 3, n)
-    Np = _gauss(el, "phi", l, 0)
-    rA = material.rho * section.area
-    rIp = material.rho * section.ip
-    r0 = np.stack([x, 0 * x, 0 * x], axis=1)  # material points of the axis (g, 3)
-    a0 = velocity + np.cross(omega, r0)  # rigid velocity of the axis points (g, 3)
-    # Y_e = rho A int N3^T (a0 x w) dx  (Kuo eq. 24, signs re-derived: centrifugal term
-    # of the y and z rows is -w_x w_y x and -w_x w_z x; Kuo's first N_v reads N_u).
-    Y = rA * np.einsum("g,gi,gin->n", w, np.cross(a0, omega), N3)
-    # Z_e = rho A int N3^T a0 dx + rho I_p w_x int N_phi dx  (Kuo eq. 25)
-    Z = rA * np.einsum("g,gi,gin->n", w, a0, N3) + rIp * omega[0] * (w @ Np)
-    # dZ_e/dt with the rates of the frame components: dV/dt|frame = a - w x V.
-    vdot = acceleration - np.cross(omega, velocity)
-    a0dot = vdot + np.cross(alpha, r0)
-    Zdot = rA * np.einsum("g,gi,gin->n", w, a0dot, N3) + rIp * alpha[0] * (w @ Np)
-    return Y, Z, Zdot
-
-
-def frame_motion(velocity, omega, acceleration, alpha, gravity, tip_force=0.0):
-    """Validate a frame motion: five 3-vectors [SI] and the tip axial force [N]."""
-    return (vector("velocity", velocity, 3), vector("omega", omega, 3),
-            vector("acceleration", acceleration, 3), vector("alpha", alpha, 3),
-            vector("gravity", gravity, 3), finite("tip_force", tip_force))
-
-
-def ked_element_terms(el: BeamElement, length: float, section: Section, material: Material,
-                      *, velocity, omega, acceleration, alpha, gravity,
-                      tip_force: float = 0.0) -> KEDElementTerms:
-    """All moving-frame terms of a spatial element (Kuo 2016 eqs. 20-41).
-
-    Parameters
-    ----------
-    el : BeamElement
-        A spatial element.
-    length : float
-        Element length l [m]; > 0.
-    section, material : Section, Material
-    velocity : array_like, shape (3,)
-        Velocity V_o of the element frame origin (left node), element components [m/s].
-    omega : array_like, shape (3,)
-        Angular velocity w_o of the element frame, element components [rad/s].
-    acceleration : array_like, shape (3,)
-        Absolute acceleration a_o of the origin, element components [m/s^2].
-    alpha : array_like, shape (3,)
-        Angular acceleration of the frame, element components [rad/s^2] (for an angular
-        velocity, the rate of the frame components equals the absolute rate).
-    gravity : array_like, shape (3,)
-        Gravitational acceleration in element components [m/s^2].
-    tip_force : float
-        Axial force P_r at the right node [N], tension > 0 (the load the rest of the link
-        puts on this element; Kuo leaves it undefined at rest, see the errata).
-
-    Returns
-    -------
-    KEDElementTerms
-    """
-    l = _check(el, length)
-    if not el.spatial:
-        raise ValueError("invalid element: got a planar element; allowed: a spatial element "
-                         "(the moving-frame terms of Kuo section 3 are spatial)")
-    V, om, a, al, g, Pr = frame_motion(velocity, omega, acceleration, alpha, gravity, tip_force)
-    Q = _translation_grams(el, l, section, material)
-    Ms = _centrifugal(om, Q)
-    Be = _gyroscopic(om, Q)
-    Bdot = _gyroscopic(al, Q)  # dB_e/dt: B_e is linear in w
-    Ke = stiffness_matrix(el, l, section, material)
-    # A_s, B_s, C_s normalized to the same units [1/m]: int N'N'^T x^k dx / l^k
-    # (Kuo eq. 37 carries stray factors of l in A_s and B_s relative to eq. 36).
-    As = geometric_stiffness(el, l, 1.0)
-    Bs = geometric_stiffness(el, l, {"poly": (0.0, 1.0 / l)})
-    Cs = geometric_stiffness(el, l, {"poly": (0.0, 0.0, 1.0 / l**2)})
-    rA = material.rho * section.area
-    wperp2 = om[1] ** 2 + om[2] ** 2
-    c0, c1, c2 = axial_force_polynomial(l, tip_force=Pr, axial_acceleration=a[0],
-                                        gravity_x=g[0], omega_perp_sq=wperp2,
-                                        mass_per_length=rA)
-    Kg = c0 * As + c1 * l * Bs + c2 * l**2 * Cs
-    Kd = Bdot - Ms + Kg
-    Ge = gravity_load(el, l, section, material, g)
-    Y, Z, Zdot = _frame_terms(el, l, section, material, V, om, a, al)
-    return KEDElementTerms(M_e=mass_matrix(el, l, section, material), M_s=Ms, B_e=Be,
-                           B_e_dot=Bdot, K_e=Ke, K_g=Kg, K_d=Kd, A_s=As, B_s=Bs, C_s=Cs,
-                           G_e=Ge, Y_e=Y, Z_e=Z, Z_e_dot=Zdot, P_e=Ge + Y - Zdot,
-                           axial_force=(c0, c1, c2))
+def __getattr__(name: str):
+    if name in _MOVING_FRAME:
+        from . import moving_frame
+        return getattr(moving_frame, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -47,7 +47,10 @@ with the platform's mass and inertia M_P and its d'Alembert load F_P = m_P (g - 
 (Kuo's note after eq. 44: "the terms of the end-effector should be added"). Each link's
 element terms are pre-assembled per link in the link's frame (all elements of a link share
 its angular velocity; their origins' accelerations differ by w x (w x s) + al x s, which
-the link-level integrals over s absorb).
+the link-level integrals over s absorb): the constant link matrices and the coefficient
+functions of the gyroscopic, centrifugal, load and axial-force terms are those of
+:mod:`elastodyn.fem.moving_frame`, shared with the batched path
+(:mod:`elastodyn.formulations.ked_delta_batch`) and the element terms.
 
 Axial loads (eq. 35). The geometric stiffness uses the axial force N(s) along each link,
 N(s) = P_end + rho A [(g_x - a_x)(L - s) + 1/2 (w_y^2 + w_z^2)(L^2 - s^2)] (s from the
@@ -73,30 +76,16 @@ import scipy.linalg as sla
 from .._validate import choice, non_negative, positive_int
 from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
-from ..fem.elements import (ORDERS, BeamElement, geometric_stiffness, mass_matrix,
-                            shape_moments, stiffness_matrix)
+from ..fem.elements import ORDERS, BeamElement
 from ..fem.modal import ModalResult, modal_analysis
+from ..fem.moving_frame import LinkMatrices, link_matrices, skew
 from ..kinematics.delta import DeltaKinematics
 
-__all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "rigid_motion",
-           "ACTUATORS"]
+__all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
+           "rigid_motion", "ACTUATORS"]
 
 ACTUATORS = ("locked", "free")
 _RY = 4  # index of the rotation about y at node 0 (A_i) of an upper link
-
-
-def _skew(v: np.ndarray) -> np.ndarray:
-    """[v]x for v of shape (..., 3) -> (..., 3, 3)."""
-    if v.ndim == 1:
-        return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
-    z = np.zeros(v.shape[:-1])
-    return np.stack([np.stack([z, -v[..., 2], v[..., 1]], -1),
-                     np.stack([v[..., 2], z, -v[..., 0]], -1),
-                     np.stack([-v[..., 1], v[..., 0], z], -1)], -2)
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -190,122 +179,6 @@ def rigid_motion(kin: DeltaKinematics, X, Xd=None, Xdd=None) -> DeltaMotion:
     al = ad * yu + bd * zl + b * zld
     return DeltaMotion(st.X, st.Xd, st.Xdd, st.q, st.qd, st.qdd, A, st.B, Bd, Bdd, st.D,
                        Ru, Rl, wu, au, wl, al, y)
-
-
-# --------------------------------------------------------------------------------------
-# Link-level constant matrices
-# --------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class LinkMatrices:
-    """Constant matrices of one link of n equal elements, in the link frame.
-
-    Link dofs: node j's dofs (``element.node_dofs``) at [j nd, (j+1) nd), j = 0..n.
-    M, Ke: mass and elastic stiffness. Q[a, b] = rho A int N_a N_b^T ds (a, b in u, v, w),
-    shape (3, 3, nl, nl), for the gyroscopic and centrifugal terms. G[k] = int s^k
-    (N_v' N_v'^T + N_w' N_w'^T) ds, k = 0, 1, 2 (geometric stiffness of a quadratic
-    N(s)). I0, I1 = rho A int s^k N3 ds, shape (3, nl); Iphi = rho I_p int N_phi ds.
-    """
-
-    element: BeamElement
-    length: float
-    n_elements: int
-    rho_a: float
-    M: np.ndarray
-    Ke: np.ndarray
-    Q: np.ndarray
-    G: np.ndarray
-    I0: np.ndarray
-    I1: np.ndarray
-    Iphi: np.ndarray
-
-    @property
-    def nd(self) -> int:
-        return self.element.n_node_dofs
-
-    @cached_property
-    def Q9(self) -> np.ndarray:
-        """Q reshaped (9, nl * nl) for fast contractions."""
-        return self.Q.reshape(9, self.n_dofs * self.n_dofs)
-
-    @property
-    def n_dofs(self) -> int:
-        return (self.n_elements + 1) * self.nd
-
-    def field_rows(self, s: float) -> dict:
-        """Rows giving u, v, w, phi at link coordinate s in [0, L] from the link dofs."""
-        el, n, l = self.element, self.n_elements, self.length / self.n_elements
-        k = min(int(s / l), n - 1)
-        xi = (s - k * l) / l
-        out = {}
-        for f in el.fields:
-            row = np.zeros(self.n_dofs)
-            row[k * self.nd:(k + 2) * self.nd] = el.shape(f, [xi], l)[0]
-            out[f] = row
-        return out
-
-
-def link_matrices(element: BeamElement, length: float, n: int, section, material) -> LinkMatrices:
-    """Assemble the constant link matrices (see :class:`LinkMatrices`)."""
-    l = length / n
-    nd, ne = element.n_node_dofs, element.n_dofs
-    nl = (n + 1) * nd
-    rA = material.rho * section.area
-    me = mass_matrix(element, l, section, material)
-    ke = stiffness_matrix(element, l, section, material)
-    # translation grams of one element
-    from ..fem.elements import _translation_grams  # noqa: PLC0415 (kernel helper)
-    qe = _translation_grams(element, l, section, material)
-    M = np.zeros((nl, nl))
-    Ke = np.zeros((nl, nl))
-    Q = np.zeros((3, 3, nl, nl))
-    G = np.zeros((3, nl, nl))
-    I0 = np.zeros((3, nl))
-    I1 = np.zeros((3, nl))
-    Iphi = np.zeros(nl)
-    m0, m1 = shape_moments(element, l, 0), shape_moments(element, l, 1)
-    for k in range(n):
-        sk = k * l
-        sl = slice(k * nd, k * nd + ne)
-        M[sl, sl] += me
-        Ke[sl, sl] += ke
-        Q[:, :, sl, sl] += qe
-        # int over the element of (s_k + x)^p N'N'^T, p = 0, 1, 2
-        for p, poly in enumerate(((1.0,), (sk, 1.0), (sk * sk, 2 * sk, 1.0))):
-            G[p, sl, sl] += geometric_stiffness(element, l, {"poly": poly})
-        for a, f in enumerate(("u", "v", "w")):
-            I0[a, sl] += rA * m0[f]
-            I1[a, sl] += rA * (sk * m0[f] + m1[f])
-        Iphi[sl] += material.rho * section.ip * m0["phi"]
-    return LinkMatrices(element, float(length), n, rA, M, Ke, Q, G, I0, I1, Iphi)
-
-
-def _gyro(lm: LinkMatrices, w: np.ndarray) -> np.ndarray:
-    """B_e of the link for angular velocity w (link components): sum [w]x_ab Q_ab."""
-    return (_skew(w).reshape(9) @ lm.Q9).reshape(lm.n_dofs, lm.n_dofs)
-
-
-def _centrifugal(lm: LinkMatrices, w: np.ndarray) -> np.ndarray:
-    """M_s of Kuo eq. 22 for the link: sum (|w|^2 I - w w^T)_ab Q_ab."""
-    c = (w @ w) * np.eye(3) - np.outer(w, w)
-    return (c.reshape(9) @ lm.Q9).reshape(lm.n_dofs, lm.n_dofs)
-
-
-def _load(lm: LinkMatrices, w, al, a0, g) -> np.ndarray:
-    """Kuo eq. 41 for the link: P = G + Y - dZ/dt = rho A int N3^T (g - a(s)) ds
-    - rho I_p al_x int N_phi ds, a(s) = a0 + al x s e_x + w x (w x s e_x) (re-derived:
-    Y - dZ/dt is the d'Alembert load of the frame's rigid acceleration)."""
-    # -(al x e_x) - w x (w x e_x) = (w_y^2 + w_z^2, -al_z - w_x w_y, al_y - w_x w_z)
-    c1 = np.array([w[1] ** 2 + w[2] ** 2, -al[2] - w[0] * w[1], al[1] - w[0] * w[2]])
-    return (g - a0) @ lm.I0 + c1 @ lm.I1 - al[0] * lm.Iphi
-
-
-def _axial_coefficients(lm: LinkMatrices, w, a0, g, p_end):
-    """(N0, N1, N2) with N(s) = N0 + N1 s + N2 s^2 (Kuo eq. 35 re-derived, see
-    :func:`elastodyn.fem.elements.axial_force_polynomial`)."""
-    L, rA = lm.length, lm.rho_a
-    b = g[0] - a0[0]
-    wp2 = w[1] ** 2 + w[2] ** 2
-    return p_end + rA * (b * L + 0.5 * wp2 * L * L), -rA * b, -0.5 * rA * wp2
 
 
 # --------------------------------------------------------------------------------------
@@ -456,18 +329,18 @@ class KEDDeltaModel:
         wl, al, wu, au = mo.wl[k, i], mo.al[k, i], mo.wu[k, i], mo.au[k, i]
         y = mo.y[i]
         rD = mo.D[k, i] - mo.X[k]
-        Wl, Al = _skew(wl), _skew(al)
+        Wl, Al = skew(wl), skew(al)
         # d^j/dt^j of R_l^T (world-constant columns) and of R_l^T R_u
         P0 = [Rl.T, -Rl.T @ Wl, Rl.T @ (Wl @ Wl - Al)]
-        Wr = _skew(wu - wl)
+        Wr = skew(wu - wl)
         P1 = [Rl.T @ Ru, Rl.T @ Wr @ Ru,
-              Rl.T @ (-Wl @ Wr + _skew(au - al) + Wr @ _skew(wu)) @ Ru]
+              Rl.T @ (-Wl @ Wr + skew(au - al) + Wr @ skew(wu)) @ Ru]
         axes_b = self._release_axes(self.joint_b, y, Rl, "B")
         axes_d = self._release_axes(self.joint_d, y, Rl, "D")
         out = []
         cB, cR, cP, cD = nown, nown + 6, nown + 6 + kb, nown + 12 + kb
         rows_d = n * nd
-        rx = _skew(rD)
+        rx = skew(rD)
         for j in range(derivs + 1):
             S = np.zeros((lm.n_dofs, ncols))
             if j == 0:
@@ -536,11 +409,8 @@ class KEDDeltaModel:
         end = self._end_forces(Kel, F, parts)
         Sx = {}
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
-            Bg = _gyro(lm, w)
-            Kl = lm.Ke + _gyro(lm, al) - _centrifugal(lm, w)
-            if self.preload:
-                n0, n1, n2 = _axial_coefficients(lm, w, a0, g, end[i, li])
-                Kl = Kl + n0 * lm.G[0] + n1 * lm.G[1] + n2 * lm.G[2]
+            Bg = lm.gyroscopic(w)
+            Kl = lm.stiffness(w, al, a0, g, end[i, li] if self.preload else None)
             ix = np.ix_(cols, cols)
             if S is None:
                 loc = self._chains[i]["upper_local"]
@@ -626,7 +496,7 @@ class KEDDeltaModel:
                     w, al, a0 = R.T @ mo.wl[k, i], R.T @ mo.al[k, i], R.T @ mo.Bdd[k, i]
                     cols, S = c["lower_cols"], self._lower_S(mo, k, i, 2)
                 g = R.T @ grav
-                parts.append((i, li, lm, cols, S, w, al, a0, g, _load(lm, w, al, a0, g)))
+                parts.append((i, li, lm, cols, S, w, al, a0, g, lm.load(w, al, a0, g)))
         return parts
 
     def actuator_torques(self, mo: DeltaMotion, k: int, end_force, delta, deltad,
@@ -644,12 +514,10 @@ class KEDDeltaModel:
             loc, cols = c["upper_local"], c["upper_global"]
             q, qd, qdd = (np.zeros(lm.n_dofs) for _ in range(3))
             q[loc], qd[loc], qdd[loc] = delta[cols], deltad[cols], deltadd[cols]
-            row_k = lm.Ke[_RY] + _gyro(lm, al)[_RY] - _centrifugal(lm, w)[_RY]
-            if self.preload:
-                n0, n1, n2 = _axial_coefficients(lm, w, a0, g, end_force[i, 0])
-                row_k = row_k + n0 * lm.G[0, _RY] + n1 * lm.G[1, _RY] + n2 * lm.G[2, _RY]
-            out[i] = (lm.M[_RY] @ qdd + 2.0 * _gyro(lm, w)[_RY] @ qd + row_k @ q
-                      - _load(lm, w, al, a0, g)[_RY])
+            row_k = lm.stiffness(w, al, a0, g, end_force[i, 0] if self.preload else None,
+                                 rows=_RY)
+            out[i] = (lm.M[_RY] @ qdd + 2.0 * lm.gyroscopic(w, rows=_RY) @ qd + row_k @ q
+                      - lm.load(w, al, a0, g)[_RY])
         return out
 
     def _link_dofs(self, delta, i, li, cols, S) -> np.ndarray:

@@ -25,21 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ked_delta import KEDDeltaModel, DeltaMotion, _skew
+from ..fem.moving_frame import gyroscopic_coefficients, skew, stiffness_coefficients
+from .ked_delta import DeltaMotion, KEDDeltaModel
 
 __all__ = ["KEDBatch"]
-
-
-def _coef_gyro(w):
-    """(ns, 9) coefficients of B(w) = sum [w]x_ab Q_ab."""
-    return _skew(w).reshape(len(w), 9)
-
-
-def _coef_k(w, al):
-    """(ns, 9) coefficients of B(al) - M_s(w)."""
-    ww = np.einsum("na,nb->nab", w, w)
-    cent = np.einsum("na,na->n", w, w)[:, None, None] * np.eye(3) - ww
-    return (_skew(al) - cent).reshape(len(w), 9)
 
 
 class KEDBatch:
@@ -70,11 +59,9 @@ class KEDBatch:
                 a0 = (np.zeros_like(w) if li == 0
                       else np.einsum("nij,nj->ni", RT, mo.Bdd[:, i]))
                 g = np.einsum("nij,j->ni", RT, grav)
-                c1 = np.stack([w[:, 1] ** 2 + w[:, 2] ** 2, -al[:, 2] - w[:, 0] * w[:, 1],
-                               al[:, 1] - w[:, 0] * w[:, 2]], axis=1)
-                F = (g - a0) @ lm.I0 + c1 @ lm.I1 - al[:, :1] * lm.Iphi
                 entry = {"i": i, "li": li, "lm": lm, "w": w, "al": al, "a0": a0, "g": g,
-                         "F": F, "cg": _coef_gyro(w), "ck": _coef_k(w, al)}
+                         "F": lm.load(w, al, a0, g), "cg": gyroscopic_coefficients(w),
+                         "ck": stiffness_coefficients(w, al)}
                 nd, n = lm.nd, model.n_elements
                 if li == 0:
                     entry["loc"] = c["upper_local"]
@@ -97,11 +84,7 @@ class KEDBatch:
                     kb, kd = len(c["rel_b"]), len(c["rel_d"])
                     tcols = np.r_[0:6 + kb, 12 + kb:12 + kb + kd, 6 + kb:12 + kb]
                     entry["Tb"] = [T[:, :, tcols] for T in entry["T"]]
-                pm = entry["perm"]
-                entry["Mb"] = lm.M[np.ix_(pm, pm)]
-                entry["Keb"] = lm.Ke[np.ix_(pm, pm)]
-                entry["Q9b"] = lm.Q[:, :, pm[:, None], pm[None, :]].reshape(9, -1)
-                entry["Gb"] = lm.G[:, pm[:, None], pm[None, :]]
+                entry["lmb"] = lm.restricted(entry["perm"])  # link matrices in block order
                 self.links.append(entry)
             # leg block: [lower own | upper own (tip last) | rel_b | rel_d | platform]
             self.no, self.nu = len(c["lower_local"]), len(c["upper_local"])
@@ -121,12 +104,12 @@ class KEDBatch:
         ns = self.ns
         Rl, Ru = mo.Rl[:, i], mo.Ru[:, i]
         RlT = np.swapaxes(Rl, -1, -2)
-        Wl, Al = _skew(mo.wl[:, i]), _skew(mo.al[:, i])
-        Wr = _skew(mo.wu[:, i] - mo.wl[:, i])
+        Wl, Al = skew(mo.wl[:, i]), skew(mo.al[:, i])
+        Wr = skew(mo.wu[:, i] - mo.wl[:, i])
         P0 = [RlT, -RlT @ Wl, RlT @ (Wl @ Wl - Al)]
         P1 = [RlT @ Ru, RlT @ Wr @ Ru,
-              RlT @ (-Wl @ Wr + _skew(mo.au[:, i] - mo.al[:, i]) + Wr @ _skew(mo.wu[:, i])) @ Ru]
-        rx = _skew(mo.D[:, i] - mo.X)
+              RlT @ (-Wl @ Wr + skew(mo.au[:, i] - mo.al[:, i]) + Wr @ skew(mo.wu[:, i])) @ Ru]
+        rx = skew(mo.D[:, i] - mo.X)
         y = mo.y[i]
         nxt = 12 + kb + kd
         cR, cP, cD = 6, 6 + kb, 12 + kb
@@ -158,22 +141,17 @@ class KEDBatch:
 
     # ------------------------------------------------------------------ link matrices
     def _link_K(self, e, sl, end):
-        """K_l (c, nl, nl) in block order for samples sl with end forces end (c,)."""
-        lm = e["lm"]
-        nl = len(e["perm"])
-        K = (e["ck"][sl] @ e["Q9b"]).reshape(-1, nl, nl) + e["Keb"]
+        """K_l = K_e + B(al) - M_s(w) + K_g (c, nl, nl) in block order for samples sl with
+        end forces end (c,) (fem.moving_frame, coefficients computed once per link)."""
+        lmb = e["lmb"]
+        K = lmb.combine(e["ck"][sl]) + lmb.Ke
         if self.model.preload:
-            L, rA = lm.length, lm.rho_a
-            b = e["g"][sl, 0] - e["a0"][sl, 0]
-            wp2 = e["w"][sl, 1] ** 2 + e["w"][sl, 2] ** 2
-            N = np.stack([end + rA * (b * L + 0.5 * wp2 * L * L), -rA * b, -0.5 * rA * wp2], 1)
-            K = K + np.einsum("nk,kij->nij", N, e["Gb"])
+            K = K + lmb.geometric(lmb.axial_force(e["w"][sl], e["a0"][sl], e["g"][sl], end))
         return K
 
     def _link_B(self, e, sl):
         """Gyroscopic B_l (c, nl, nl) in block order."""
-        nl = len(e["perm"])
-        return (e["cg"][sl] @ e["Q9b"]).reshape(-1, nl, nl)
+        return e["lmb"].combine(e["cg"][sl])
 
     def _add_lower(self, G, i, terms, T0):
         """G[:, i] += S_0^T (sum scale A S_j) for the lower link of leg i.
@@ -213,9 +191,9 @@ class KEDBatch:
             if e["li"] == 0:
                 F[:, i, u] += Fl
                 if elastic:
-                    Kel[:, i, u, u] += e["Keb"]
+                    Kel[:, i, u, u] += e["lmb"].Ke
                 if dynamic:
-                    M[:, i, u, u] += e["Mb"]
+                    M[:, i, u, u] += e["lmb"].M
                     C[:, i, u, u] += 2.0 * self._link_B(e, sl)
                     K[:, i, u, u] += self._link_K(e, sl, end[:, i, 0])
                 continue
@@ -224,9 +202,9 @@ class KEDBatch:
             F[:, i, :no] += Fl[:, :no]
             F[:, i, no + self.nu - 6:] += np.einsum("nre,nr->ne", T0, Fl[:, no:])
             if elastic:
-                self._add_lower(Kel, i, [(e["Keb"], T0, 1.0, True)], T0)
+                self._add_lower(Kel, i, [(e["lmb"].Ke, T0, 1.0, True)], T0)
             if dynamic:
-                Bg, Kl, Ml = self._link_B(e, sl), self._link_K(e, sl, end[:, i, 1]), e["Mb"]
+                Bg, Kl, Ml = self._link_B(e, sl), self._link_K(e, sl, end[:, i, 1]), e["lmb"].M
                 self._add_lower(M, i, [(Ml, T0, 1.0, True)], T0)
                 self._add_lower(C, i, [(Ml, T1, 2.0, False), (Bg, T0, 2.0, True)], T0)
                 self._add_lower(K, i, [(Ml, T2, 1.0, False), (Bg, T1, 2.0, False),
@@ -353,16 +331,11 @@ class KEDBatch:
             if e["li"]:
                 continue
             lm, i, r = e["lm"], e["i"], 4
-            nl = lm.n_dofs
-            B = (e["cg"][ks] @ lm.Q9.reshape(9, nl, nl)[:, r, :])
-            Krow = e["ck"][ks] @ lm.Q9.reshape(9, nl, nl)[:, r, :] + lm.Ke[r]
+            B = lm.combine(e["cg"][ks], rows=r)
+            Krow = lm.combine(e["ck"][ks], rows=r) + lm.Ke[r]
             if self.model.preload:
-                L, rA = lm.length, lm.rho_a
-                b = e["g"][ks, 0] - e["a0"][ks, 0]
-                wp2 = e["w"][ks, 1] ** 2 + e["w"][ks, 2] ** 2
-                N = np.stack([self.end_force[ks, i, 0] + rA * (b * L + 0.5 * wp2 * L * L),
-                              -rA * b, -0.5 * rA * wp2], 1)
-                Krow = Krow + N @ lm.G[:, r, :]
+                N = lm.axial_force(e["w"][ks], e["a0"][ks], e["g"][ks], self.end_force[ks, i, 0])
+                Krow = Krow + lm.geometric(N, rows=r)
             out[:, i] = (np.einsum("nj,j->n", qdd[i][0], lm.M[r])
                          + 2.0 * np.einsum("nj,nj->n", B, qd[i][0])
                          + np.einsum("nj,nj->n", Krow, q[i][0]) - e["F"][ks][:, r])
