@@ -26,16 +26,22 @@ InvertedU
     Septic pick-and-place path of Kuo 2016 section 5.4.
 BangBang
     Constant-acceleration rest-to-rest motion (Briot & Khalil 2013 section V).
+PeriodicPath
+    Abstract periodic trajectory P(theta(t)) that exposes its path as a function of
+    the phase (``at_phase``); Circle is one.
+Ramped
+    A periodic path started from rest by a septic ramp of its phase rate.
 TableTrajectory
     Interpolated table of samples (quintic spline or quintic Hermite), from arrays or
     a CSV file (``TableTrajectory.from_csv``).
 """
-from ._base import SPACES, Trajectory, TrajectorySample
+from ._base import SPACES, PeriodicPath, Trajectory, TrajectorySample
 from .bangbang import BangBang
 from .circle import Circle
 from .pick_and_place import InvertedU
 from .piecewise import PiecewiseTrajectory
 from .polynomial import REST_TO_REST_ORDERS, RestToRest, rest_to_rest_profile
+from .ramp import Ramped
 from .table import TableTrajectory
 
 __all__ = [
@@ -50,4 +56,6 @@ __all__ = [
     "InvertedU",
     "BangBang",
     "TableTrajectory",
+    "PeriodicPath",
+    "Ramped",
 ]

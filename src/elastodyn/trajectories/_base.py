@@ -9,7 +9,7 @@ import numpy as np
 from .. import _validate
 from ..exceptions import DimensionError, InputError
 
-__all__ = ["TrajectorySample", "Trajectory", "SPACES"]
+__all__ = ["TrajectorySample", "Trajectory", "PeriodicPath", "SPACES"]
 
 #: Allowed values of :attr:`Trajectory.space`: ``"task"`` (positions of the
 #: end-effector / platform) and ``"joint"`` (values of the actuated coordinates, in the
@@ -144,6 +144,62 @@ class Trajectory(ABC):
         """
 
 
+class PeriodicPath(Trajectory):
+    r"""A periodic trajectory that runs along a path at a constant phase rate.
+
+    .. math::
+
+        p(t) = P(\theta(t)), \qquad
+        \theta(t) = \theta_0 + \omega\,(t - t_\mathrm{start}),
+
+    with :math:`P` :math:`2\pi`-periodic in the phase :math:`\theta` (rad), so the
+    period is :math:`2\pi/\omega`. Exposing :math:`P` and its phase derivatives lets
+    a caller re-time the motion along the same path with another phase law
+    :math:`\theta(t)` (e.g. :class:`Ramped`), by the chain rule
+
+    .. math::
+
+        \dot p = P'\dot\theta, \quad
+        \ddot p = P''\dot\theta^2 + P'\ddot\theta, \quad
+        \dddot p = P'''\dot\theta^3 + 3P''\dot\theta\ddot\theta + P'\dddot\theta.
+
+    Subclasses give :attr:`phase_rate`, :attr:`phase_at_start` and :meth:`at_phase`;
+    their :meth:`evaluate` equals the chain rule with :math:`\dot\theta = \omega`
+    (the tests check it for :class:`Circle`).
+    """
+
+    @property
+    @abstractmethod
+    def phase_rate(self) -> float:
+        """Nominal phase rate :math:`\\omega` in rad/s (> 0), ``2 pi / period``."""
+
+    @property
+    @abstractmethod
+    def phase_at_start(self) -> float:
+        """Phase :math:`\\theta_0` in rad at ``t_start``."""
+
+    @abstractmethod
+    def at_phase(self, theta) -> np.ndarray:
+        """The path and its first three derivatives with respect to the phase.
+
+        Parameters
+        ----------
+        theta : float or array_like, shape (n,)
+            Finite phases in rad.
+
+        Returns
+        -------
+        numpy.ndarray, shape (4, n, dim)
+            :math:`P`, :math:`dP/d\\theta`, :math:`d^2P/d\\theta^2`,
+            :math:`d^3P/d\\theta^3` (m, m/rad, m/rad^2, m/rad^3 for a task-space path).
+        """
+
+    def nominal_phase(self, t) -> np.ndarray:
+        """Phase :math:`\\theta_0 + \\omega (t - t_\\mathrm{start})` in rad, shape (n,), at times ``t`` (s)."""
+        t = _as_times(t)
+        return self.phase_at_start + self.phase_rate * (t - self.t_start)
+
+
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -165,6 +221,21 @@ def _as_times(t) -> np.ndarray:
         raise DimensionError(f"invalid t: expected a scalar or shape (n,), got {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise InputError("t", t, "finite times in s")
+    return arr
+
+
+def _as_phases(theta) -> np.ndarray:
+    """Return ``theta`` as a finite float array of shape (n,) (a scalar gives (1,))."""
+    try:
+        arr = np.asarray(theta, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError("theta", theta, "a finite phase in rad or a 1-D array of them") from None
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise DimensionError(f"invalid theta: expected a scalar or shape (n,), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise InputError("theta", theta, "finite phases in rad")
     return arr
 
 

@@ -8,13 +8,13 @@ import numpy as np
 
 from .. import _validate
 from ..exceptions import DimensionError, InputError
-from ._base import Trajectory, TrajectorySample, _as_times, _readonly, _sample
+from ._base import PeriodicPath, TrajectorySample, _as_phases, _as_times, _readonly, _sample
 
 __all__ = ["Circle"]
 
 
 @dataclass(frozen=True, eq=False)
-class Circle(Trajectory):
+class Circle(PeriodicPath):
     r"""Uniform motion on a circle, with analytic derivatives up to jerk.
 
     .. math::
@@ -75,6 +75,14 @@ class Circle(Trajectory):
         ``centre``, ``phase`` or ``t_start``; planar circle with a normal not along z.
     DimensionError
         ``centre`` not of length 2 or 3, ``normal`` not of length 3.
+
+    Notes
+    -----
+    As a :class:`PeriodicPath`, the circle exposes its path as a function of the
+    angle, :meth:`at_phase` (:math:`P(\theta) = c + r(\cos\theta\,e_1 +
+    \sin\theta\,e_2)` and its derivatives with respect to :math:`\theta`), with
+    :attr:`phase_rate` :math:`\omega` and :attr:`phase_at_start` :math:`\varphi`;
+    :class:`Ramped` uses them to start the motion from rest.
 
     References
     ----------
@@ -158,6 +166,54 @@ class Circle(Trajectory):
     def planar(self) -> bool:
         """True for a 2-D circle in the (x, y) plane."""
         return self.dim == 2
+
+    @property
+    def phase_rate(self) -> float:
+        """:math:`\\omega` in rad/s (same as ``angular_rate``)."""
+        return self.angular_rate
+
+    @property
+    def phase_at_start(self) -> float:
+        """:math:`\\varphi` in rad (same as ``phase``): the angle at ``t_start``."""
+        return self.phase
+
+    def at_phase(self, theta) -> np.ndarray:
+        r"""The circle at angles ``theta`` and its derivatives with respect to the angle.
+
+        .. math::
+
+            P = c + r\,u, \quad P' = r\,\tau, \quad P'' = -r\,u, \quad P''' = -r\,\tau,
+
+        with :math:`u = \cos\theta\,e_1 + \sin\theta\,e_2` and
+        :math:`\tau = -\sin\theta\,e_1 + \cos\theta\,e_2`. :meth:`evaluate` at time
+        :math:`t` equals these at :math:`\theta = \omega (t - t_\mathrm{start}) + \varphi`
+        times :math:`1, \omega, \omega^2, \omega^3`.
+
+        Parameters
+        ----------
+        theta : float or array_like, shape (n,)
+            Finite angles in rad, measured from :math:`e_1` towards :math:`e_2`.
+
+        Returns
+        -------
+        numpy.ndarray, shape (4, n, dim)
+            Position (m) and its first three derivatives with respect to the angle
+            (m/rad, m/rad^2, m/rad^3).
+
+        Raises
+        ------
+        InputError
+            Non-finite or non-numeric ``theta``.
+        DimensionError
+            ``theta`` not a scalar or 1-D.
+        """
+        theta = _as_phases(theta)
+        c = np.cos(theta)[:, None]
+        s = np.sin(theta)[:, None]
+        radial = c * self.e1 + s * self.e2  # unit vector from the centre, (n, dim)
+        tangent = -s * self.e1 + c * self.e2  # unit tangent, direction of increasing angle
+        r = self.radius
+        return np.stack([self.centre + r * radial, r * tangent, -r * radial, -r * tangent])
 
     def evaluate(self, t) -> TrajectorySample:
         """Evaluate the circle at times ``t``.
