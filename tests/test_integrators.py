@@ -16,6 +16,7 @@ import pytest
 from elastodyn.exceptions import DimensionError, InputError, ModelError
 from elastodyn.integrators import (
     ConstantSystem,
+    NewmarkScheme,
     SecondOrderResult,
     StateSpaceResult,
     constant_system,
@@ -191,6 +192,57 @@ def test_newmark_second_order_convergence_ltv_manufactured():
         errors.append(np.linalg.norm(res.q[-1] - exact(4.0)[0]))
     # global error O(dt^2) for the time-varying M, C, K too; +-0.1 as above
     assert _slope(dts, errors) == pytest.approx(2.0, abs=0.1)
+
+
+# --------------------------------------------------------------------------- Newmark kernel
+@pytest.mark.parametrize("beta,gamma", [(0.25, 0.5), (1.0 / 6.0, 0.5), (0.3, 0.6)])
+def test_newmark_scheme_predictor_corrector_are_newmarks_formulas(beta, gamma):
+    """The kernel's updates written out as in Newmark 1959 (q_{k+1} = q_k + h v_k +
+    h^2 [(1/2 - beta) a_k + beta a_{k+1}], v_{k+1} = v_k + h [(1 - gamma) a_k + gamma
+    a_{k+1}]), on arrays with a leading batch axis. Round-off of O(1) sums: 1e-15."""
+    rng = np.random.default_rng(11)
+    h = 0.013
+    q, v, a, a1 = (rng.normal(size=(4, 3)) for _ in range(4))
+    sch = NewmarkScheme(h, beta, gamma)
+    q1, v1, a_new = sch.step(q, v, a, lambda qp, vp: a1)
+    np.testing.assert_allclose(q1, q + h * v + h * h * ((0.5 - beta) * a + beta * a1),
+                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(v1, v + h * ((1 - gamma) * a + gamma * a1), rtol=0, atol=1e-15)
+    assert a_new is a1
+    assert sch.bh2 == pytest.approx(beta * h * h, rel=1e-15)
+    assert sch.gh == pytest.approx(gamma * h, rel=1e-15)
+    M, C, K = (rng.normal(size=(3, 3)) for _ in range(3))
+    np.testing.assert_allclose(sch.effective(M, C, K), M + gamma * h * C + beta * h * h * K,
+                               rtol=0, atol=1e-15)
+
+
+def test_newmark_scheme_step_with_dense_solve_equals_newmark():
+    """Driving the kernel by hand (effective matrix, numpy's dense solve of
+    f - C v~ - K q~, the balance at t_{k+1}) on a time-varying system reproduces newmark()
+    (scipy's LU with a condition check): same scheme, two drivers; they differ by the
+    round-off of two solves of well-conditioned 2 x 2 systems (asserted 1e-14)."""
+    system, _exact = _manufactured_ltv()
+    h, n = 0.01, 50
+    res = newmark(system, [0.1, -0.2], [0.3, 0.0], t_end=n * h, dt=h)
+    sch = NewmarkScheme(h)
+    q, v = np.array([0.1, -0.2]), np.array([0.3, 0.0])
+    M0, C0, K0, f0 = system(0.0)
+    a = np.linalg.solve(M0, f0 - C0 @ v - K0 @ q)
+    for k in range(n):
+        Mk, Ck, Kk, fk = system((k + 1) * h)
+        S = sch.effective(Mk, Ck, Kk)
+        q, v, a = sch.step(q, v, a, lambda qp, vp: np.linalg.solve(S, fk - Ck @ vp - Kk @ qp))
+        np.testing.assert_allclose(q, res.q[k + 1], rtol=1e-14, atol=1e-14 * np.abs(res.q).max())
+        np.testing.assert_allclose(v, res.qd[k + 1], rtol=1e-14,
+                                   atol=1e-14 * np.abs(res.qd).max())
+
+
+@pytest.mark.parametrize("kwargs,name", [(dict(dt=0.0), "dt"), (dict(dt=float("nan")), "dt"),
+                                         (dict(dt=0.1, beta=-0.1), "beta"),
+                                         (dict(dt=0.1, gamma="x"), "gamma")])
+def test_newmark_scheme_bad_input(kwargs, name):
+    with pytest.raises(InputError, match=name):
+        NewmarkScheme(**kwargs)
 
 
 # --------------------------------------------------------------------------- gen-alpha

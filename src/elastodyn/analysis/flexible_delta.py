@@ -51,6 +51,7 @@ from ..formulations.rigid_delta import ExplicitDeltaModel
 from ..exceptions import InputError, ModelError
 from ..formulations.ked_delta import DeltaMotion, KEDDeltaModel
 from ..formulations.ked_delta_batch import KEDBatch
+from ..integrators.second_order import NewmarkScheme
 from ..integrators.state_space import simulate_state_space
 from ..trajectories import Circle
 
@@ -282,27 +283,29 @@ def _end_forces(model, motion, time, dt, knots=()) -> np.ndarray:
 
 def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
     """Newmark's method (average acceleration by default) on the batched LTV system:
-    M_k a_k + C_k v_k + K_k q_k = F_k enforced at every grid time (the scheme of
-    :func:`elastodyn.integrators.newmark`), with the leg blocks of a whole chunk built
-    at once and each step solved by the arrow elimination of :meth:`KEDBatch.solve`."""
+    M_k a_k + C_k v_k + K_k q_k = F_k enforced at every grid time, with the library's
+    Newmark predictor and corrector (:class:`elastodyn.integrators.NewmarkScheme`, the
+    scheme of :func:`elastodyn.integrators.newmark`); the leg blocks of a whole chunk are
+    built at once and each step's effective system is solved by the arrow elimination of
+    :meth:`KEDBatch.solve`."""
     N, nt = batch.N, batch.ns
     Q, V, A = (np.empty((nt, N)) for _ in range(3))
     q, v = np.array(q0, dtype=float), np.array(v0, dtype=float)
-    bh2, gh = beta * dt * dt, gamma * dt
+    scheme = NewmarkScheme(dt, beta, gamma)
     ix, mv = batch.blocks, batch.matvec
     a = None
+
+    def solve(q_pred, v_pred):  # effective system of step j of the current chunk
+        return batch.solve(S[j], F[j] - mv(C[j], v_pred[ix]) - mv(K[j], q_pred[ix]))
+
     for k0, k1, M, C, K, F in batch.chunks():
-        S = M + gh * C + bh2 * K
+        S = scheme.effective(M, C, K)
         for j in range(k1 - k0):
             k = k0 + j
             if k == 0:
                 a = batch.solve(M[0], F[0] - mv(C[0], v[ix]) - mv(K[0], q[ix]))
             else:
-                q_pred = q + dt * v + (0.5 - beta) * dt * dt * a
-                v_pred = v + (1.0 - gamma) * dt * a
-                a = batch.solve(S[j], F[j] - mv(C[j], v_pred[ix]) - mv(K[j], q_pred[ix]))
-                q = q_pred + bh2 * a
-                v = v_pred + gh * a
+                q, v, a = scheme.step(q, v, a, solve)
                 if not np.all(np.isfinite(q)):
                     raise ModelError(f"Newmark: non-finite state at step {k}")
             Q[k], V[k], A[k] = q, v, a

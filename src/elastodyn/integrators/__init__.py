@@ -7,7 +7,9 @@ callable ``system(t) -> (M, C, K, f)``:
   (Kuo 2016, section 5.3, integrates the KED equations with Newmark and a constant step);
 - :func:`generalized_alpha` -- Chung & Hulbert (1993), controllable high-frequency
   dissipation ``rho_inf``;
-- :func:`constant_system` -- wrap constant ``M``, ``C``, ``K`` (and a force).
+- :func:`constant_system` -- wrap constant ``M``, ``C``, ``K`` (and a force);
+- :class:`NewmarkScheme` -- the Newmark predictor and corrector with a pluggable solve of
+  the effective system (shared by both integrators and the KED Delta simulation).
 
 First-order state-space models ``dx/dt = rhs(t, x, u, params)`` (python-control
 convention), through :func:`scipy.integrate.solve_ivp`:
@@ -21,6 +23,7 @@ All times in seconds, SI units throughout.
 from ._system import ConstantSystem, constant_system
 from .second_order import (
     GeneralizedAlphaParameters,
+    NewmarkScheme,
     SecondOrderResult,
     generalized_alpha,
     generalized_alpha_parameters,
@@ -35,6 +38,7 @@ __all__ = [
     "GeneralizedAlphaParameters",
     "generalized_alpha_parameters",
     "newmark",
+    "NewmarkScheme",
     "generalized_alpha",
     "StateSpaceResult",
     "simulate_state_space",

@@ -40,6 +40,7 @@ from ..exceptions import InputError, ModelError
 from ._system import _check_system_callable, _evaluate, _Factor, _time_grid
 
 __all__ = [
+    "NewmarkScheme",
     "SecondOrderResult",
     "GeneralizedAlphaParameters",
     "generalized_alpha_parameters",
@@ -159,8 +160,98 @@ def generalized_alpha_parameters(rho_inf: float) -> GeneralizedAlphaParameters:
     return GeneralizedAlphaParameters(r, alpha_m, alpha_f, beta, gamma)
 
 
+class NewmarkScheme:
+    """Newmark's constant-step update: coefficients, predictor, corrector (Newmark 1959).
+
+    With step h and parameters beta, gamma, one step from (q_k, v_k, a_k) is
+
+    * predictor: q~ = q_k + h v_k + (1/2 - beta) h^2 a_k,  v~ = v_k + (1 - gamma) h a_k;
+    * solve: the new acceleration a_{k+1} from the balance equation written with
+      q_{k+1} = q~ + beta h^2 a_{k+1} and v_{k+1} = v~ + gamma h a_{k+1}; for
+      M a + C v + K q = f at t_{k+1} this is the effective system
+      (M + gamma h C + beta h^2 K) a_{k+1} = f - C v~ - K q~ (:meth:`effective`);
+    * corrector: q_{k+1} = q~ + beta h^2 a_{k+1},  v_{k+1} = v~ + gamma h a_{k+1}.
+
+    The solve is pluggable (:meth:`step` takes it as a callable), so that the same
+    predictor and corrector serve :func:`newmark`, :func:`generalized_alpha` (whose
+    balance is taken at the generalised midpoint) and structured solvers such as the
+    leg-block (arrow) elimination of the KED Delta model
+    (:mod:`elastodyn.analysis.flexible_delta`).
+
+    Parameters
+    ----------
+    dt : float
+        Step h [s]; > 0.
+    beta, gamma : float
+        Newmark parameters, >= 0 (default 1/4, 1/2: average acceleration).
+
+    Attributes
+    ----------
+    dt, beta, gamma : float
+    bh2 : float
+        beta h^2 [s^2].
+    gh : float
+        gamma h [s].
+
+    Notes
+    -----
+    The arrays may carry leading batch axes (the updates are elementwise).
+    """
+
+    __slots__ = ("dt", "beta", "gamma", "bh2", "gh", "_ph2", "_gh1")
+
+    def __init__(self, dt: float, beta: float = 0.25, gamma: float = 0.5):
+        h = float(dt)
+        if not (math.isfinite(h) and h > 0.0):
+            raise InputError("dt", dt, "a finite number > 0")
+        self.dt = h
+        self.beta = non_negative("beta", beta)
+        self.gamma = non_negative("gamma", gamma)
+        self.bh2 = self.beta * h * h
+        self.gh = self.gamma * h
+        self._ph2 = (0.5 - self.beta) * h * h
+        self._gh1 = (1.0 - self.gamma) * h
+
+    def __repr__(self) -> str:
+        return f"NewmarkScheme(dt={self.dt!r}, beta={self.beta!r}, gamma={self.gamma!r})"
+
+    def effective(self, M, C, K):
+        """Effective (step) matrix M + gamma h C + beta h^2 K, same shape as M."""
+        return M + self.gh * C + self.bh2 * K
+
+    def predict(self, q, v, a):
+        """(q~, v~) from the state (q_k, v_k, a_k) (see the class docstring)."""
+        return q + self.dt * v + self._ph2 * a, v + self._gh1 * a
+
+    def correct(self, q_pred, v_pred, a):
+        """(q_{k+1}, v_{k+1}) from the predictors and the new acceleration a_{k+1}."""
+        return q_pred + self.bh2 * a, v_pred + self.gh * a
+
+    def step(self, q, v, a, solve):
+        """One step: predictor, ``a_new = solve(q~, v~)``, corrector.
+
+        Parameters
+        ----------
+        q, v, a : ndarray, shape (..., n)
+            State at t_k.
+        solve : callable
+            ``solve(q_pred, v_pred) -> a_new``: the new acceleration, from the balance
+            equation at the predicted state (e.g. the solution of the effective system
+            with the right-hand side f - C v~ - K q~).
+
+        Returns
+        -------
+        (q, v, a) at t_{k+1}.
+        """
+        q_pred, v_pred = self.predict(q, v, a)
+        a = solve(q_pred, v_pred)
+        q, v = self.correct(q_pred, v_pred, a)
+        return q, v, a
+
+
 def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, gamma, method):
-    """Common stepping loop; Newmark is the case ``alpha_m = alpha_f = 0``.
+    """Common stepping loop (:class:`NewmarkScheme` predictor and corrector); Newmark is
+    the case ``alpha_m = alpha_f = 0``.
 
     Balance at the generalised midpoint ``t_a = (1 - alpha_f) t_{k+1} + alpha_f t_k``::
 
@@ -191,8 +282,16 @@ def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, 
 
     cm = 1.0 - alpha_m
     cf = 1.0 - alpha_f
-    bh2 = beta * h * h
-    gh = gamma * h
+    scheme = NewmarkScheme(h, beta, gamma)
+    bh2, gh = scheme.bh2, scheme.gh
+
+    def solve(q_pred, v_pred):
+        # balance at t_a with the step's M, C, K, f and the previous state q, v, a
+        rhs = f - C @ (cf * v_pred + alpha_f * v) - K @ (cf * q_pred + alpha_f * q)
+        if alpha_m != 0.0:
+            rhs -= alpha_m * (M @ a)
+        return factor.solve(rhs)
+
     prev = None  # (M, C, K, factor) of the last step matrix
     for k in range(n_steps):
         t_a = cf * time[k + 1] + alpha_f * time[k]
@@ -203,14 +302,7 @@ def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, 
             S = cm * M + (cf * gh) * C + (cf * bh2) * K
             factor = _Factor(S, f"step matrix at t={t_a!r} (dt={h!r})")
             prev = (M, C, K, factor)
-        q_pred = q + h * v + (0.5 - beta) * h * h * a
-        v_pred = v + (1.0 - gamma) * h * a
-        rhs = f - C @ (cf * v_pred + alpha_f * v) - K @ (cf * q_pred + alpha_f * q)
-        if alpha_m != 0.0:
-            rhs -= alpha_m * (M @ a)
-        a = factor.solve(rhs)
-        q = q_pred + bh2 * a
-        v = v_pred + gh * a
+        q, v, a = scheme.step(q, v, a, solve)
         if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
             raise ModelError(
                 f"{method}: non-finite state at t={time[k + 1]!r}; "
