@@ -16,13 +16,20 @@ Both provide the modal integrals needed by an assumed-modes model (mass, stiffne
 rigid-elastic coupling, axial/geometric integral) as a frozen :class:`ModalIntegrals`, and a
 ``shape_matrix`` adaptor compatible with :func:`elastodyn.fem.ffrf.ffrf_invariants` and
 :func:`elastodyn.fem.ffrf.planar_stiffness` (axial row zero, transverse row ``phi``).
+
+:class:`ModeShapes` is the dimensionless form used in chord (floating) frames through both
+ends of a link, where the deflection vanishes at both ends: ``sine`` (Yu & Chen eq. (4)) or
+``clamped-free`` with the chord part removed. The assumed-modes arm
+(:mod:`elastodyn.formulations.amm_arm`) and the NE-PVP assumed-mode beams use it.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
+import sympy as sp
 from scipy.optimize import brentq
 
 from .._validate import non_negative, positive, positive_int
@@ -33,6 +40,7 @@ __all__ = [
     "SineModes",
     "ClampedFreeModes",
     "cantilever_roots",
+    "ModeShapes",
 ]
 
 
@@ -342,3 +350,101 @@ class ClampedFreeModes(_BeamModes):
             np.exp(bx - bL) - (-1.0) ** n * np.exp(-bx - bL))
         trig = -np.cos(bx + 0.5 * math.pi * n) + sigma * np.sin(bx + 0.5 * math.pi * n)
         return self._scale * b**n * (hyper + trig)
+
+
+def _clean(a: np.ndarray) -> np.ndarray:
+    """Quadrature round-off (below 1e-12 of the largest entry) set to exact zero, so
+    that orthogonal modes give no terms."""
+    a = np.array(a, dtype=float)
+    a[np.abs(a) < 1e-12 * max(np.abs(a).max(), 1e-300)] = 0.0
+    return a
+
+
+@dataclass(frozen=True)
+class ModeShapes:
+    """Dimensionless assumed modes phi_k(xi), xi in [0, 1] from the root, k = 1..count,
+    for a link described in its chord frame (the deflection vanishes at both ends).
+
+    ``sine``: sin(k pi xi) (Yu & Chen eq. (4); :class:`SineModes` with L = 1).
+    ``clamped-free``: psi_k = phi_k - xi phi_k(1), the cantilever eigenfunctions
+    (:class:`ClampedFreeModes` with L = 1) with their chord part removed, so that they
+    vanish at both ends of the chord.
+
+    Parameters
+    ----------
+    kind : {"sine", "clamped-free"}
+    count : int
+        Number of modes, >= 1.
+    """
+
+    kind: str
+    count: int
+
+    def __post_init__(self):
+        if self.kind not in ("sine", "clamped-free"):
+            raise InputError("basis", self.kind, "sine or clamped-free")
+        positive_int("count", self.count)
+
+    @cached_property
+    def _cf(self) -> ClampedFreeModes:
+        return ClampedFreeModes(1.0, self.count)
+
+    def values(self, xi, derivative: int = 0) -> np.ndarray:
+        """d^derivative phi / dxi^derivative, shape (len(xi), count) (dimensionless).
+
+        Parameters
+        ----------
+        xi : float or array_like (n,)
+            Positions along the chord over its length, in [0, 1] (clamped-free: values
+            outside are clipped).
+        derivative : int
+            0 to 3.
+        """
+        xi = np.atleast_1d(np.asarray(xi, dtype=float))
+        if self.kind == "sine":
+            k = np.pi * np.arange(1, self.count + 1)
+            arg = np.outer(xi, k)
+            return k ** derivative * np.sin(arg + 0.5 * np.pi * derivative)
+        out = self._cf.shape(np.clip(xi, 0.0, 1.0), derivative)
+        tip = self._cf.shape(np.array([1.0]), 0)[0]
+        if derivative == 0:
+            out = out - np.outer(xi, tip)
+        elif derivative == 1:
+            out = out - tip[None, :]
+        return out
+
+    def symbolic(self, xi, derivative: int = 0) -> list:
+        """The modes (derivative 0) or their slopes d phi / dxi (derivative 1) as sympy
+        expressions of ``xi`` (a number or a symbol), a list of ``count``."""
+        if derivative not in (0, 1):
+            raise InputError("derivative", derivative, "0 or 1")
+        x = sp.Dummy("xi", real=True) if derivative else xi
+        if self.kind == "sine":
+            out = [sp.sin(k * sp.pi * x) for k in range(1, self.count + 1)]
+        else:
+            cf = self._cf
+            tip = cf.shape(np.array([1.0]), 0)[0]
+            out = []
+            for k in range(self.count):
+                b, sg, c = (sp.Float(v) for v in (cf.roots[k], cf.sigma[k], cf._scale[k]))
+                phi = c * (sp.cosh(b * x) - sp.cos(b * x) - sg * (sp.sinh(b * x) - sp.sin(b * x)))
+                out.append(phi - x * sp.Float(tip[k]))
+        if derivative:
+            out = [sp.diff(e, x).subs(x, xi) for e in out]
+        return out
+
+    @cached_property
+    def integrals(self) -> dict:
+        """alpha = int (xi - 1) phi, beta = int phi, Gamma = int phi phi^T,
+        kappa = int phi'' phi''^T (Gauss-Legendre, 6 count + 40 points: the modes are
+        smooth, error at round-off), d0 = phi'(0), d1 = phi'(1) (dimensionless; shapes
+        (count,) or (count, count)); quadrature round-off below 1e-12 of the largest entry
+        is set to zero."""
+        t, w = np.polynomial.legendre.leggauss(6 * self.count + 40)
+        x, w = 0.5 * (t + 1.0), 0.5 * w
+        p, p2 = self.values(x), self.values(x, 2)
+        out = {"alpha": (w * (x - 1.0)) @ p, "beta": w @ p,
+               "Gamma": np.einsum("g,gk,gl->kl", w, p, p),
+               "kappa": np.einsum("g,gk,gl->kl", w, p2, p2),
+               "d0": self.values([0.0], 1)[0], "d1": self.values([1.0], 1)[0]}
+        return {k: _clean(v) for k, v in out.items()}

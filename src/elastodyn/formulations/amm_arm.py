@@ -9,25 +9,35 @@ A point of the link at x = L (xi - 1) (xi in [0, 1] from the root; x in [-L, 0] 
 Yu) is at P = p_i + x e_i + y n_i, with y = sum_k phi_k(xi) f_ik (eqs. 2-4).
 
 Pseudo-inertia (Yu eqs. 16-19, 27-28) in rotation-invariant form. J_u = int r r^T dm
-with r = (x, y, 1), for the line mass m and the lumped mass M at xi_M = 1 + mu (eq. 17),
-enters through its moments:
+with r = (x, y, 1), for the line mass m and the lumped masses M_j at xi_j = 1 + mu_j
+(eq. 17; Yu has one per link, here any number, and the payload is one more on the last
+link), enters through its moments (sums over j):
 
-    s = (int x dm, int y dm) = (-m L / 2 + M mu L, b^T f)      (J_u column 3)
-    I_r = int (x^2 + y^2) dm = m L^2 / 3 + M mu^2 L^2 + f^T Phi f   (trace of J_u)
-    a = d(int x y dm)/df = m L alpha + M mu L phi(xi_M)     (dJ_u/df, eq. 28)
-    b = m beta + M phi(xi_M),   Phi = m Gamma + M phi(xi_M) phi(xi_M)^T
+    s = (int x dm, int y dm) = (-m L / 2 + sum M_j mu_j L, b^T f)      (J_u column 3)
+    I_r = int (x^2 + y^2) dm = m L^2 / 3 + sum M_j mu_j^2 L^2 + f^T Phi f + J_t
+    a = d(int x y dm)/df = m L alpha + sum M_j mu_j L phi(xi_j) + sum J c (dJ_u/df, eq. 28)
+    b = m beta + sum M_j phi(xi_j),   Phi = m Gamma + sum M_j phi(xi_j) phi(xi_j)^T
 
 Here alpha = int (xi - 1) phi dxi, beta = int phi dxi and Gamma = int phi phi^T dxi
 (dimensionless). J_v = int r r_dot^T dm has one column, (a^T f_d, f^T Phi f_d, b^T f_d)
 (eqs. 18-19). J_w = int r_dot r_dot^T dm is f_d^T Phi f_d.
 
+Rotary inertias (an extension of Yu: :mod:`elastodyn.description.arm`). A body of rotary
+inertia J at xi (a lumped mass, the hub at xi = 0, the payload at xi = 1) turns with
+the section, phi_i + dy/dx, and adds 1/2 J (omega_i + c^T f_d)^2 to the kinetic energy,
+with c = phi'(xi) / L [1/m]. This is a constant quadratic form of the rates: it adds
+J_t = sum J to I_r (every M[theta_m, theta_j], m, j <= i), sum J c to a (M[theta_m, f_i])
+and sum J c c^T to M[f_i, f_i], and nothing to H or N. A rotary inertia that is zero in
+the description generates no term, so Yu's arms keep their operation counts.
+
 With d_im = p_i - p_{m-1} (joint m to the end of link i, m <= i), w_ij = p_i_dot -
 p_{j-1}_dot, omega_i = phi_i_dot and R s = s_x e_i + s_y n_i, every link i adds to:
 
-* M[theta_m, theta_j] (eq. 34): m_t d_m . d_j + (d_m + d_j) . R s + I_r, where m_t = m + M;
+* M[theta_m, theta_j] (eq. 34): m_t d_m . d_j + (d_m + d_j) . R s + I_r, where
+  m_t = m + sum M_j;
 * M[theta_m, f_ik] (eqs. 35-36): b_k (d_m . e_i) + a_k;
-* M[f_ik, f_il] (eq. 37): Phi_kl, which includes the lumped mass (Yu's eq. 37 keeps
-  only m/2: a sine mode vanishes at mu = 0, where his masses sit);
+* M[f_ik, f_il] (eq. 37): Phi_kl (+ sum J c_k c_l), which includes the lumped masses
+  (Yu's eq. 37 keeps only m/2: a sine mode vanishes at mu = 0, where his masses sit);
 * H, the Coriolis matrix with H q_dot the velocity forces (eqs. 38-40), H = int J^T J_dot dm
   (J = dP/dq):
     H[theta_m, theta_j] = d_m . (m_t w_j + omega S R s + n_i b^T f_d) + R s . w_j
@@ -54,86 +64,37 @@ of eq. 29); tested by the power balance.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property
 
-import numpy as np
 import sympy as sp
 
 from ..description.arm import PlanarArm
 from ..exceptions import InputError
-from ..fem.assumed_modes import ClampedFreeModes
+from ..fem.assumed_modes import ModeShapes
 from ..symbolic.core import Program, Recorder, Timer
 
 __all__ = ["ModeShapes", "generate_amm", "AMMSymbols"]
 
 
-@dataclass(frozen=True)
-class ModeShapes:
-    """Dimensionless assumed modes phi_k(xi), xi in [0, 1] from the root, k = 1..count.
-
-    ``sine``: sin(k pi xi) (Yu eq. 4). ``clamped-free``: psi_k = phi_k - xi phi_k(1), the
-    cantilever eigenfunctions (:class:`~elastodyn.fem.assumed_modes.ClampedFreeModes`)
-    with their chord part removed, so that they vanish at both ends of the chord.
-    """
-
-    kind: str
-    count: int
-
-    def __post_init__(self):
-        if self.kind not in ("sine", "clamped-free"):
-            raise InputError("basis", self.kind, "sine or clamped-free")
-
-    @cached_property
-    def _cf(self) -> ClampedFreeModes:
-        return ClampedFreeModes(1.0, self.count)
-
-    def values(self, xi, derivative: int = 0) -> np.ndarray:
-        """(len(xi), count): d^derivative phi / dxi^derivative."""
-        xi = np.atleast_1d(np.asarray(xi, dtype=float))
-        if self.kind == "sine":
-            k = np.pi * np.arange(1, self.count + 1)
-            arg = np.outer(xi, k)
-            return k ** derivative * np.sin(arg + 0.5 * np.pi * derivative)
-        out = self._cf.shape(np.clip(xi, 0.0, 1.0), derivative)
-        tip = self._cf.shape(np.array([1.0]), 0)[0]
-        if derivative == 0:
-            out = out - np.outer(xi, tip)
-        elif derivative == 1:
-            out = out - tip[None, :]
-        return out
-
-    def symbolic(self, xi) -> list:
-        """The modes as sympy expressions of ``xi`` (a number or symbol)."""
-        if self.kind == "sine":
-            return [sp.sin(k * sp.pi * xi) for k in range(1, self.count + 1)]
-        cf = self._cf
-        tip = cf.shape(np.array([1.0]), 0)[0]
-        out = []
-        for k in range(self.count):
-            b, sg, c = (sp.Float(v) for v in (cf.roots[k], cf.sigma[k], cf._scale[k]))
-            phi = c * (sp.cosh(b * xi) - sp.cos(b * xi) - sg * (sp.sinh(b * xi) - sp.sin(b * xi)))
-            out.append(phi - xi * sp.Float(tip[k]))
-        return out
-
-    @cached_property
-    def integrals(self) -> dict:
-        """alpha = int (xi - 1) phi, beta = int phi, Gamma = int phi phi^T,
-        kappa = int phi'' phi''^T (Gauss-Legendre, 6 count + 40 points: the modes are
-        smooth, error at round-off), d0 = phi'(0), d1 = phi'(1)."""
-        t, w = np.polynomial.legendre.leggauss(6 * self.count + 40)
-        x, w = 0.5 * (t + 1.0), 0.5 * w
-        p, p2 = self.values(x), self.values(x, 2)
-        out = {"alpha": (w * (x - 1.0)) @ p, "beta": w @ p,
-               "Gamma": np.einsum("g,gk,gl->kl", w, p, p),
-               "kappa": np.einsum("g,gk,gl->kl", w, p2, p2),
-               "d0": self.values([0.0], 1)[0], "d1": self.values([1.0], 1)[0]}
-        return {k: _clean(v) for k, v in out.items()}
-
-
 class AMMSymbols:
     """Symbols of an arm model: theta, f (link by link), their rates, tau, and the
-    parameters (when symbolic): per link L, m, EI, M, mu, and g."""
+    parameters, symbols when ``symbolic`` (listed in :attr:`params`, the input ``p``) or
+    sympy numbers.
+
+    Parameters per link i (1-based): L{i}, m{i}, EI{i}; then per lumped mass j of the
+    link (:attr:`ArmLink.lumped_masses`; suffix i for the first, i_j for the j-th,
+    j >= 2) M, mu and, if its rotary inertia is not 0 in the description, J (M1, mu1,
+    J1, M1_2, mu1_2, ...); then Jh{i} if the hub inertia is not 0. Then the payload Mp and,
+    if its inertia is not 0, Jp; last g. An arm of one point mass per link (Yu's) has
+    L, m, EI, M, mu per link and g, as in Yu's tool. A rotary inertia that is 0 in the
+    description is left out of the model (no symbol, no operation).
+
+    Attributes
+    ----------
+    link : list of dict
+        Per link: "L", "m", "EI" (sympy), "bodies": a list of (M, mu, J) (J None when
+        absent; mu a float for the payload), the payload last on the last link, and "Jh"
+        (None when absent). "M" and "mu" name the first lumped mass, if any.
+    """
 
     def __init__(self, arm: PlanarArm, symbolic: bool):
         n, s = arm.n, arm.modes
@@ -148,31 +109,52 @@ class AMMSymbols:
         self.qd = self.theta_d + [x for row in self.f_d for x in row]
         self.params = []
         self.link = []
-        for i, lk in enumerate(arm.links):
+
+        def par(name, value):
             if symbolic:
-                vals = [R(f"{nm}{i + 1}", real=True) for nm in ("L", "m", "EI", "M", "mu")]
-                self.params += vals
-            else:
-                vals = [sp.Float(lk.length), sp.Float(lk.mass), sp.Float(lk.E * lk.I),
-                        sp.Float(lk.lumped_mass), sp.Float(lk.mu)]
-            self.link.append(dict(zip(("L", "m", "EI", "M", "mu"), vals)))
+                x = R(name, real=True)
+                self.params.append(x)
+                return x
+            return sp.Float(value)
+
+        for i, lk in enumerate(arm.links):
+            d = {"L": par(f"L{i + 1}", lk.length), "m": par(f"m{i + 1}", lk.mass),
+                 "EI": par(f"EI{i + 1}", lk.E * lk.I), "bodies": [], "Jh": None}
+            for j, (b, mu) in enumerate(zip(lk.lumped_masses, lk.mus)):
+                sfx = f"{i + 1}" if j == 0 else f"{i + 1}_{j + 1}"
+                body = (par(f"M{sfx}", b.mass), par(f"mu{sfx}", mu),
+                        par(f"J{sfx}", b.inertia) if b.inertia != 0 else None)
+                d["bodies"].append(body)
+            if d["bodies"]:
+                d["M"], d["mu"] = d["bodies"][0][:2]
+            if lk.hub_inertia != 0:
+                d["Jh"] = par(f"Jh{i + 1}", lk.hub_inertia)
+            self.link.append(d)
+        if arm.payload is not None:
+            pl = arm.payload
+            self.link[-1]["bodies"].append(
+                (par("Mp", pl.mass), sp.Integer(0),
+                 par("Jp", pl.inertia) if pl.inertia != 0 else None))
         if symbolic:
             self.g = R("g", real=True)
             self.params.append(self.g)
         else:
             self.g = sp.Float(arm.gravity)
+        # True when a rotary inertia (lumped mass, hub or payload) enters the model
+        self.rotary = any(d["Jh"] is not None or any(b[2] is not None for b in d["bodies"])
+                          for d in self.link)
+        # True for Yu's arms: one point mass per link, no hub, no payload
+        self.legacy = (not self.rotary and arm.payload is None
+                       and all(len(d["bodies"]) == 1 for d in self.link))
 
     @property
     def names(self) -> list[str]:
         return [str(x) for x in self.q]
 
-
-def _clean(a: np.ndarray) -> np.ndarray:
-    """Quadrature round-off (below 1e-12 of the largest entry) set to exact zero, so
-    that orthogonal modes give no terms."""
-    a = np.array(a, dtype=float)
-    a[np.abs(a) < 1e-12 * max(np.abs(a).max(), 1e-300)] = 0.0
-    return a
+    @property
+    def param_names(self) -> list[str]:
+        """Names of the symbolic parameters, in the order of the input ``p``."""
+        return [str(x) for x in self.params]
 
 
 def _num(x) -> sp.Expr:
@@ -187,7 +169,9 @@ def generate_amm(arm: PlanarArm, *, symbolic: bool = False) -> tuple[Program, AM
     arm : PlanarArm
     symbolic : bool
         False: the arm's numbers are constants of the program. True: the link
-        parameters (L, m, EI, M, mu per link) and g are symbols, an input group ``p``.
+        parameters (L, m, EI, M, mu per link; the further masses, rotary inertias and the
+        payload when the arm has them, :class:`AMMSymbols`) and g are symbols, an input
+        group ``p``.
 
     Returns
     -------
@@ -210,6 +194,11 @@ def generate_amm(arm: PlanarArm, *, symbolic: bool = False) -> tuple[Program, AM
                        "B": "dF/dtau", "c": "H q_d + N"}}
     with Timer() as timer:
         sy = AMMSymbols(arm, symbolic)
+        if not sy.legacy:
+            doc["inputs"]["p"] = ("L [m], m [kg], EI [N m^2] per link, then its lumped masses "
+                                  "M [kg], mu [-], J [kg m^2] and hub Jh [kg m^2]; the payload "
+                                  "Mp [kg], Jp [kg m^2]; g [m/s^2]: "
+                                  + ", ".join(sy.param_names))
         rec = Recorder("t")
         out = _generate(arm, sy, rec)
         inputs = {"q": sy.q, "qd": sy.qd, "tau": sy.tau}
@@ -254,24 +243,57 @@ def _generate(arm: PlanarArm, sy: AMMSymbols, rec: Recorder) -> dict:
     # ------------------------------------------------------------------ links
     for i in range(n):
         lk = sy.link[i]
-        L, m, EI, Mi, mu = lk["L"], lk["m"], lk["EI"], lk["M"], lk["mu"]
+        L, m, EI = lk["L"], lk["m"], lk["EI"]
         e, nv, om = E[i], Nn[i], W[i]
         f = sp.Matrix(sy.f[i])
         fd = sp.Matrix(sy.f_d[i])
-        if sy.params:
-            phM = rec.matrix(sp.Matrix(shapes.symbolic(1 + mu)))
-        else:                   # zero at the end (mu = 0) exactly, not 1e-16
-            v = shapes.values([1.0 + float(mu)])[0]
-            phM = sp.Matrix([_num(x if abs(x) > 1e-12 else 0.0) for x in v])
-        b = rec.matrix(m * sp.Matrix([_num(v) for v in it["beta"]]) + Mi * phM)
-        a = rec.matrix(m * L * sp.Matrix([_num(v) for v in it["alpha"]]) + Mi * mu * L * phM)
-        Phi = rec.matrix(m * sp.Matrix(s, s, lambda k, l_: _num(it["Gamma"][k, l_]))
-                         + Mi * phM * phM.T)
-        mt = rec(m + Mi)
+        # the lumped masses (and the payload): mode values phi(xi_M) at xi_M = 1 + mu
+        # (eq. 17), and for those with a rotary inertia J the section slope dy/dx per
+        # unit f, phi'(xi_M) / L
+        phis, rot = [], []
+        for Mi, mu, J in lk["bodies"]:
+            if isinstance(mu, sp.Symbol):
+                phM = rec.matrix(sp.Matrix(shapes.symbolic(1 + mu)))
+            else:               # zero at the end (mu = 0) exactly, not 1e-16
+                v = shapes.values([1.0 + float(mu)])[0]
+                phM = sp.Matrix([_num(x if abs(x) > 1e-12 else 0.0) for x in v])
+            phis.append(phM)
+        for (Mi, mu, J), phM in zip(lk["bodies"], phis):
+            if J is None:
+                continue
+            if isinstance(mu, sp.Symbol):
+                slope = rec.matrix(sp.Matrix(shapes.symbolic(1 + mu, 1)) / L)
+            else:
+                slope = sp.Matrix([_num(x) for x in shapes.values([1.0 + float(mu)], 1)[0]]) / L
+            rot.append((J, slope))
+        if lk["Jh"] is not None:            # the hub turns with the root section
+            rot.append((lk["Jh"], sp.Matrix([_num(x) for x in it["d0"]]) / L))
+        # moments of the pseudo-inertia (module docstring), summed over the masses
+        b = m * sp.Matrix([_num(v) for v in it["beta"]])
+        a = m * L * sp.Matrix([_num(v) for v in it["alpha"]])
+        Phi = m * sp.Matrix(s, s, lambda k, l_: _num(it["Gamma"][k, l_]))
+        mt, sx, Ir0 = m, -m * L / 2, m * L ** 2 / 3
+        for (Mi, mu, J), phM in zip(lk["bodies"], phis):
+            b = b + Mi * phM
+            a = a + Mi * mu * L * phM
+            Phi = Phi + Mi * phM * phM.T
+            mt = mt + Mi
+            sx = sx + Mi * mu * L
+            Ir0 = Ir0 + Mi * mu ** 2 * L ** 2
+        Mff = None
+        if rot:     # rotary inertias: 1/2 J (omega_i + c^T f_d)^2, c the section slope
+            Jt = rec(sum((J for J, _ in rot), sp.Integer(0)))
+            a = a + rec.matrix(sum((J * c for J, c in rot), sp.zeros(s, 1)))
+            Mff = rec.matrix(sum((J * c * c.T for J, c in rot), sp.zeros(s, s)))
+            Ir0 = Ir0 + Jt
+        b = rec.matrix(b)
+        a = rec.matrix(a)
+        Phi = rec.matrix(Phi)
+        mt = rec(mt)
         Phif = rec.matrix(Phi * f)
-        sx = rec(-m * L / 2 + Mi * mu * L)
+        sx = rec(sx)
         sy_ = rec((b.T * f)[0])
-        Ir = rec(m * L ** 2 / 3 + Mi * mu ** 2 * L ** 2 + (f.T * Phif)[0])
+        Ir = rec(Ir0 + (f.T * Phif)[0])
         yyd = rec((fd.T * Phif)[0])
         bfd = rec((b.T * fd)[0])
         Rs = rec.matrix(sx * e + sy_ * nv)
@@ -303,7 +325,7 @@ def _generate(arm: PlanarArm, sy: AMMSymbols, rec: Recorder) -> dict:
             for j in range(i + 1):
                 H[ci + k, j] += b[k] * ew[j] - om * Phif[k]
             for l_ in range(s):
-                M[ci + k, ci + l_] = Phi[k, l_]
+                M[ci + k, ci + l_] = Phi[k, l_] if Mff is None else Phi[k, l_] + Mff[k, l_]
             N[ci + k] += g * b[k] * e[0] + EI / L ** 3 * sum(
                 (_num(it["kappa"][k, l_]) * f[l_] for l_ in range(s)), sp.Integer(0))
         # generalized forces of the joint torques (module docstring)
