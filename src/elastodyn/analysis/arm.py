@@ -8,7 +8,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.optimize import brentq
 
-from ..description.arm import ArmLink, PlanarArm
+from ..description.arm import COULOMB_SMOOTHING, ArmLink, LumpedMass, PlanarArm
 from ..exceptions import InputError
 from ..formulations.amm_model import AMMArmModel
 
@@ -18,17 +18,20 @@ __all__ = ["clamped_link_frequencies", "cantilever_frequencies", "ArmSimulation"
 
 
 def clamped_link_frequencies(link: ArmLink, modes: int, basis: str = "sine",
-                             tip_mass: float = 0.0) -> np.ndarray:
+                             tip_mass: float = 0.0, tip_inertia: float = 0.0) -> np.ndarray:
     """Natural frequencies [rad/s] (modes,) of one link whose motor shaft is clamped,
     about rest without gravity, by the assumed-modes model.
 
-    The clamp holds the root tangent: theta + y'(0) = theta + sum phi_k'(0) f_k / L = 0,
-    so q = T f with T = [-phi'(0)^T / L; I]; omega^2 solves T^T K T = omega^2 T^T M T.
-    The chord frame turns with theta: the link is a cantilever, free at the tip, with
-    the point mass ``tip_mass`` [kg] there (mu = 0).
+    The clamp holds the root tangent, the shaft angle B^T q: theta + y'(0) = theta +
+    sum phi_k'(0) f_k / L = 0, so q = T f with T = [-phi'(0)^T / L; I]; omega^2 solves
+    T^T K T = omega^2 T^T M T. The chord frame turns with theta: the link is a cantilever,
+    free at the tip, with a body of mass ``tip_mass`` [kg] and rotary inertia
+    ``tip_inertia`` [kg m^2] there (mu = 0) in place of the link's lumped masses. The
+    hub (:attr:`ArmLink.hub_inertia`) is kept: it turns with the clamped root and does
+    not move.
     """
-    from dataclasses import replace
-    arm = PlanarArm("clamped-link", (replace(link, lumped_mass=tip_mass, mu=0.0),),
+    body = LumpedMass(tip_mass, tip_inertia, mu=0.0)
+    arm = PlanarArm("clamped-link", (link.with_lumped_masses(body),),
                     modes=modes, basis=basis, gravity=0.0)
     m = AMMArmModel(arm)
     M = m.dynamics(np.zeros(m.nq), np.zeros(m.nq))["M"]
@@ -38,19 +41,37 @@ def clamped_link_frequencies(link: ArmLink, modes: int, basis: str = "sine",
     return np.sqrt(np.clip(w2, 0.0, None))
 
 
-def cantilever_frequencies(link: ArmLink, count: int, tip_mass: float = 0.0) -> np.ndarray:
-    """Euler-Bernoulli cantilever with a tip point mass: omega_k = lam_k^2 sqrt(E I /
-    (m L^3)) [rad/s] with lam_k the roots of 1 + cos(lam) cosh(lam) + r lam (cos(lam)
-    sinh(lam) - sin(lam) cosh(lam)) = 0, r = tip_mass / m (Blevins, Table 8-1, case 3).
-    Bracketed between the pinned and clamped-free limits: one root per interval
-    ((k - 1/2) pi .. (k + 1/2) pi) for k >= 1, scaled by cosh to stay finite."""
+def cantilever_frequencies(link: ArmLink, count: int, tip_mass: float = 0.0,
+                           tip_inertia: float = 0.0) -> np.ndarray:
+    """Euler-Bernoulli cantilever with a tip body: omega_k = lam_k^2 sqrt(E I / (m L^3))
+    [rad/s], (count,), with lam_k the roots of
+
+        1 + cos(lam) cosh(lam) + r lam (cos(lam) sinh(lam) - sin(lam) cosh(lam))
+          - j lam^3 (sin(lam) cosh(lam) + cos(lam) sinh(lam))
+          + r j lam^4 (1 - cos(lam) cosh(lam)) = 0,
+
+    r = tip_mass / m, j = tip_inertia / (m L^2), for a body of mass ``tip_mass`` [kg]
+    and rotary inertia ``tip_inertia`` [kg m^2] (about its centre, at the tip). It is the
+    determinant of the tip conditions E I y''' = -M omega^2 y (shear) and E I y'' =
+    J omega^2 y' (moment) on y = A (cosh - cos) + B (sinh - sin) (beta x); j = 0 gives
+    Blevins, Table 8-1, case 3, and r = j = 0 the clamped-free beam. The equation is
+    divided by cosh to stay finite; its roots are found by a scan in steps of 0.05 (the
+    roots are about pi apart) refined by Brent's method.
+    """
+    from .._validate import non_negative, positive_int
     if link.mass <= 0:
         raise InputError("mass", link.mass, "> 0 for a cantilever")
-    r = tip_mass / link.mass
+    count = positive_int("count", count)
+    r = non_negative("tip_mass", tip_mass) / link.mass
+    jr = non_negative("tip_inertia", tip_inertia) / (link.mass * link.length ** 2)
 
     def char(lam):
-        return (1.0 / np.cosh(lam) + np.cos(lam)
-                + r * lam * (np.cos(lam) * np.tanh(lam) - np.sin(lam)))
+        out = (1.0 / np.cosh(lam) + np.cos(lam)
+               + r * lam * (np.cos(lam) * np.tanh(lam) - np.sin(lam)))
+        if jr:
+            c, s, th = np.cos(lam), np.sin(lam), np.tanh(lam)
+            out += -jr * lam ** 3 * (s + c * th) + r * jr * lam ** 4 * (1.0 / np.cosh(lam) - c)
+        return out
 
     roots = []
     a = 1e-6
@@ -64,13 +85,6 @@ def cantilever_frequencies(link: ArmLink, count: int, tip_mass: float = 0.0) -> 
 
 
 # ---------------------------------------------------------------------------- simulation
-COULOMB_SMOOTHING = 1e-3
-"""Joint rate [rad/s] below which Coulomb friction is smoothed: r kc tanh(theta_d / eps)
-instead of r kc sign(theta_d), so that a joint held near rest by the PD does not chatter.
-The smoothing adds at most the damping r kc / eps (2.2e3 N m s/rad at joint 1 of
-arm-yu2019), a time constant of about 0.5 ms, which DOP853 resolves."""
-
-
 @dataclass(frozen=True)
 class ArmSimulation:
     """Result of :func:`simulate_pd` on the output grid (nt samples).
@@ -91,14 +105,6 @@ class ArmSimulation:
     tip_acceleration: np.ndarray
     names: tuple
     evaluations: int
-
-
-def _friction(model, w):
-    out = np.empty(model.n)
-    for i, lk in enumerate(model.arm.links):
-        r = lk.gear_ratio
-        out[i] = r * lk.coulomb * np.tanh(w[i] / COULOMB_SMOOTHING) + r * r * lk.viscous * w[i]
-    return out
 
 
 def tip_accelerations(model, q, qd, qdd) -> np.ndarray:
@@ -172,7 +178,8 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
         count[0] += 1
         q, qd = x[:nq], x[nq:]
         d = model.dynamics(q, qd)
-        tj = torque(t, q, qd) - (_friction(model, qd @ B) if friction else 0.0)
+        tj = torque(t, q, qd) - (model.friction(qd @ B, COULOMB_SMOOTHING) if friction
+                                 else 0.0)
         return np.concatenate([qd, np.linalg.solve(d["M"], B @ tj - d["c"])])
 
     sol = solve_ivp(rhs, (0.0, T), np.concatenate([q0, qd0]), method=method,
@@ -271,7 +278,7 @@ def linearized_closed_loop(model, theta_ref, kp, kd, friction: bool = True):
         dd = model.dynamics(q, qd)
         tpd = kp * (theta_ref - q @ B) - kd * (qd @ B)
         if friction:
-            tpd = tpd - np.array([lk.gear_ratio ** 2 * lk.viscous for lk in model.arm.links]) \
+            tpd = tpd - np.array([lk.joint_friction().viscous for lk in model.arm.links]) \
                 * (qd @ B)
         return dd["c"] - B @ tpd
 

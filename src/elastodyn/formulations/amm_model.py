@@ -11,8 +11,9 @@ import numpy as np
 
 from ..description.arm import PlanarArm
 from ..exceptions import InputError
+from ..fem.assumed_modes import ModeShapes
 from ..symbolic.compiled import compile_program
-from .amm_arm import ModeShapes, generate_amm
+from .amm_arm import generate_amm
 
 __all__ = ["AMMArmModel"]
 
@@ -21,7 +22,9 @@ class AMMArmModel:
     """Planar flexible arm by assumed modes: M q_dd + H q_d + N = B (tau - tau_f).
 
     q = (theta_1..n [rad], f_11..f_ns [m]) (n + n s,); tau the joint torques [N m]
-    (n,); tau_f the joint friction of the geared motors (:meth:`friction`).
+    (n,); tau_f the joint friction of the geared motors (:meth:`friction`). The rigid
+    bodies of the arm (lumped masses with rotary inertias, hubs, payload:
+    :mod:`elastodyn.description.arm`) are in M, H and N.
     """
 
     def __init__(self, arm: PlanarArm):
@@ -33,6 +36,7 @@ class AMMArmModel:
         self.nq = self.n + self.n * self.s
         self.shapes = ModeShapes(arm.basis, arm.modes)
         self._f = None
+        self._friction_laws = {}
 
     @property
     def generation_time_s(self) -> float:
@@ -57,19 +61,29 @@ class AMMArmModel:
         out = self.compiled(q, qd, tau)
         return {k: (v.ravel() if v.shape[1] == 1 and k != "B" else v) for k, v in out.items()}
 
-    def friction(self, theta_d) -> np.ndarray:
-        """Joint friction torques (n,) [N m] of the geared motors for joint rates theta_d:
-        r kc sign(theta_d) + r^2 kv theta_d (motor-side Coulomb kc and viscous kv
-        through the gear ratio r)."""
-        w = np.asarray(theta_d, dtype=float)
-        out = np.empty(self.n)
-        for i, lk in enumerate(self.arm.links):
-            r = lk.gear_ratio
-            out[i] = r * lk.coulomb * np.sign(w[i]) + r * r * lk.viscous * w[i]
-        return out
+    def friction(self, theta_d, smoothing_velocity: float = 0.0) -> np.ndarray:
+        """Joint friction torques (n,) [N m] of the geared motors for joint rates theta_d
+        (n,) [rad/s]: r kc sgn(theta_d) + r^2 kv theta_d (motor-side Coulomb kc and
+        viscous kv through the gear ratio r), by
+        :meth:`~elastodyn.description.friction.Friction.torque` of each link's
+        :meth:`~elastodyn.description.arm.ArmLink.joint_friction`.
+
+        Decision: sgn is the exact sign by default (``smoothing_velocity`` = 0 [rad/s]):
+        the friction law evaluated at a state, as :meth:`accelerations` uses it. A
+        simulation that integrates through rest passes
+        :data:`~elastodyn.description.arm.COULOMB_SMOOTHING` (tanh(theta_d / 1e-3), as
+        :func:`~elastodyn.analysis.arm.simulate_pd` does), so that the joints do not chatter.
+        """
+        w = np.asarray(theta_d, dtype=float).reshape(self.n)
+        laws = self._friction_laws.get(smoothing_velocity)
+        if laws is None:
+            laws = tuple(lk.joint_friction(smoothing_velocity) for lk in self.arm.links)
+            self._friction_laws[smoothing_velocity] = laws
+        return np.array([law.torque(w[i]) for i, law in enumerate(laws)])
 
     def accelerations(self, q, qd, tau, friction: bool = True) -> np.ndarray:
-        """q_dd (nq,) = M^-1 (B (tau - tau_f) - c)."""
+        """q_dd (nq,) = M^-1 (B (tau - tau_f) - c), with tau_f = :meth:`friction` of the
+        chord-angle rates qd[:n] (exact sign)."""
         d = self.dynamics(q, qd)
         t = np.asarray(tau, dtype=float) - (self.friction(qd[:self.n]) if friction else 0.0)
         return np.linalg.solve(d["M"], d["B"] @ t - d["c"])
@@ -91,18 +105,23 @@ class AMMArmModel:
         return self.frames(q)[2][1:]
 
     def potential(self, q) -> float:
-        """Gravity plus elastic energy [J]: g sum (m_t p_i + R s)_y + f^T K f / 2."""
+        """Gravity plus elastic energy [J]: g sum_i (m_t p_i + R s)_y + f^T K f / 2, with
+        m_t = m_i + sum M and s = (-m L / 2 + sum M mu L, b^T f), b = m beta + sum M
+        phi(1 + mu), over the rigid bodies of link i (:meth:`PlanarArm.link_bodies`;
+        written here independently of the generator)."""
         q = np.asarray(q, dtype=float)
         e, nv, p = self.frames(q)
         it = self.shapes.integrals
         V = 0.0
         for i, lk in enumerate(self.arm.links):
             f = q[self.n + i * self.s:self.n + (i + 1) * self.s]
-            phM = self.shapes.values([1.0 + lk.mu])[0]
-            b = lk.mass * it["beta"] + lk.lumped_mass * phM
-            sx = -lk.mass * lk.length / 2 + lk.lumped_mass * lk.mu * lk.length
+            mt, sx, b = lk.mass, -lk.mass * lk.length / 2, lk.mass * it["beta"]
+            for mass, _, mu in self.arm.link_bodies(i):
+                mt += mass
+                sx += mass * mu * lk.length
+                b = b + mass * self.shapes.values([1.0 + mu])[0]
             Rs = sx * e[i] + (b @ f) * nv[i]
-            V += self.arm.gravity * ((lk.mass + lk.lumped_mass) * p[i + 1, 1] + Rs[1])
+            V += self.arm.gravity * (mt * p[i + 1, 1] + Rs[1])
             V += 0.5 * lk.E * lk.I / lk.length ** 3 * f @ it["kappa"] @ f
         return V
 
