@@ -13,6 +13,7 @@ from elastodyn.exceptions import InputError
 from elastodyn.symbolic import (OpCount, Program, Recorder, compile_program, count_ops,
                                 print_program)
 from elastodyn.symbolic.compiled import CompiledProgram
+from elastodyn.symbolic.core import IsGreater, Select, identifier, is_identifier
 
 x, y, z = sp.symbols("x y z", real=True)
 
@@ -38,6 +39,48 @@ def _cache(tmp_path, monkeypatch):
 def test_count_ops_rules(expr, adds, mults, funcs):
     """Hand counts of the printed forms (module docstring rules)."""
     assert count_ops(expr) == OpCount(adds, mults, funcs)
+
+
+def test_count_ops_comparisons_and_selects():
+    """A flag is one comparison, a select one select (a conditional move, not an
+    arithmetic operation); abs is a function call (fabs); a negated branch is a
+    negation. Expressions without them keep their three counts (zeros added)."""
+    f = IsGreater(sp.Abs(x), y)
+    assert count_ops(f) == OpCount(0, 0, 1, 1, 0)
+    assert count_ops(Select(f, x * y, z)) == OpCount(0, 1, 1, 1, 1)
+    assert count_ops(Select(z, x, -y) + 1) == OpCount(2, 0, 0, 0, 1)
+    assert count_ops(x * y + z).to_dict() == {"additions": 1, "multiplications": 1,
+                                             "functions": 0, "comparisons": 0,
+                                             "selects": 0}
+
+
+def test_select_and_flag_evaluate_with_numbers():
+    """Values by hand, Floats included (sympy >= 1.13: Float(0.0) != 0, a trap for a
+    flag test written as f != 0); Select(f, -a, -b) folds its sign out."""
+    assert IsGreater(sp.Float(2.0), sp.Float(1.0)) == 1
+    assert IsGreater(sp.Float(1.0), sp.Float(1.0)) == 0 and IsGreater(x, x) == 0
+    assert Select(sp.Float(0.0), x, y) == y and Select(sp.Float(1.0), x, y) == x
+    assert Select(sp.Integer(0), x, y) == y and Select(z, x, x) == x
+    assert Select(z, -x, -y) == -Select(z, x, y)
+    e = Select(IsGreater(sp.Abs(x), y), x, z)
+    assert float(e.xreplace({x: -3.0, y: 2.0, z: 5.0})) == -3.0
+    assert float(e.xreplace({x: -1.0, y: 2.0, z: 5.0})) == 5.0
+
+
+def test_identifiers_for_every_printed_language():
+    """Names that C, Python and Octave all accept as function names."""
+    assert identifier("prrrp-briot2013") == "prrrp_briot2013"      # five-bar unchanged
+    assert identifier("3prr-rosyid2020", "nepvp") == "nepvp_3prr_rosyid2020"
+    assert identifier("_x") == "m__x" and identifier("for") == "m_for"
+    assert identifier("robot \u00e9/1") == "robot___1"                # ASCII only
+    for good in ("a", "a1_b", "prrrp_briot2013_inverse"):
+        assert is_identifier(good)
+    for bad in ("1a", "_a", "a-b", "\u00e9t\u00e9", "for", "void", "end", "", "a b"):
+        assert not is_identifier(bad)
+        with pytest.raises(InputError, match="name"):
+            Program(bad, {"v": [x]}, [], {"o": sp.Matrix([x])})
+    with pytest.raises(InputError, match="prefix"):
+        identifier("1a", "9")
 
 
 def _random_program(seed, n_vars=40):

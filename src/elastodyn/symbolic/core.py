@@ -15,13 +15,26 @@ Operator counts (:func:`count_ops`), per expression tree as printed:
 * ``multiplications``: n - 1 for a product of n factors (a coefficient -1 is a sign, not
   a factor), one per division, and k - 1 for an integer power x**k (printed as a
   product); x**-k is one division after the product.
-* ``functions``: calls of sin, cos, sqrt, ... (a non-integer power is a call of pow).
+* ``functions``: calls of sin, cos, sqrt, abs, ... (a non-integer power is a call of
+  pow).
+* ``comparisons``: one per :class:`IsGreater` node, a flag (1.0 if x > y else 0.0)
+  recorded once as its own intermediate variable;
+* ``selects``: one per :class:`Select` node, ``a if flag else b`` (a conditional move:
+  no arithmetic, printed as a ternary in C, a conditional expression in Python, a masked
+  expression in Octave and cases in LaTeX).
+
+Programs without comparisons and selects (every model that needs no pivoting) have the
+same three counts as before these two were introduced; the two new counts are zero.
+Comparisons and selects are counted apart from the arithmetic: each is one machine
+instruction (a compare, a conditional move), neither an addition nor a multiplication.
 
 Identical right-hand sides are recorded once (common subexpressions found by hashing),
 which also removes the work that the recursions repeat.
 """
 from __future__ import annotations
 
+import keyword
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -29,7 +42,130 @@ import sympy as sp
 
 from ..exceptions import InputError
 
-__all__ = ["Recorder", "Program", "OpCount", "count_ops"]
+__all__ = ["Recorder", "Program", "OpCount", "count_ops", "IsGreater", "Select",
+           "identifier", "is_identifier"]
+
+
+# ---------------------------------------------------------------------- select nodes
+def _is_num(x) -> bool:
+    return isinstance(x, sp.Basic) and x.is_Number
+
+
+class IsGreater(sp.Function):
+    """Comparison flag ``IsGreater(x, y)`` = 1 if x > y else 0 (a real number).
+
+    Evaluates to ``S.One``/``S.Zero`` when both arguments are numbers (so that
+    :meth:`Program.evaluate` and ``xreplace`` with numbers give the value). Printed as
+    ``(x > y)`` in C (an int promoted to double 1.0/0.0), Python (a bool) and Octave (a
+    logical), and as an Iverson bracket in LaTeX. Counted as one comparison."""
+
+    nargs = 2
+    is_real = True
+
+    @classmethod
+    def eval(cls, x, y):
+        if _is_num(x) and _is_num(y):
+            return sp.S.One if x > y else sp.S.Zero
+        if x == y:
+            return sp.S.Zero
+        return None
+
+    def _ccode(self, printer):
+        x, y = self.args
+        return f"({printer._print(x)} > {printer._print(y)})"
+
+    _pythoncode = _ccode
+
+    def _octave(self, printer):
+        x, y = self.args
+        return f"({printer._print(x)} > {printer._print(y)})"
+
+    def _latex(self, printer):
+        x, y = self.args
+        return rf"\left[{printer._print(x)} > {printer._print(y)}\right]"
+
+
+class Select(sp.Function):
+    """Branch-free choice ``Select(flag, a, b)`` = a if flag != 0 else b, for a flag
+    from :class:`IsGreater` (0 or 1).
+
+    Evaluates when the flag is a number, or when a == b; ``Select(f, -a, -b)`` is kept
+    as ``-Select(f, a, b)`` (the sign folds into the next sum). Printed as ``(f ? a :
+    b)`` in C, ``(a if f else b)`` in Python, the masked expression ``((f).*(a) +
+    (~(f)).*(b))`` in Octave/MATLAB (exact for finite a and b: one term is a times 1,
+    the other b times 0) and ``cases`` in LaTeX. Counted as one select."""
+
+    nargs = 3
+    is_real = True
+
+    @classmethod
+    def eval(cls, f, a, b):
+        if _is_num(f):                   # Float(0.0) != 0 in sympy >= 1.13: use is_zero
+            return b if f.is_zero else a
+        if a == b:
+            return a
+        if (_is_neg_atom(a) or (a.is_Number and a.is_negative)) and \
+                (_is_neg_atom(b) or (b.is_Number and b.is_negative)):
+            return -cls(f, -a, -b)
+        return None
+
+    def _ccode(self, printer):
+        f, a, b = (printer._print(x) for x in self.args)
+        return f"({f} ? {a} : {b})"
+
+    def _pythoncode(self, printer):
+        f, a, b = (printer._print(x) for x in self.args)
+        return f"({a} if {f} else {b})"
+
+    def _octave(self, printer):
+        f, a, b = (printer._print(x) for x in self.args)
+        return f"(({f}).*({a}) + (~({f})).*({b}))"
+
+    def _latex(self, printer):
+        f, a, b = (printer._print(x) for x in self.args)
+        return (rf"\begin{{cases}} {a} & \text{{if }} {f} = 1 \\ {b} & "
+                rf"\text{{otherwise}} \end{{cases}}")
+
+
+def _is_neg_atom(e) -> bool:
+    return e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Atom
+
+
+# ---------------------------------------------------------------------- identifiers
+_C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
+extern float for goto if inline int long register restrict return short signed sizeof
+static struct switch typedef union unsigned void volatile while _Bool _Complex
+_Imaginary""".split())
+_OCTAVE_KEYWORDS = frozenset("""end endfunction function if else elseif endif for endfor
+while endwhile do until switch case otherwise endswitch try catch end_try_catch
+unwind_protect unwind_protect_cleanup end_unwind_protect break continue return global
+persistent parfor endparfor classdef methods properties events enumeration""".split())
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+def is_identifier(name) -> bool:
+    """True if ``name`` is a valid function name in every printed language: ASCII
+    letters, digits and underscores, starting with a letter (Octave/MATLAB function names
+    cannot start with an underscore; C reserves file-scope names that do), and not a
+    keyword of C, Python or Octave."""
+    return (isinstance(name, str) and bool(_IDENT.match(name))
+            and name not in _C_KEYWORDS and name not in _OCTAVE_KEYWORDS
+            and not keyword.iskeyword(name))
+
+
+def identifier(text: str, prefix: str = "m") -> str:
+    """A valid identifier (:func:`is_identifier`) made from ``text``: every character
+    outside [A-Za-z0-9_] becomes ``_``; ``prefix + "_"`` is prepended if the result does
+    not start with a letter (e.g. "3prr-rosyid2020" -> "m_3prr_rosyid2020") or is a
+    keyword. An identifier is returned unchanged ("prrrp_briot2013")."""
+    if not isinstance(text, str):
+        raise InputError("name", text, "a string")
+    if not is_identifier(prefix):
+        raise InputError("prefix", prefix, "an identifier starting with a letter")
+    out = re.sub(r"[^A-Za-z0-9_]", "_", text)
+    if not is_identifier(out):
+        out = f"{prefix}_{out}"
+    return out
 
 
 @dataclass(frozen=True)
@@ -39,15 +175,20 @@ class OpCount:
     additions: int = 0
     multiplications: int = 0
     functions: int = 0
+    comparisons: int = 0
+    selects: int = 0
 
     def __add__(self, other: "OpCount") -> "OpCount":
         return OpCount(self.additions + other.additions,
                        self.multiplications + other.multiplications,
-                       self.functions + other.functions)
+                       self.functions + other.functions,
+                       self.comparisons + other.comparisons,
+                       self.selects + other.selects)
 
     def to_dict(self) -> dict:
         return {"additions": self.additions, "multiplications": self.multiplications,
-                "functions": self.functions}
+                "functions": self.functions, "comparisons": self.comparisons,
+                "selects": self.selects}
 
 
 def _is_neg(e) -> bool:
@@ -56,7 +197,7 @@ def _is_neg(e) -> bool:
 
 def count_ops(expr) -> OpCount:
     """Operators of one expression (module docstring for the rules)."""
-    a = m = f = 0
+    a = m = f = cmp = sel = 0
     stack = [(sp.sympify(expr), False)]
     while stack:
         e, in_sum = stack.pop()
@@ -99,13 +240,22 @@ def count_ops(expr) -> OpCount:
                 f += 1
             stack.append((e.base, False))
             continue
+        if isinstance(e, (IsGreater, Select)):
+            if isinstance(e, IsGreater):
+                cmp += 1
+            else:
+                sel += 1
+            for t in e.args:
+                stack.append((t, False))
+            continue
         if isinstance(e, sp.Function):
             f += 1
             for t in e.args:
                 stack.append((t, False))
             continue
-        raise InputError("expression", type(e).__name__, "sums, products, powers, functions")
-    return OpCount(a, m, f)
+        raise InputError("expression", type(e).__name__,
+                         "sums, products, powers, functions, IsGreater, Select")
+    return OpCount(a, m, f, cmp, sel)
 
 
 def _is_trivial(e) -> bool:
@@ -155,7 +305,9 @@ class Program:
     Parameters
     ----------
     name : str
-        Identifier of the generated function (letters, digits, underscore).
+        Identifier of the generated function (:func:`is_identifier`: ASCII letters,
+        digits and underscores, starting with a letter, not a keyword; make one with
+        :func:`identifier`).
     inputs : dict[str, list[sympy.Symbol]]
         Ordered input groups (each becomes one array argument).
     assignments : list of (Symbol, Expr)
@@ -175,8 +327,10 @@ class Program:
     generation_time_s: float = 0.0
 
     def __post_init__(self):
-        if not self.name.isidentifier():
-            raise InputError("name", self.name, "a valid identifier")
+        if not is_identifier(self.name):
+            raise InputError("name", self.name,
+                             "ASCII letters, digits and underscores starting with a letter, "
+                             "not a C, Python or Octave keyword (see symbolic.identifier)")
         known = {s for g in self.inputs.values() for s in g}
         defined = set()
         for s, e in self.assignments:

@@ -13,8 +13,16 @@ Function signatures:
 * Octave/MATLAB: ``function [out1, ...] = NAME(in1, ...)``, column vectors in,
   matrices out (1-based indexing);
 * LaTeX: an ``align*`` environment, one line per variable.
+
+Branch-free selects (:class:`~elastodyn.symbolic.core.IsGreater` flags and
+:class:`~elastodyn.symbolic.core.Select`, from pivoted eliminations) print as ``(x > y)``
+and ``(f ? a : b)`` in C, ``(x > y)`` and ``(a if f else b)`` in Python, ``(x > y)`` and
+the masked ``((f).*(a) + (~(f)).*(b))`` in Octave, an Iverson bracket and ``cases`` in
+LaTeX; the header then also gives their counts.
 """
 from __future__ import annotations
+
+import re
 
 import sympy as sp
 from sympy.codegen.rewriting import create_expand_pow_optimization
@@ -30,6 +38,12 @@ EXTENSIONS = {"c": ".c", "python": ".py", "octave": ".m", "latex": ".tex"}
 _expand_pow = create_expand_pow_optimization(8)
 
 
+def _one_line(text) -> str:
+    """Header text on one line: control characters (newlines, tabs) become spaces, so a
+    name or title cannot end a comment line early."""
+    return re.sub(r"[\x00-\x1f\x7f]", " ", str(text))
+
+
 def _header_lines(p: Program) -> list[str]:
     ops = p.ops()
     doc = p.doc or {}
@@ -42,14 +56,17 @@ def _header_lines(p: Program) -> list[str]:
     lines += ["", "Outputs (row-major arrays):"]
     for g, M in p.outputs.items():
         lines.append(f"  {g}[{M.rows}x{M.cols}]: {doc.get('outputs', {}).get(g, '')}")
+    sel = (f", {ops.comparisons} comparisons, {ops.selects} selects"
+           if ops.comparisons or ops.selects else "")
     lines += ["", f"Operators: {ops.additions} additions/subtractions, "
               f"{ops.multiplications} multiplications/divisions, {ops.functions} "
-              f"function calls; {len(p.assignments)} intermediate variables."]
-    return lines
+              f"function calls{sel}; {len(p.assignments)} intermediate variables."]
+    return [_one_line(x) for x in lines]
 
 
 def _c(p: Program) -> str:
-    out = (["/*"] + [" * " + x if x else " *" for x in _header_lines(p)]
+    head = [x.replace("*/", "* /") for x in _header_lines(p)]      # cannot close the comment
+    out = (["/*"] + [" * " + x if x else " *" for x in head]
            + [" */", "#include <math.h>", "#ifndef M_PI  /* not in strict C99 */",
               "#define M_PI 3.14159265358979323846", "#endif", ""])
     args = [f"const double *{g}" for g in p.inputs] + [f"double *{g}" for g in p.outputs]
@@ -68,8 +85,8 @@ def _c(p: Program) -> str:
 
 
 def _python(p: Program) -> str:
-    out = ['"""'] + _header_lines(p) + ['"""', "import math", "", "import numpy as np",
-                                          "", ""]
+    head = [x.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') for x in _header_lines(p)]
+    out = ['"""'] + head + ['"""', "import math", "", "import numpy as np", "", ""]
     out.append(f"def {p.name}({', '.join(p.inputs)}):")
     for g, syms in p.inputs.items():
         out.append(f"    {', '.join(str(s) for s in syms)}, = [float(v) for v in {g}]")
