@@ -45,20 +45,24 @@ LDL^T factorization (M is symmetric positive definite).
 
 Departures from the paper, decided here: gravity enters through explicit gravity terms of
 each body (Briot's f_g, c_g, s_g), not through a fictitious base acceleration; the
-passive velocities are solved by the adjugate (n_p <= 3) or by LU with the pivot order of
-the nominal configuration, not by a symbolic general inverse. A robot with a single leg
+passive velocities are solved by the adjugate (n_p <= 3) or by Gauss elimination with
+partial pivoting made branch-free by conditional row swaps (n_p > 3,
+:mod:`~elastodyn.symbolic.linalg`: select nodes in the generated code, correct at every
+pose where the closure Jacobian is non-singular), not by a symbolic general inverse. A robot with a single leg
 (a serial chain carrying the platform) has no closure equation.
 """
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import sympy as sp
 
 from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
 from ..exceptions import InputError
-from ..symbolic.core import Program, Recorder, Timer
+from ..symbolic.core import Program, Recorder, Timer, is_identifier
+from ..symbolic.linalg import PivotedLU
 from .nepvp_beam import BeamShapes
 
 __all__ = ["generate_nepvp", "NEPVPSymbols"]
@@ -93,13 +97,45 @@ def _num(a):
                      lambda i, j: sp.Integer(0) if a[i, j] == 0 else sp.Float(a[i, j]))
 
 
+# names the printed programs use for other things: input and output arrays, functions
+# and modules of the printers (C math.h, Python math/numpy, Octave builtins)
+_RESERVED = frozenset("""q e qd_a ed qdd_a tau M c qd_p tp xp h D edd edd_direct sin cos
+tan sqrt fabs abs pow exp log atan2 fmax math np float zeros sign pi M_PI i j I E
+""".split())
+_IV_NAME = re.compile(r"t[0-9]+\Z")
+
+
+def _code_names(names, taken) -> list[str]:
+    """Identifiers of the joint variables in the generated code, one per joint name.
+
+    A name that is already a safe identifier is kept (q1 -> q1). Otherwise characters
+    outside [A-Za-z0-9_] become ``_`` and ``q_`` is prepended when the result does not
+    start with a letter, is a keyword (:func:`~elastodyn.symbolic.core.is_identifier`),
+    a reserved name (an input or output array, a printer's function) or looks like an
+    intermediate variable (``t<k>``): "1.slider" -> "q_1_slider". Underscores are
+    appended until the variable and its derived names (``_d``, ``_dd``, ``tau_``) are
+    distinct from each other and from ``taken`` (the elastic coordinates' names)."""
+    used = set(taken)
+    out = []
+    for n in names:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", n)
+        if not is_identifier(base) or base in _RESERVED or _IV_NAME.match(base):
+            base = "q_" + base
+        while {base, f"{base}_d", f"{base}_dd", f"tau_{base}"} & used:
+            base += "_"
+        used |= {base, f"{base}_d", f"{base}_dd", f"tau_{base}"}
+        out.append(base)
+    return out
+
+
 class NEPVPSymbols:
     """Symbols and index sets of a robot's model.
 
-    Attributes: joints (non-fixed joint indices, in order), names, actuated / passive
-    (positions in ``joints``), elastic (list of (body j, N_j)), q, e, qd_a, ed, qdd_a,
-    tau (lists of sympy symbols), n_t (tree coordinates), cols (joint j -> column of q_t),
-    ecols (body j -> columns of its elastic coordinates in q_t).
+    Attributes: joints (non-fixed joint indices, in order), names (the joint names),
+    code_names (their identifiers in the generated code, :func:`_code_names`), actuated /
+    passive (positions in ``joints``), elastic (list of (body j, N_j)), q, e, qd_a, ed,
+    qdd_a, tau (lists of sympy symbols), n_t (tree coordinates), cols (joint j -> column
+    of q_t), ecols (body j -> columns of its elastic coordinates in q_t).
     """
 
     def __init__(self, robot: TreeRobot):
@@ -111,8 +147,6 @@ class NEPVPSymbols:
         self.passive = [k for k, j in enumerate(self.joints) if not robot.joints[j - 1].actuated]
         self.shapes = {j: BeamShapes(b) for j, b in sorted(robot.bodies.items())
                        if isinstance(b, FlexibleBeam)}
-        self.q = [R(n, real=True) for n in self.names]
-        self.qd = [R(f"{n}_d", real=True) for n in self.names]
         self.cols = {j: k for k, j in enumerate(self.joints)}
         self.ecols, self.e, self.ed, self.edd = {}, [], [], []
         k = len(self.joints)
@@ -127,9 +161,13 @@ class NEPVPSymbols:
                 self.edd.append(R(nm + "_dd", real=True))
             k += sh.N
         self.n_t = k
+        taken = {str(x) for x in self.e + self.ed + self.edd}
+        self.code_names = cn = _code_names(self.names, taken)
+        self.q = [R(n, real=True) for n in cn]
+        self.qd = [R(f"{n}_d", real=True) for n in cn]
         self.qd_a = [self.qd[k] for k in self.actuated]
-        self.qdd_a = [R(f"{self.names[k]}_dd", real=True) for k in self.actuated]
-        self.tau = [R(f"tau_{self.names[k]}", real=True) for k in self.actuated]
+        self.qdd_a = [R(f"{cn[k]}_dd", real=True) for k in self.actuated]
+        self.tau = [R(f"tau_{cn[k]}", real=True) for k in self.actuated]
         self.ne = len(self.e)
         self.na = len(self.actuated)
 
@@ -292,31 +330,29 @@ def _elastic_rotation_bias(rec, trig, rates):
                                  -cb * bc]))
 
 
-def _solve_small(rec, A, B):
-    """A^-1 B for a small square symbolic A: adjugate for n <= 3, else Gauss elimination
-    without pivoting (the caller orders the unknowns)."""
+def _small_solver(rec, A):
+    """Solver of A X = B for the closure Jacobian A (n, n) (eqs. 33 and 36: the passive
+    velocities and the acceleration bias b1), as a function B (n, m) -> X (n, m).
+
+    n <= 3: the adjugate, X = (adj(A) B) / det(A) (Berkowitz determinant; one division),
+    the cheapest at these sizes and exact wherever det(A) != 0. n > 3: Gauss elimination
+    with partial pivoting made branch-free by conditional row swaps
+    (:class:`~elastodyn.symbolic.linalg.PivotedLU`): no division by zero wherever A is
+    non-singular, whatever the pose. Elimination in a fixed order without pivoting (the
+    code before) divided by diagonal entries that vanish at some poses and are even
+    structurally zero for a 3-PRR robot. The factorization is recorded once and shared by
+    every right-hand side."""
     n = A.rows
     if n == 0:
-        return sp.zeros(0, B.cols)
+        return lambda B: sp.zeros(0, B.cols)
     if n <= 3:
-        det = rec(A.det(method="berkowitz") if n > 1 else A[0, 0])
-        inv_det = rec(1 / det)
-        adj = rec.matrix(A.adjugate()) if n > 1 else sp.Matrix([[1]])
-        return rec.matrix(rec.matrix(adj * B) * inv_det)
-    A, B = A.copy(), B.copy()
-    for k in range(n):
-        piv = rec(1 / A[k, k])
-        for i in range(k + 1, n):
-            if A[i, k] == 0:
-                continue
-            f = rec(A[i, k] * piv)
-            A[i, :] = rec.matrix(A[i, :] - f * A[k, :])
-            B[i, :] = rec.matrix(B[i, :] - f * B[k, :])
-    X = sp.zeros(n, B.cols)
-    for k in reversed(range(n)):
-        acc = B[k, :] - A[k, k + 1:] * X[k + 1:, :]
-        X[k, :] = rec.matrix(acc / A[k, k])
-    return X
+        def adjugate(B):
+            det = rec(A.det(method="berkowitz") if n > 1 else A[0, 0])
+            inv_det = rec(1 / det)
+            adj = rec.matrix(A.adjugate()) if n > 1 else sp.Matrix([[1]])
+            return rec.matrix(rec.matrix(adj * B) * inv_det)
+        return adjugate
+    return PivotedLU(rec, A).solve
 
 
 def solve_spd(rec, M, B):
@@ -453,7 +489,8 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
           else sp.zeros(0, n_t))
     D = Dm.extract(list(range(Dm.rows)), pc)
     Ecl = Dm.extract(list(range(Dm.rows)), aec)
-    X = _solve_small(rec, D, -Ecl)                         # q_p_dot = X q_dot
+    solve_D = _small_solver(rec, D)
+    X = solve_D(-Ecl)                                      # q_p_dot = X q_dot, eq. (33)
     # closure residual (positions): terminal origins and orientations vs leg n
     h = []
     mn = robot.terminals[-1]
@@ -562,7 +599,7 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec) -> dict:
     beta = [base_rows(m, gb[m]) for m in robot.terminals]
     dbeta = (sp.Matrix.vstack(*[rec.matrix(bi - beta[-1]) for bi in beta[:-1]])
              if len(beta) > 1 else sp.zeros(0, 1))
-    b1 = _solve_small(rec, D, -dbeta)
+    b1 = solve_D(-dbeta)                                   # eq. (36)
     Tp = Tn.extract(list(range(k)), pc)
     b2 = rec.matrix(beta[-1] + Tp * b1)
     J2 = rec.matrix(Tn.extract(list(range(k)), aec) + Tp * X)   # t_p = J2 q_dot

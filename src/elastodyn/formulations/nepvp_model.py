@@ -26,7 +26,7 @@ import scipy.linalg as sla
 from ..description.tree import TreeRobot
 from ..exceptions import InputError, ModelError
 from ..symbolic.compiled import compile_program
-from ..symbolic.core import Program
+from ..symbolic.core import Program, identifier
 from .nepvp import generate_nepvp
 
 __all__ = ["NEPVPModel", "PROBLEMS"]
@@ -92,7 +92,10 @@ class NEPVPModel:
 
     # ------------------------------------------------------------------ programs
     def program(self, problem: str = "model") -> Program:
-        """The pruned program of ``problem`` (one of PROBLEMS)."""
+        """The pruned program of ``problem`` (one of PROBLEMS), named
+        ``<robot>_<problem>`` with the robot's name made an identifier
+        (:func:`~elastodyn.symbolic.core.identifier`: "prrrp-briot2013" ->
+        prrrp_briot2013_inverse, "3prr-rosyid2020" -> nepvp_3prr_rosyid2020_inverse)."""
         if problem not in PROBLEMS:
             raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
         if problem not in self._programs:
@@ -102,7 +105,7 @@ class NEPVPModel:
                             f"2013), {problem} problem",
                    "inputs": {k: _DOC_INPUTS[k] for k in ins},
                    "outputs": {k: _DOC_OUTPUTS[k] for k in outs}}
-            name = f"{self.robot.name.replace('-', '_')}_{problem}"
+            name = f"{identifier(self.robot.name, 'nepvp')}_{problem}"
             self._programs[problem] = Program(name, {k: self.full.inputs[k] for k in ins},
                                               p.assignments, p.outputs, doc,
                                               self.full.generation_time_s)
