@@ -127,3 +127,14 @@ class RigidDeltaContract(NonlinearModel):
 
     def elastic_stiffness(self) -> np.ndarray:
         return np.zeros((0, 0))
+
+    def program(self, problem: str = "model"):
+        """The explicit model M, C, G, J as a symbolic program (Asadi eqs. 39-42;
+        :func:`~.rigid_delta_symbolic.generate_explicit_delta`)."""
+        if self.formulation != "explicit":
+            raise InputError("--formulation", self.formulation, "explicit (the symbolic "
+                             "model of the rigid Delta is Asadi's explicit one)")
+        if problem != "model":
+            raise InputError("--problem", problem, "model (M, C, G, J) for a rigid Delta")
+        from .rigid_delta_symbolic import generate_explicit_delta
+        return generate_explicit_delta(self.robot)

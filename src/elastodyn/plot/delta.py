@@ -1,61 +1,51 @@
-"""Plots of rigid-Delta analyses: torques along a path, tracking error and torques."""
+"""Figures of the rigid-Delta analyses (and of any effort history): torques along a path,
+tracking errors. Built from a result's quantities (arrays), without pyplot."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..io.atomic import atomic_path
+from .figure import finish, new_figure
+
+__all__ = ["torques_figure", "tracking_figure"]
 
 
-def _figure(nrows, height=2.4):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(nrows, 1, figsize=(7, height * nrows), sharex=True, squeeze=False)
-    return plt, fig, axes[:, 0]
-
-
-def _save(plt, fig, path):
-    fig.tight_layout()
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
-
-
-def plot_torques(profile, path) -> None:
-    """Actuator torques (and lower-link tensions when present) against time, PNG."""
-    rows = 2 if profile.lower_link_tension is not None else 1
-    plt, fig, axes = _figure(rows)
-    for i in range(3):
-        axes[0].plot(profile.time, profile.torque[:, i], label=f"actuator {i + 1}")
-    axes[0].set_ylabel("torque [N m]")
-    axes[0].set_title(f"{profile.robot}: inverse dynamics ({profile.formulation})", fontsize=10)
+def torques_figure(q: dict, title: str = ""):
+    """Efforts against time (dotted: the rigid model's, when given) and, for Kuo's
+    multiplier model, the lower-link tensions."""
+    key = next(k for k in ("torque_nm", "force_n", "effort_si") if k in q)
+    t = np.asarray(q["time_s"])
+    rows = 2 if "lower_link_tension_n" in q else 1
+    fig, axes = new_figure(rows, height=2.8)
+    y = np.asarray(q[key])
+    for i in range(y.shape[1]):
+        line, = axes[0].plot(t, y[:, i], label=f"actuator {i + 1}")
+        if "rigid_" + key in q:
+            axes[0].plot(t, np.asarray(q["rigid_" + key])[:, i], ":", color=line.get_color(),
+                         lw=0.9, label=f"rigid {i + 1}")
+    axes[0].set_ylabel({"torque_nm": "torque [N m]", "force_n": "force [N]"}.get(key, key))
     if rows == 2:
-        for i in range(3):
-            axes[1].plot(profile.time, profile.lower_link_tension[:, i], label=f"leg {i + 1}")
+        ten = np.asarray(q["lower_link_tension_n"])
+        for i in range(ten.shape[1]):
+            axes[1].plot(t, ten[:, i], label=f"leg {i + 1}")
         axes[1].set_ylabel("lower-link tension [N]")
-    for ax in axes:
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-    axes[-1].set_xlabel("time [s]")
-    _save(plt, fig, path)
+    axes[0].set_title(title, fontsize=9)
+    return finish(fig, axes, xlabel="time [s]")
 
 
-def plot_tracking(result, path) -> None:
-    """Position error (per axis and norm, mm), joint error (mrad) and torques, PNG."""
-    plt, fig, axes = _figure(3)
-    err = result.position_error * 1e3
+def tracking_figure(q: dict, title: str = ""):
+    """Position error (per axis and norm, mm), joint error (mrad) and torques."""
+    t = np.asarray(q["time_s"])
+    fig, axes = new_figure(3, height=2.4)
+    err = np.asarray(q["position_error_m"]) * 1e3
     for k, name in enumerate("XYZ"):
-        axes[0].plot(result.time, err[:, k], label=name)
-    axes[0].plot(result.time, np.linalg.norm(err, axis=1), "k--", lw=0.8, label="|e|")
+        axes[0].plot(t, err[:, k], label=name)
+    axes[0].plot(t, np.linalg.norm(err, axis=1), "k--", lw=0.8, label="|e|")
     axes[0].set_ylabel("X - X_ref [mm]")
-    for i in range(3):
-        axes[1].plot(result.time, result.joint_error[:, i] * 1e3, label=f"joint {i + 1}")
-        axes[2].plot(result.time, result.torque[:, i], label=f"actuator {i + 1}")
+    je, tau = np.asarray(q["joint_error_rad"]), np.asarray(q["torque_nm"])
+    for i in range(je.shape[1]):
+        axes[1].plot(t, je[:, i] * 1e3, label=f"joint {i + 1}")
+        axes[2].plot(t, tau[:, i], label=f"actuator {i + 1}")
     axes[1].set_ylabel("q - q_ref [mrad]")
     axes[2].set_ylabel("torque [N m]")
-    axes[0].set_title(f"{result.robot}: {result.controller} tracking", fontsize=10)
-    for ax in axes:
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=4)
-    axes[-1].set_xlabel("time [s]")
-    _save(plt, fig, path)
+    axes[0].set_title(title, fontsize=9)
+    return finish(fig, axes, xlabel="time [s]")

@@ -1,134 +1,78 @@
-"""Plots of the flexible-Delta (KED) analyses, laid out like Kuo 2016's figures."""
+"""Figures of the flexible-Delta (KED) simulations, laid out like Kuo 2016's, from a
+result's quantities, without pyplot. World frame Z down (stated on the figures)."""
 from __future__ import annotations
 
 import numpy as np
 
-from .delta import _figure, _save
+from .figure import finish, new_figure
+
+__all__ = ["ked_figures"]
 
 _AXES = ("X", "Y", "Z")
-
-
-def plot_frequency_map(fmap, path, *, per_panel: int = 4) -> None:
-    """Frequencies [Hz] against the angle along the path (Kuo Fig. 4), PNG."""
-    f = fmap.frequencies_hz
-    k = f.shape[1]
-    panels = max(1, -(-k // per_panel))
-    plt, fig, axes = _figure(panels, 2.8)
-    for m in range(k):
-        ax = axes[m // per_panel]
-        ax.plot(fmap.angle_deg, f[:, m], label=f"mode {m + 1}")
-    for ax in axes:
-        ax.set_ylabel("frequency [Hz]")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=per_panel)
-    axes[0].set_title("natural frequencies along the circle (at rest, static preload)",
-                      fontsize=10)
-    axes[-1].set_xlabel("angle along the circle [deg]")
-    _save(plt, fig, path)
-
-
-def plot_convergence(table, path) -> None:
-    """Frequencies [Hz] against the number of elements per link (Kuo Tables 2-3), PNG."""
-    plt, fig, axes = _figure(1, 3.6)
-    ax = axes[0]
-    f = table.frequencies_hz
-    for m in range(f.shape[1]):
-        ax.plot(table.elements, f[:, m], "o-", label=f"mode {m + 1}")
-    ax.set_xlabel("elements per link")
-    ax.set_ylabel("frequency [Hz]")
-    ax.set_yscale("log")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, ncol=4)
-    ax.set_title(f"mesh convergence ({table.order} family) at "
-                 f"{np.round(table.position_m, 4).tolist()} m", fontsize=10)
-    _save(plt, fig, path)
 
 
 def _three(ax, t, y, labels, ylabel):
     for i in range(y.shape[1]):
         ax.plot(t, y[:, i], label=labels[i])
     ax.set_ylabel(ylabel)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
 
 
-def plot_ked_simulation(res, folder, trajectory=None) -> list[str]:
-    """Kuo's figures of a KED run under ``folder``; returns the file names written.
-
-    torques.png (Figs. 5, 14), position_variation.png (6, 15), attitude_variation.png
-    (7, 16), midspan.png (8-11: axial, torsion, y and z transverse displacements of
-    every link at half length), and for a path with a start and an end the trajectory
-    (12) and the path (13).
-    """
-    from pathlib import Path
-    folder = Path(folder)
-    t = res.time
-    names = []
-
-    plt, fig, axes = _figure(1, 3.2)
-    _three(axes[0], t, res.torque, [f"actuator {i + 1}" for i in range(3)], "torque [N m]")
+def ked_figures(q: dict, title: str = "", warnings=()) -> dict:
+    """torques (Kuo Figs. 5, 14), position_variation (6, 15), attitude_variation (7, 16),
+    midspan (8-11: axial, torsion, y and z transverse displacements of every link at half
+    length) and, for a path with a start and an end, trajectory (12) and path (13)."""
+    t = np.asarray(q["time_s"])
+    note = ("\nVALIDITY: " + warnings[0]) if warnings else ""
+    out = {}
+    fig, axes = new_figure(1, height=3.4)
+    tau, rig = np.asarray(q["torque_nm"]), np.asarray(q["rigid_torque_nm"])
+    _three(axes[0], t, tau, [f"actuator {i + 1}" for i in range(3)], "torque [N m]")
     for i in range(3):
-        axes[0].plot(t, res.rigid_torque[:, i], "k:", lw=0.8,
-                     label="rigid" if i == 0 else None)
-    axes[0].legend(fontsize=7)
-    axes[0].set_title("actuator torques (KED; dotted: rigid links)", fontsize=10)
-    axes[0].set_xlabel("time [s]")
-    _save(plt, fig, folder / "torques.png")
-    names.append("torques.png")
-
-    for name, y, labels, ylabel, title in (
-            ("position_variation.png", res.position_variation * 1e3,
+        axes[0].plot(t, rig[:, i], "k:", lw=0.8, label="rigid links" if i == 0 else None)
+    axes[0].set_title("actuator torques (KED)" + note, fontsize=9)
+    out["torques"] = finish(fig, axes, xlabel="time [s]")
+    for name, y, labels, ylabel, what in (
+            ("position_variation", np.asarray(q["position_variation_m"]) * 1e3,
              [f"delta_{i + 1} ({a})" for i, a in enumerate(_AXES)],
-             "position variation [mm]", "end-effector position variations"),
-            ("attitude_variation.png", res.attitude_variation_deg,
+             "position variation [mm]", "end-effector position variations (world frame, Z down)"),
+            ("attitude_variation", np.asarray(q["attitude_variation_deg"]),
              [f"delta_{i + 4} (about {a})" for i, a in enumerate(_AXES)],
-             "attitude variation [deg]", "end-effector attitude variations")):
-        plt, fig, axes = _figure(1, 3.2)
+             "attitude variation [deg]", "end-effector attitude variations (world axes)")):
+        fig, axes = new_figure(1, height=3.4)
         _three(axes[0], t, y, labels, ylabel)
-        axes[0].set_title(title, fontsize=10)
-        axes[0].set_xlabel("time [s]")
-        _save(plt, fig, folder / name)
-        names.append(name)
-
-    titles = ("axial displacement u [mm]", "torsion angle phi [deg]",
-              "transverse displacement v (link y) [mm]",
-              "transverse displacement w (link z) [mm]")
+        axes[0].set_title(what + note, fontsize=9)
+        out[name] = finish(fig, axes, xlabel="time [s]")
+    titles = ("axial u [mm]", "torsion phi [deg]", "transverse v\n(link y) [mm]",
+              "transverse w\n(link z) [mm]")
     scale = (1e3, np.degrees(1.0), 1e3, 1e3)
-    plt, fig, axes = _figure(4, 2.4)
+    mid = np.asarray(q["midspan"]).reshape(len(t), 3, 2, 4)
+    fig, axes = new_figure(4, height=2.2)
     for f in range(4):
         for i in range(3):
             for li, style in ((0, "-"), (1, "--")):
-                axes[f].plot(t, res.midspan[:, i, li, f] * scale[f], style,
-                             label=f"{'upper' if li == 0 else 'lower'} {i + 1}")
+                axes[f].plot(t, mid[:, i, li, f] * scale[f], style,
+                             label=f"{'upper' if li == 0 else 'lower'} {i + 1}"
+                             if f == 0 else None)
         axes[f].set_ylabel(titles[f], fontsize=8)
-        axes[f].grid(alpha=0.3)
-    axes[0].legend(fontsize=6, ncol=6)
-    axes[0].set_title("link displacements at half length (link frames)", fontsize=10)
-    axes[-1].set_xlabel("time [s]")
-    _save(plt, fig, folder / "midspan.png")
-    names.append("midspan.png")
-
-    if trajectory is not None and trajectory.period is None:
-        smp = trajectory.evaluate(t)
-        plt, fig, axes = _figure(3, 2.4)
-        for ax, y, lab in zip(axes, (smp.position, smp.velocity, smp.acceleration),
+    axes[0].set_title("link displacements at half length (link frames)", fontsize=9)
+    out["midspan"] = finish(fig, axes, xlabel="time [s]")
+    if "reference_velocity_m_s" in q:
+        p = np.asarray(q["position_m"])
+        fig, axes = new_figure(3, height=2.3)
+        for ax, y, lab in zip(axes, (p, np.asarray(q["reference_velocity_m_s"]),
+                                     np.asarray(q["reference_acceleration_m_s2"])),
                               ("position [m]", "velocity [m/s]", "acceleration [m/s^2]")):
             _three(ax, t, y, list(_AXES), lab)
-        axes[0].set_title("end-effector trajectory", fontsize=10)
-        axes[-1].set_xlabel("time [s]")
-        _save(plt, fig, folder / "trajectory.png")
-        names.append("trajectory.png")
-
-        import matplotlib.pyplot as plt2
-        fig = plt2.figure(figsize=(5.5, 4.5))
+        axes[0].set_title("end-effector trajectory (world frame, Z down)", fontsize=9)
+        out["trajectory"] = finish(fig, axes, xlabel="time [s]")
+        from matplotlib.figure import Figure
+        fig = Figure(figsize=(5.5, 4.5), layout="constrained")
         ax = fig.add_subplot(projection="3d")
-        p = smp.position
         ax.plot(p[:, 0], p[:, 1], p[:, 2])
         ax.set_xlabel("X [m]")
         ax.set_ylabel("Y [m]")
         ax.set_zlabel("Z [m] (down)")
         ax.invert_zaxis()
-        ax.set_title("end-effector path", fontsize=10)
-        _save(plt2, fig, folder / "path.png")
-        names.append("path.png")
-    return names
+        ax.set_title("end-effector path", fontsize=9)
+        out["path"] = fig
+    return out

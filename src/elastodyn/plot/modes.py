@@ -3,26 +3,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..io.atomic import atomic_path
+from .figure import new_figure
 
 _LABELS = {"u": "axial u", "v": "bending v", "w": "bending w", "phi": "torsion phi"}
 
 
-def plot_link_modes(link, result, path) -> None:
-    """Draw each mode's fields along the link into a PNG at ``path`` (atomic write).
+def link_modes_figure(link, result):
+    """A Figure of each mode's fields along the link (no pyplot).
 
     Each mode is scaled so that its largest field value is 1 (fields of different units
     are shown on one normalized axis; the legend names them).
     """
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     count = result.mode_shapes.shape[1]
     ncol = 2 if count > 1 else 1
     nrow = int(np.ceil(count / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(6 * ncol, 2.4 * nrow), squeeze=False,
-                             sharex=True)
+    fig, axes = new_figure(nrow, ncol, width=6.0 * 1.4 if ncol > 1 else 6.0, height=2.4)
+    if ncol == 1:
+        axes = axes[:, None]
     for k in range(count):
         ax = axes[k // ncol][k % ncol]
         fv = link.field_values(result.mode_shapes[:, k], points_per_element=21)
@@ -42,7 +39,4 @@ def plot_link_modes(link, result, path) -> None:
     fig.suptitle(f"{link.ends} link, L = {link.length:g} m, {link.n_elements} "
                  f"{'spatial' if link.element.spatial else 'planar'} "
                  f"{link.element.order} elements", fontsize=10)
-    fig.tight_layout()
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
+    return fig

@@ -1,0 +1,231 @@
+"""Result objects: one layout for every analysis.
+
+Every analysis returns a :class:`Result` (immutable). Its :meth:`Result.to_dict` is the
+documented JSON layout of every verb (README, "Results"):
+
+``schema_version``
+    integer, 1.
+``command``, ``robot``, ``formulation``
+    the analysis, the robot's name (a preset name or the file's ``name``), the
+    formulation that built the model.
+``model``
+    the model options (discretization and switches), echoed.
+``inputs``
+    the analysis inputs (pose, count, trajectory, step, ...), echoed.
+quantities
+    one key per quantity, its unit as a suffix (``omega_rad_s``, ``torque_nm``,
+    ``position_m``); time series and tables as (n_samples, n_components) nested lists;
+    ``*_names`` keys give the component names of a series where they are not obvious.
+``summary``
+    headline values (unit-suffixed keys), e.g. peak torques.
+``warnings``
+    list of one-line warnings (validity of the linear model, resolved frequencies).
+``run``
+    what changes from run to run (wall time, version); everything else is reproducible.
+
+:meth:`Result.save` writes the whole output set of the run (JSON, CSV, figures and
+``summary.md``) or nothing (:mod:`elastodyn.io.output_set`); :meth:`Result.plot` returns
+a matplotlib Figure, built without pyplot, so the global backend is never touched.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._version import __version__
+
+__all__ = ["Result", "SCHEMA_VERSION", "jsonable"]
+
+SCHEMA_VERSION = 1
+
+
+def jsonable(value):
+    """``value`` as JSON data: arrays to nested lists, non-finite floats to None, tuples
+    to lists, numpy scalars to Python numbers."""
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (np.floating, float)):
+        v = float(value)
+        return v if math.isfinite(v) else None
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """A result of an analysis (module docstring for the layout).
+
+    Attributes
+    ----------
+    command, robot, formulation : str
+    model, inputs : dict
+        Echoed model options and analysis inputs.
+    quantities : dict
+        Unit-suffixed key -> number, array (n_samples,) or (n_samples, n_components),
+        or list of names.
+    summary : dict
+        Headline values.
+    warnings : tuple of str
+    run : dict
+        Wall time and version (not reproducible).
+    columns : dict
+        Key -> component names of a 2-D series, for the CSV header.
+    index : str or None
+        The key whose length is the number of rows of the CSV table (``time_s``,
+        ``mode``, ``elements`` ...).
+    stem : str
+        File name stem of the JSON and CSV files (``modes``, ``simulation``).
+    title : str
+        One line saying what was computed.
+    """
+
+    command: str
+    robot: str
+    formulation: str
+    model: dict
+    inputs: dict
+    quantities: dict
+    summary: dict = field(default_factory=dict)
+    warnings: tuple = ()
+    run: dict = field(default_factory=dict)
+    columns: dict = field(default_factory=dict)
+    index: str | None = None
+    stem: str = "result"
+    title: str = ""
+
+    def __getitem__(self, key):
+        return self.quantities[key]
+
+    # ------------------------------------------------------------------ layout
+    def to_dict(self) -> dict:
+        """The JSON layout (module docstring)."""
+        out = {"schema_version": SCHEMA_VERSION, "command": self.command,
+               "robot": self.robot, "formulation": self.formulation,
+               "model": jsonable(self.model), "inputs": jsonable(self.inputs)}
+        for k, v in self.quantities.items():
+            out[k] = jsonable(v)
+        out["summary"] = jsonable(self.summary)
+        out["warnings"] = list(self.warnings)
+        out["run"] = jsonable({"elastodyn_version": __version__, **self.run})
+        return out
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    # ------------------------------------------------------------------ tables
+    def table(self) -> tuple[list[str], np.ndarray] | None:
+        """(header, rows) of the CSV table: the quantities with one row per entry of
+        ``index`` (None when the result has no table)."""
+        if self.index is None or self.index not in self.quantities:
+            return None
+        n = len(np.atleast_1d(self.quantities[self.index]))
+        header, cols = [], []
+        for key, value in self.quantities.items():
+            arr = np.asarray(value)
+            if arr.dtype.kind not in "fiub" or arr.ndim == 0 or arr.shape[0] != n:
+                continue
+            if arr.ndim == 1:
+                header.append(key)
+                cols.append(arr.astype(float)[:, None])
+            elif arr.ndim == 2:
+                names = self.columns.get(key) or [f"{key}[{k}]" for k in range(arr.shape[1])]
+                header += list(names)
+                cols.append(arr.astype(float))
+        if not cols:
+            return None
+        return header, np.hstack(cols)
+
+    def csv(self) -> str | None:
+        """The CSV table as text (10 significant digits), or None."""
+        tab = self.table()
+        if tab is None:
+            return None
+        header, rows = tab
+        lines = [",".join(header)]
+        lines += [",".join(f"{v:.10g}" for v in row) for row in rows]
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------------ text
+    def summary_lines(self) -> list[str]:
+        """Lines for people (standard error, summary.md)."""
+        lines = [self.title or f"{self.robot}: {self.command} ({self.formulation})"]
+        for k, v in self.summary.items():
+            lines.append(f"  {k}: {_fmt(v)}")
+        for w in self.warnings:
+            lines.append(f"  WARNING: {w}")
+        return lines
+
+    def summary_md(self, files=()) -> str:
+        lines = self.summary_lines()
+        body = [f"# {lines[0]}", ""]
+        body += [f"- formulation: {self.formulation}; model options: "
+                 + (", ".join(f"{k} = {_fmt(v)}" for k, v in self.model.items()) or "none")]
+        if self.inputs:
+            body.append("- inputs: " + ", ".join(f"{k} = {_fmt(v)}"
+                                                  for k, v in self.inputs.items()))
+        body += ["- " + ln.strip() for ln in lines[1:]]
+        if files:
+            body += ["", "Files: " + ", ".join(files)]
+        return "\n".join(body) + "\n"
+
+    # ------------------------------------------------------------------ figures
+    def figures(self) -> dict:
+        """Figure name (file stem) -> matplotlib Figure (none by default)."""
+        return {}
+
+    def plot(self):
+        """The main figure of the result (a matplotlib Figure; the global backend is
+        not touched), or None when the result has no figure."""
+        figs = self.figures()
+        return next(iter(figs.values())) if figs else None
+
+    # ------------------------------------------------------------------ files
+    def files(self, formats=("png",)) -> dict:
+        """File name -> content (bytes, str or a writer taking the path) of the whole
+        output set: ``{stem}.json``, ``{stem}.csv`` (if a table), ``summary.md``, and
+        each figure in each of ``formats`` (png, svg, pdf)."""
+        out = {f"{self.stem}.json": self.to_json() + "\n"}
+        text = self.csv()
+        if text is not None:
+            out[f"{self.stem}.csv"] = text
+        for name, fig in self.figures().items():
+            for fmt in formats:
+                out[f"{name}.{fmt}"] = _fig_writer(fig, fmt)
+        names = sorted(list(out) + ["summary.md"])
+        out["summary.md"] = self.summary_md(names)
+        return out
+
+    def save(self, folder, formats=("png",)) -> list[str]:
+        """Write the whole output set into ``folder`` (all files or none; an existing
+        folder must be empty or an earlier output set, which is replaced whole).
+        Returns the file names."""
+        from ..io.output_set import write_output_set
+        return write_output_set(folder, self.files(formats), marker=self.command)
+
+
+def _fig_writer(fig, fmt):
+    def write(path):
+        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight")
+    return write
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple, np.ndarray)):
+        arr = np.asarray(v)
+        if arr.dtype.kind == "f":
+            return "[" + ", ".join(f"{x:.6g}" for x in arr.ravel()[:12]) + (
+                ", ..." if arr.size > 12 else "") + "]"
+        return str(list(np.asarray(v).ravel()[:12]))
+    return str(v)

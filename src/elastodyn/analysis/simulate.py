@@ -1,0 +1,592 @@
+"""Simulations and inverse dynamics along motions, for any model of the contract.
+
+* :func:`simulate_motion`: the actuated motion is prescribed (from a joint-space
+  trajectory, or a task-space one through the rigid inverse kinematics) and the elastic
+  coordinates respond (Kuo 2016's KED simulation, Briot & Khalil 2013's motion-driven
+  simulation); the efforts the actuators apply come out along it, with the rigid
+  model's alongside.
+* :func:`simulate_controlled`: a joint-space controller (PD or computed torque) tracks a
+  trajectory; the model is the plant (force-driven).
+* :func:`torques`: the inverse dynamics along a motion: the rigid models' torques
+  directly; for a flexible model the efforts of the motion-driven simulation (the
+  inverse dynamics of a flexible robot includes its elastic response).
+
+Fast engines exist for some formulations (KED's batched Newmark, NE-PVP's compiled RK4,
+the rigid Delta's vectorized inverse dynamics, the assumed-modes PD loop); every other
+nonlinear model runs on the generic engine, which integrates the elastic coordinates
+with the contract's inverse dynamics (scipy's DOP853).
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+
+import numpy as np
+
+from ..exceptions import InputError, ModelError
+from ..model import require
+from .results import Result
+
+__all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torques",
+           "INITIAL_STATES"]
+
+INITIAL_STATES = ("static", "zero")
+
+
+def _space(traj) -> str:
+    return getattr(traj, "space", "task")
+
+
+def _window(traj, duration, periods=None) -> float:
+    if duration is not None and periods is not None:
+        raise InputError("--periods", periods, "not with --duration")
+    if periods is not None:
+        if traj.period is None:
+            raise InputError("--periods", periods, "only for a periodic path (a circle)")
+        return periods * traj.period
+    if duration is not None:
+        return float(duration)
+    if traj.period is not None:
+        return traj.period
+    return float(traj.t_end - traj.t_start)
+
+
+def _times(traj, duration: float, step: float) -> np.ndarray:
+    if not (step > 0 and math.isfinite(step)):
+        raise InputError("--step", step, "a finite number > 0 [s]")
+    if not (duration > 0 and math.isfinite(duration)):
+        raise InputError("--duration", duration, "a finite number > 0 [s]")
+    n = duration / step
+    if abs(n - round(n)) > 1e-6 * max(1.0, n) or round(n) < 1:
+        raise InputError("--step", step, f"a divisor of the simulated time {duration:.6g} s")
+    return traj.t_start + step * np.arange(int(round(n)) + 1)
+
+
+def _name(model, robot):
+    return robot or getattr(model.robot, "name", "robot")
+
+
+def _effort_key(model) -> tuple[str, str]:
+    units = set(model.coordinates.units[:model.coordinates.n_actuated])
+    if units == {"rad"}:
+        return "torque_nm", "N m"
+    if units == {"m"}:
+        return "force_n", "N"
+    return "effort_si", "N or N m"
+
+
+# ====================================================================== results
+class SimulationResult(Result):
+    """Time series of a simulation (index ``time_s``): efforts, poses, elastic
+    coordinates; figures of the efforts, the end-effector deviation from the rigid
+    model and the elastic coordinates."""
+
+    def figures(self) -> dict:
+        from ..plot.figure import finish, new_figure
+        q, t = self.quantities, np.asarray(self.quantities["time_s"])
+        ekey = next((k for k in ("torque_nm", "force_n", "effort_si") if k in q), None)
+        panels = []
+        if ekey:
+            panels.append(("efforts", ekey))
+        if "ee_position_m" in q and "rigid_ee_position_m" in q:
+            panels.append(("deviation", None))
+        if "elastic" in q and np.size(q["elastic"]):
+            panels.append(("elastic", None))
+        if not panels:
+            return {}
+        fig, axes = new_figure(len(panels), height=2.4)
+        for ax, (what, key) in zip(axes, panels):
+            if what == "efforts":
+                y = np.asarray(q[key])
+                for i in range(y.shape[1]):
+                    line, = ax.plot(t, y[:, i], label=f"actuator {i + 1}")
+                    rk = "rigid_" + key
+                    if rk in q:
+                        ax.plot(t, np.asarray(q[rk])[:, i], ":", color=line.get_color(),
+                                lw=0.9, label=f"rigid {i + 1}")
+                ax.set_ylabel(key.replace("_nm", " [N m]").replace("_n", " [N]"))
+            elif what == "deviation":
+                d = 1e3 * (np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"]))
+                for i, c in enumerate("xyz"[:d.shape[1]]):
+                    if np.abs(d[:, i]).max() > 0:
+                        ax.plot(t, d[:, i], label=c)
+                ax.set_ylabel("end-effector\nflexible - rigid [mm]")
+            else:
+                e = np.asarray(q["elastic"])
+                names = q.get("elastic_names", [f"e{k}" for k in range(e.shape[1])])
+                big = np.argsort(-np.abs(e).max(axis=0))[:6]
+                for k in big:
+                    ax.plot(t, e[:, k], lw=0.9, label=names[k])
+                ax.set_ylabel("elastic coordinates\n(largest six) [m, rad]")
+        axes[0].set_title(self.title, fontsize=9)
+        return {"simulation": finish(fig, axes, xlabel="time [s]")}
+
+
+class KEDSimulationResult(SimulationResult):
+    """A KED simulation of a Delta (Kuo 2016's figures)."""
+
+    def figures(self) -> dict:
+        from ..plot.flexible_delta import ked_figures
+        return ked_figures(self.quantities, self.title, self.warnings)
+
+
+class TrackingSimulationResult(SimulationResult):
+    """A closed-loop tracking simulation (position and joint errors, efforts)."""
+
+    def figures(self) -> dict:
+        from ..plot.delta import tracking_figure
+        return {"tracking": tracking_figure(self.quantities, self.title)}
+
+
+class ArmSimulationResult(SimulationResult):
+    """A PD simulation of an arm (Yu 2019 Figs. 10, 12-14)."""
+
+    def figures(self) -> dict:
+        from ..plot.arm import arm_figures
+        return arm_figures(self.quantities, self.title)
+
+
+class TorquesResult(Result):
+    """Inverse dynamics along a motion (efforts against time)."""
+
+    def figures(self) -> dict:
+        from ..plot.delta import torques_figure
+        return {"torques": torques_figure(self.quantities, self.title)}
+
+
+# ====================================================================== motion-driven
+def simulate_motion(model, trajectory, *, duration: float | None = None,
+                    periods: float | None = None, step: float = 1e-3,
+                    initial: str = "static", method: str | None = None, progress=None,
+                    robot: str | None = None, inputs: dict | None = None) -> SimulationResult:
+    """The elastic response to a prescribed actuated motion (module docstring).
+
+    Parameters
+    ----------
+    model : a flexible model (capability ``simulate_motion``)
+    trajectory : Trajectory
+        Joint space (the actuated coordinates) or task space (the end-effector, through
+        the rigid inverse kinematics, where the model has one).
+    duration, periods : float, optional
+        Simulated time [s], or periods of a periodic path (default: one period, or the
+        whole motion).
+    step : float
+        Output step [s] (and the constant step of the KED Newmark integrator).
+    initial : {"static", "zero"}
+        The elastic state at the start: the static deflection at the first pose under
+        gravity (default), or undeformed.
+    method : str, optional
+        Integrator of the engine: KED ``newmark`` (default) or ``radau``; NE-PVP ``rk4``
+        (compiled, default) or ``dop853``; generic ``dop853`` (default) or ``radau``.
+    """
+    require(model, "simulate_motion", what="simulate (motion-driven)")
+    if initial not in INITIAL_STATES:
+        raise InputError("--initial", initial, "one of " + ", ".join(INITIAL_STATES))
+    T = _window(trajectory, duration, periods)
+    times = _times(trajectory, T, step)
+    inputs = dict(inputs or {})
+    inputs.update({"duration_s": T, "step_s": step, "initial": initial})
+    if model.formulation == "ked":
+        return _ked(model, trajectory, T, step, initial, method or "newmark", progress,
+                    _name(model, robot), inputs)
+    if model.formulation == "nepvp" and getattr(model, "_plain", False) and \
+            _space(trajectory) == "joint":
+        return _nepvp(model, trajectory, times, step, initial, method or "rk4",
+                      _name(model, robot), inputs)
+    return _generic_motion(model, trajectory, times, initial, method or "dop853",
+                           _name(model, robot), inputs, progress)
+
+
+def _ked(model, traj, T, step, initial, method, progress, name, inputs):
+    from .flexible_delta import simulate_ked
+    if _space(traj) != "task" or traj.dim != 3:
+        raise InputError("--trajectory", getattr(traj, "space", "?"),
+                         "a task-space path of the platform (3-D) for KED")
+    if method not in ("newmark", "radau"):
+        raise InputError("--method", method, "newmark or radau for KED")
+    t0 = _time.perf_counter()
+    sim = simulate_ked(model.ked, traj, duration=T, step=step, initial=initial,
+                       method=method, progress=progress)
+    wall = _time.perf_counter() - t0
+    s = sim.summary()
+    q = {"time_s": sim.time, "position_m": sim.position,
+         "position_variation_m": sim.position_variation,
+         "attitude_variation_deg": sim.attitude_variation_deg,
+         "torque_nm": sim.torque, "rigid_torque_nm": sim.rigid_torque}
+    mid, mid_names = [], []
+    for i in range(3):
+        for li, link in ((0, "upper"), (1, "lower")):
+            for f, (nm, unit) in enumerate((("u", "m"), ("phi", "rad"), ("v", "m"),
+                                            ("w", "m"))):
+                mid.append(sim.midspan[:, i, li, f])
+                mid_names.append(f"{link}{i + 1}_mid_{nm}_{unit}")
+    q["midspan"] = np.column_stack(mid)
+    q["midspan_names"] = mid_names
+    if traj.period is None:
+        smp = traj.evaluate(sim.time)
+        q["reference_velocity_m_s"] = smp.velocity
+        q["reference_acceleration_m_s2"] = smp.acceleration
+    summary = {k: s[k] for k in ("max_position_variation_m", "final_position_variation_m",
+                                 "max_attitude_variation_deg", "final_attitude_variation_deg",
+                                 "peak_torque_nm", "max_displacement_ratio",
+                                 "max_rotation_rad", "dof", "steps")}
+    summary["validity_warning"] = sim.validity_warning
+    cols = {"position_m": ["x_m", "y_m", "z_m"],
+            "position_variation_m": [f"delta{i}_m" for i in (1, 2, 3)],
+            "attitude_variation_deg": [f"delta{i}_deg" for i in (4, 5, 6)],
+            "torque_nm": [f"tau{i}_nm" for i in (1, 2, 3)],
+            "rigid_torque_nm": [f"tau{i}_rigid_nm" for i in (1, 2, 3)],
+            "midspan": mid_names,
+            "reference_velocity_m_s": [f"v{c}_ref_m_s" for c in "xyz"],
+            "reference_acceleration_m_s2": [f"a{c}_ref_m_s2" for c in "xyz"]}
+    warnings = (sim.validity_warning,) if sim.validity_warning else ()
+    inputs = {**inputs, "method": sim.method}
+    title = (f"{name}: KED simulation ({T:.4g} s, {sim.method}, step {step:g} s, "
+             f"{model.ked.n_elements} {model.ked.order} element(s) per link, "
+             f"{model.ked.dof} dof, initial state: {sim.initial})")
+    return KEDSimulationResult("simulate", name, "ked", dict(model.options), inputs, q,
+                               summary, warnings, {"wall_time_s": wall}, cols, "time_s",
+                               "simulation", title)
+
+
+def _nepvp(model, traj, times, step, initial, method, name, inputs):
+    from .nepvp import simulate_motion as engine
+    if method not in ("rk4", "dop853"):
+        raise InputError("--method", method, "rk4 or dop853 for NE-PVP")
+    if traj.dim != model.n_actuated:
+        raise InputError("--trajectory", traj.dim, f"{model.n_actuated} actuated coordinates")
+    t0 = _time.perf_counter()
+    sim = engine(model.model, traj, end=float(times[-1]), step=step, initial=initial,
+                 method=method)
+    wall = _time.perf_counter() - t0
+    ekey, _ = _effort_key(model)
+    rows = list(sim.rows)
+    q = {"time_s": sim.time, "actuated": traj.evaluate(sim.time).position,
+         ekey: sim.tau, "rigid_" + ekey: sim.rigid_tau,
+         "ee_position_m": sim.ee_position, "ee_velocity_m_s": sim.ee_velocity,
+         "rigid_ee_position_m": sim.rigid_ee_position,
+         "rigid_ee_velocity_m_s": sim.rigid_ee_velocity,
+         "elastic": sim.e, "elastic_names": list(sim.elastic_names), "ee_rows": rows}
+    names = list(model.coordinates.actuated)
+    units = model.coordinates.units[:len(names)]
+    cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
+            ekey: [f"{ekey.split('_')[0]}_{n}_{ekey.split('_', 1)[1]}" for n in names],
+            "rigid_" + ekey: [f"rigid_{ekey.split('_')[0]}_{n}_{ekey.split('_', 1)[1]}"
+                              for n in names],
+            "ee_position_m": [f"ee_{r}_m" for r in rows],
+            "ee_velocity_m_s": [f"ee_v{r}_m_s" for r in rows],
+            "rigid_ee_position_m": [f"rigid_ee_{r}_m" for r in rows],
+            "rigid_ee_velocity_m_s": [f"rigid_ee_v{r}_m_s" for r in rows],
+            "elastic": [f"{n}_{u}" for n, u in zip(sim.elastic_names,
+                                                   model.coordinates.units[len(names):])]}
+    dv = sim.ee_velocity - sim.rigid_ee_velocity
+    summary = {"max_ee_velocity_m_s": np.abs(sim.ee_velocity).max(axis=0).tolist(),
+               "max_velocity_deviation_m_s": np.abs(dv).max(axis=0).tolist(),
+               "peak_" + ekey: np.abs(sim.tau).max(axis=0).tolist(),
+               "peak_rigid_" + ekey: np.abs(sim.rigid_tau).max(axis=0).tolist(),
+               "max_elastic": np.abs(sim.e).max(axis=0).tolist(),
+               "rhs_evaluations": sim.evaluations}
+    inputs = {**inputs, "method": sim.method}
+    title = (f"{name}: NE-PVP motion-driven simulation to {times[-1]:.4g} s "
+             f"({model.model.ne} elastic dof, {sim.method}, initial state: {sim.initial})")
+    return SimulationResult("simulate", name, "nepvp", dict(model.options), inputs, q,
+                            summary, (), {"wall_time_s": wall}, cols, "time_s",
+                            "simulation", title)
+
+
+def _actuated_motion(model, traj, times):
+    """(q_a, qd_a, qdd_a) (nt, n_a) of the prescribed motion: a joint-space trajectory
+    directly, a task-space one through the model's rigid inverse kinematics (rates by
+    the finite differences of a cubic spline through the joint values)."""
+    smp = traj.evaluate(times)
+    if _space(traj) == "joint":
+        if smp.position.shape[1] != model.n_actuated:
+            raise InputError("--trajectory", smp.position.shape[1],
+                             f"{model.n_actuated} actuated coordinates (joint space)")
+        return smp.position, smp.velocity, smp.acceleration
+    require(model, "inverse_kinematics", what="a task-space trajectory")
+    from scipy.interpolate import CubicSpline
+    qa = np.array([model.inverse_kinematics(p) for p in smp.position])
+    sp = CubicSpline(times, qa, axis=0)
+    return qa, sp(times, 1), sp(times, 2)
+
+
+def _generic_motion(model, traj, times, initial, method, name, inputs, progress):
+    """Integrate (e, e_d) with e_dd from the contract's inverse dynamics along the
+    prescribed actuated motion (scipy solve_ivp; DOP853 rtol 1e-9 by default)."""
+    from scipy.integrate import solve_ivp
+    from scipy.interpolate import CubicSpline
+    if method not in ("dop853", "radau"):
+        raise InputError("--method", method, "dop853 or radau")
+    t0w = _time.perf_counter()
+    qa, qda, qdda = _actuated_motion(model, traj, times)
+    if _space(traj) == "joint":
+        def motion(t):
+            s = traj.evaluate(np.array([t]))
+            return s.position[0], s.velocity[0], s.acceleration[0]
+    else:
+        sp = CubicSpline(times, qa, axis=0)
+
+        def motion(t):
+            return sp(t), sp(t, 1), sp(t, 2)
+    ne = model.n_elastic
+    st0 = model.state(actuated=qa[0], rates=qda[0])
+    if initial == "static" and ne:
+        st0 = model.static_deflection(st0)
+    guess = {"st": st0}
+    count = [0]
+
+    def rhs(t, x):
+        count[0] += 1
+        a, ad, add = motion(t)
+        st = model.at(guess["st"], q=np.concatenate([a, x[:ne]]),
+                      v=np.concatenate([ad, x[ne:]]),
+                      a=np.concatenate([add, np.zeros(ne)]))
+        guess["st"] = st
+        return np.concatenate([x[ne:], model.inverse_dynamics(st).elastic_accelerations])
+
+    x0 = np.concatenate([st0.elastic, st0.elastic_rates])
+    sol = solve_ivp(rhs, (times[0], times[-1]), x0, method=method.upper(), t_eval=times,
+                    rtol=1e-9, atol=1e-13)
+    if not sol.success:
+        raise ModelError(f"simulation failed: {sol.message}")
+    X = sol.y.T
+    ekey, _ = _effort_key(model)
+    tau, rtau, pose, rpose = [], [], [], []
+    st = st0
+    for k, t in enumerate(times):
+        st = model.at(st, q=np.concatenate([qa[k], X[k, :ne]]),
+                      v=np.concatenate([qda[k], X[k, ne:]]),
+                      a=np.concatenate([qdda[k], np.zeros(ne)]))
+        tau.append(model.inverse_dynamics(st).tau)
+        pose.append(st.pose if st.pose is not None else np.zeros(3))
+        rs = model.at(st, q=np.concatenate([qa[k], np.zeros(ne)]),
+                      v=np.concatenate([qda[k], np.zeros(ne)]))
+        M, c = model.mass_matrix(rs), model.bias(rs)
+        na = model.n_actuated
+        rtau.append(M[:na, :na] @ qdda[k] + c[:na])
+        rpose.append(rs.pose if rs.pose is not None else np.zeros(3))
+        if progress is not None:
+            progress(k + 1, len(times))
+    tau, rtau = np.array(tau), np.array(rtau)
+    q = {"time_s": times, "actuated": qa, ekey: tau, "rigid_" + ekey: rtau,
+         "ee_position_m": np.array(pose), "rigid_ee_position_m": np.array(rpose),
+         "elastic": X[:, :ne], "elastic_names": list(model.coordinates.elastic)}
+    names = list(model.coordinates.actuated)
+    units = model.coordinates.units[:len(names)]
+    cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
+            ekey: [f"{n}_{ekey}" for n in names],
+            "rigid_" + ekey: [f"rigid_{n}_{ekey}" for n in names],
+            "ee_position_m": [f"ee_{c}_m" for c in "xyz"],
+            "rigid_ee_position_m": [f"rigid_ee_{c}_m" for c in "xyz"],
+            "elastic": [f"{n}_{u}" for n, u in zip(model.coordinates.elastic,
+                                                   model.coordinates.units[len(names):])]}
+    dev = np.linalg.norm(q["ee_position_m"] - q["rigid_ee_position_m"], axis=1)
+    summary = {"peak_" + ekey: np.abs(tau).max(axis=0).tolist(),
+               "peak_rigid_" + ekey: np.abs(rtau).max(axis=0).tolist(),
+               "max_ee_deviation_m": float(dev.max()),
+               "max_elastic": np.abs(X[:, :ne]).max(axis=0).tolist(),
+               "rhs_evaluations": count[0]}
+    inputs = {**inputs, "method": method}
+    title = (f"{name}: motion-driven simulation to {times[-1]:.4g} s ({model.formulation}, "
+             f"{ne} elastic dof, {method}, initial state: {initial})")
+    return SimulationResult("simulate", name, model.formulation, dict(model.options),
+                            inputs, q, summary, (),
+                            {"wall_time_s": _time.perf_counter() - t0w}, cols, "time_s",
+                            "simulation", title)
+
+
+# ====================================================================== controlled
+CONTROLLERS = ("pd", "computed-torque")
+
+
+def simulate_controlled(model, trajectory, controller: dict, *, duration: float | None = None,
+                        periods: float | None = None, step: float = 1e-2,
+                        initial_offset=None, robot: str | None = None,
+                        inputs: dict | None = None,
+                        free_vibration: bool = False) -> SimulationResult:
+    """Closed-loop tracking of ``trajectory`` by a joint-space controller.
+
+    Parameters
+    ----------
+    controller : dict
+        ``kind`` (pd or computed-torque), ``kp``, ``kd`` [N m/rad, N m s/rad for PD;
+        1/s^2, 1/s for computed torque], ``gravity_compensation`` (PD, rigid Delta).
+    initial_offset : (3,), optional
+        Initial platform position error [m] (rigid Delta).
+    free_vibration : bool
+        The controller holds the start of ``trajectory`` and the robot is released from
+        rest, undeformed (Yu 2019 case 1): the result adds the spectrum of the last link's
+        vertical tip acceleration and the linearized loop's frequencies (arms).
+    """
+    kind = controller.get("kind", "pd")
+    if kind not in CONTROLLERS:
+        raise InputError("--controller", kind, "one of " + ", ".join(CONTROLLERS))
+    T = _window(trajectory, duration, periods)
+    inputs = dict(inputs or {})
+    inputs.update({"duration_s": T, "step_s": step, "controller": kind,
+                   "kp": controller.get("kp"), "kd": controller.get("kd")})
+    name = _name(model, robot)
+    if model.formulation in ("explicit", "multipliers"):
+        return _rigid_tracking(model, trajectory, controller, T, step, initial_offset,
+                               name, inputs)
+    if model.formulation == "amm":
+        if kind != "pd":
+            raise InputError("--controller", kind, "pd for an arm (Yu's joint PD)")
+        if initial_offset is not None:
+            raise InputError("--offset", list(initial_offset), "only for a rigid Delta")
+        return _arm_pd(model, trajectory, controller, T, step, name, inputs, free_vibration)
+    raise InputError("--controller", kind, f"a formulation with a closed-loop engine "
+                     f"(explicit, multipliers, amm); {model.formulation} simulates "
+                     "prescribed motions (leave --controller out)")
+
+
+def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs):
+    from .rigid_delta import ComputedTorque, JointPD, sample_times, simulate_tracking
+    kind = ctrl.get("kind", "pd")
+    if kind == "pd":
+        c = JointPD(ctrl.get("kp", 200.0), ctrl.get("kd", 10.0),
+                    bool(ctrl.get("gravity_compensation", False)))
+    else:
+        if ctrl.get("gravity_compensation"):
+            raise InputError("--gravity-compensation", True, "only with --controller pd")
+        c = ComputedTorque(ctrl.get("kp", 400.0), ctrl.get("kd", 40.0))
+    offset = (0.0, 0.0, 0.0) if offset is None else tuple(offset)
+    plant = model.model
+    times = sample_times(traj, duration=T, step=step)
+    s = traj.evaluate(times)
+    plant.kinematics.state(s.position, s.velocity)   # the reference path is valid
+    plant.kinematics.state(s.position[0] + np.asarray(offset, float))
+    t0 = _time.perf_counter()
+    res = simulate_tracking(plant, traj, c, duration=T, step=step, initial_offset=offset)
+    wall = _time.perf_counter() - t0
+    q = {"time_s": res.time, "position_m": res.position,
+         "reference_position_m": res.reference_position,
+         "position_error_m": res.position_error, "joint_error_rad": res.joint_error,
+         "torque_nm": res.torque}
+    cols = {"position_m": [f"{c_}_m" for c_ in "xyz"],
+            "reference_position_m": [f"{c_}_ref_m" for c_ in "xyz"],
+            "position_error_m": [f"e{c_}_m" for c_ in "xyz"],
+            "joint_error_rad": [f"eq{i}_rad" for i in (1, 2, 3)],
+            "torque_nm": [f"tau{i}_nm" for i in (1, 2, 3)]}
+    e = np.linalg.norm(res.position_error, axis=1)
+    summary = {"max_position_error_m": float(e.max()), "final_position_error_m": float(e[-1]),
+               "peak_torque_nm": np.abs(res.torque).max(axis=0).tolist()}
+    inputs = {**inputs, "kp": c.kp, "kd": c.kd, "initial_offset_m": list(offset)}
+    title = (f"{name}: {c.name} tracking over {res.time[-1] - res.time[0]:.4g} s "
+             f"(kp = {c.kp:g}, kd = {c.kd:g}; plant {model.formulation})")
+    return TrackingSimulationResult("simulate", name, model.formulation, {}, inputs, q,
+                                    summary, (), {"wall_time_s": wall}, cols, "time_s",
+                                    "simulation", title)
+
+
+def _arm_pd(model, traj, ctrl, T, step, name, inputs, free_vibration):
+    from . import arm as A
+    kp, kd = float(ctrl.get("kp", 125.0)), float(ctrl.get("kd", 25.0))
+    for nm, v in (("--kp", kp), ("--kd", kd)):
+        if not (v > 0 and math.isfinite(v)):
+            raise InputError(nm, v, "a finite gain > 0")
+    amm = model.model
+    hold = traj.evaluate(np.array([traj.t_start])).position[0] if free_vibration else None
+    if hold is not None:
+        ref = A.hold_reference(hold)
+    elif _space(traj) == "task":
+        if traj.dim != 2 or amm.n != 2:
+            raise InputError("--trajectory", "task", "a planar path of a two-link arm "
+                             "(or a joint-space trajectory)")
+        ref = A.circle_reference(amm, traj)
+    else:
+        def ref(t):
+            s = traj.evaluate(np.asarray(t, dtype=float))
+            return s.position, s.velocity
+    t0 = _time.perf_counter()
+    sim = A.simulate_pd(amm, ref, T, kp, kd, step=step)
+    wall = _time.perf_counter() - t0
+    vt = A.joint_angles(amm, sim.q)
+    n = amm.n
+    q = {"time_s": sim.time, "theta_rad": vt, "theta_ref_rad": sim.theta_ref,
+         "chord_theta_rad": sim.q[:, :n], "torque_nm": sim.tau,
+         "modal_m": sim.q[:, n:], "modal_names": list(sim.names[n:]),
+         "tip_position_m": sim.tip_position.reshape(len(sim.time), -1),
+         "tip_acceleration_m_s2": sim.tip_acceleration.reshape(len(sim.time), -1)}
+    cols = {"theta_rad": [f"theta{i + 1}_rad" for i in range(n)],
+            "theta_ref_rad": [f"theta{i + 1}_ref_rad" for i in range(n)],
+            "chord_theta_rad": [f"chord_theta{i + 1}_rad" for i in range(n)],
+            "torque_nm": [f"tau{i + 1}_nm" for i in range(n)],
+            "modal_m": [f"{nm}_m" for nm in sim.names[n:]],
+            "tip_position_m": [f"tip{i + 1}_{c}_m" for i in range(n) for c in "xy"],
+            "tip_acceleration_m_s2": [f"tip{i + 1}_a{c}_m_s2" for i in range(n) for c in "xy"]}
+    summary = {"max_tracking_error_rad": np.abs(vt - sim.theta_ref).max(axis=0).tolist(),
+               "peak_torque_nm": np.abs(sim.tau).max(axis=0).tolist()}
+    if hold is not None:
+        qe, lam, w_lin, zeta = A.linearized_closed_loop(amm, np.asarray(hold), kp, kd)
+        peaks, f, amp = A.spectrum_peaks(sim.time, sim.tip_acceleration[:, -1, 1])
+        summary["omega_spectrum_rad_s"] = peaks.tolist()
+        q["omega_spectrum_rad_s"] = peaks.tolist()
+        summary["omega_linearized_rad_s"] = lam.imag[:2].tolist()
+        summary["damping_ratio_linearized"] = zeta[:2].tolist()
+        summary["natural_linearized_rad_s"] = w_lin.tolist()
+        q["spectrum_frequency_hz"] = f
+        q["spectrum_amplitude"] = amp
+    inputs = {**inputs, "kp": kp, "kd": kd}
+    case = "free vibration" if hold is not None else "tracking"
+    title = (f"{name}: {case} under joint PD (kp = {kp:g}, kd = {kd:g}) over {T:g} s "
+             f"({amm.s} {amm.arm.basis} mode(s) per link)")
+    return ArmSimulationResult("simulate", name, "amm", dict(model.options), inputs, q,
+                               summary, (), {"wall_time_s": wall}, cols, "time_s",
+                               "simulation", title)
+
+
+# ====================================================================== torques
+def torques(model, trajectory, *, duration: float | None = None, step: float = 1e-3,
+            initial: str = "static", method: str | None = None, robot: str | None = None,
+            inputs: dict | None = None, progress=None) -> Result:
+    """Actuator efforts along a motion: the rigid models' inverse dynamics, or the
+    efforts of a flexible model's motion-driven simulation (with the rigid ones)."""
+    name = _name(model, robot)
+    inputs = dict(inputs or {})
+    if model.formulation in ("explicit", "multipliers"):
+        if method is not None:
+            raise InputError("--method", method, "no integrator for a rigid model's "
+                             "inverse dynamics")
+        return _rigid_torques(model, trajectory, duration, step, name, inputs)
+    sim = simulate_motion(model, trajectory, duration=duration, step=step, initial=initial,
+                          method=method, robot=robot, inputs=inputs, progress=progress)
+    ekey = next(k for k in ("torque_nm", "force_n", "effort_si") if k in sim.quantities)
+    keep = ("time_s", "position_m", "actuated", ekey, "rigid_" + ekey)
+    q = {k: v for k, v in sim.quantities.items() if k in keep}
+    summary = {"peak_" + ekey: np.abs(np.asarray(q[ekey])).max(axis=0).tolist(),
+               "peak_rigid_" + ekey: np.abs(np.asarray(q["rigid_" + ekey])).max(axis=0).tolist()}
+    title = sim.title.replace("simulation", "inverse dynamics (elastic response included)")
+    return TorquesResult("torques", name, model.formulation, dict(model.options),
+                         sim.inputs, q, summary, sim.warnings, sim.run,
+                         {k: v for k, v in sim.columns.items() if k in q}, "time_s",
+                         "torques", title)
+
+
+def _rigid_torques(model, traj, duration, step, name, inputs):
+    from .rigid_delta import inverse_dynamics_along
+    t0 = _time.perf_counter()
+    prof = inverse_dynamics_along(model.model, traj, duration=duration, step=step)
+    wall = _time.perf_counter() - t0
+    q = {"time_s": prof.time, "position_m": prof.position, "joint_angle_rad": prof.joint_angle,
+         "torque_nm": prof.torque}
+    cols = {"position_m": ["x_m", "y_m", "z_m"],
+            "joint_angle_rad": [f"q{i}_rad" for i in (1, 2, 3)],
+            "torque_nm": [f"tau{i}_nm" for i in (1, 2, 3)]}
+    if prof.multipliers is not None:
+        q["multipliers_n_per_m"] = prof.multipliers
+        q["lower_link_tension_n"] = prof.lower_link_tension
+        cols["multipliers_n_per_m"] = [f"lambda{i}_n_per_m" for i in (1, 2, 3)]
+        cols["lower_link_tension_n"] = [f"tension{i}_n" for i in (1, 2, 3)]
+    summary = {"peak_torque_nm": np.abs(prof.torque).max(axis=0).tolist()}
+    if traj.period is not None:
+        summary["period_s"] = float(traj.period)
+    if prof.lower_link_tension is not None:
+        summary["lower_link_tension_range_n"] = [float(prof.lower_link_tension.min()),
+                                                 float(prof.lower_link_tension.max())]
+    inputs = {**inputs, "duration_s": float(prof.time[-1] - prof.time[0]), "step_s": step}
+    title = (f"{name}: inverse dynamics, {len(prof.time)} samples over "
+             f"{prof.time[-1] - prof.time[0]:.4g} s ({model.formulation})")
+    return TorquesResult("torques", name, model.formulation, {}, inputs, q, summary, (),
+                         {"wall_time_s": wall}, cols, "time_s", "torques", title)

@@ -1,0 +1,87 @@
+"""Command line of elastodyn: one module per verb, each declaring only its own options.
+
+Machine-readable results go to standard output with ``--json``; messages for people go to
+standard error; files go under ``--out`` (written whole or not at all). Exit codes: 0
+success, 2 bad input (one line naming the parameter, the value and what is allowed), 1 a
+run that fails (an unstable controller, a loop closure lost, an integration failure),
+130 interrupted (Ctrl-C; no partial output set).
+"""
+from __future__ import annotations
+
+import sys
+
+from .._version import __version__
+
+__all__ = ["main", "build_parser", "VERBS"]
+
+VERBS = ("robots", "describe", "beam-modes", "modes", "map", "convergence", "torques",
+         "simulate", "generate")
+
+
+def _module(verb: str):
+    import importlib
+    return importlib.import_module(f".{verb.replace('-', '_')}", __name__)
+
+
+def build_parser():
+    from .common import Parser
+    p = Parser(prog="elastodyn", description="Elastodynamics of robots with flexible links.")
+    p.add_argument("--version", action="version", version=f"elastodyn {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for verb in VERBS:
+        _module(verb).register(sub)
+    return p
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"elastodyn: warning: {message}".splitlines()[0], file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``elastodyn`` command; returns the exit code."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        # overflow/invalid-value noise of extreme inputs: the checks report the cause
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            return _main(argv)
+        except KeyboardInterrupt:
+            print("elastodyn: interrupted", file=sys.stderr)
+            return 130
+
+
+def _main(argv) -> int:
+    from ..exceptions import DimensionError, ElastodynError, InputError, ModelError
+    from .common import UsageError
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("--version", "-V"):
+        print(f"elastodyn {__version__}")
+        return 0
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help(sys.stderr)
+            return 2
+        return _module(args.command).run(args)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (InputError, DimensionError) as exc:
+        print(f"elastodyn: error: {exc}".splitlines()[0], file=sys.stderr)
+        return 2
+    except ModelError as exc:
+        print(f"elastodyn: error: the run failed: {exc}".splitlines()[0], file=sys.stderr)
+        return 1
+    except ElastodynError as exc:
+        print(f"elastodyn: error: {exc}".splitlines()[0], file=sys.stderr)
+        return 1
+    except OSError as exc:  # e.g. --out on a full disk or lost permissions mid-run
+        print(f"elastodyn: error: cannot write outputs: {exc}".splitlines()[0],
+              file=sys.stderr)
+        return 1

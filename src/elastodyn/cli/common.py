@@ -1,0 +1,281 @@
+"""What the verbs of the command line share: the parser, number options, the robot and
+its model from the command line, option applicability, outputs and progress.
+
+Rules (README, "Command line"): every option a verb declares defaults to "not given";
+an option that does not apply to the chosen robot or formulation ends the run with
+exit code 2 and one line naming it (:func:`refuse`), it is never ignored and never
+switches the physics. Old spellings of renamed options print one note naming the new
+spelling and keep working (:func:`renamed`).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from pathlib import Path
+
+from ..exceptions import InputError
+
+__all__ = ["Parser", "UsageError", "number", "integer", "add_robot", "add_model_options",
+           "add_output", "load_robot", "build", "refuse", "renamed", "given", "emit",
+           "progress_bar", "note", "add_pose", "pose_state"]
+
+
+class UsageError(Exception):
+    """A command-line usage error (argparse), reported in one line with exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        # negative numbers in exponent form (-1e-3) are values, not options
+        self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+    def error(self, message):
+        raise UsageError(f"{self.prog}: error: {message}")
+
+
+def _conv(name, kind):
+    what = "a number" if kind is float else "an integer"
+
+    def conv(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"invalid {name}: got {text!r}; allowed: {what}") from None
+        if kind is float and not math.isfinite(v):
+            raise argparse.ArgumentTypeError(
+                f"invalid {name}: got {text!r}; allowed: a finite number")
+        return v
+    return conv
+
+
+def number(name):
+    """argparse type: a finite float, errors naming the option."""
+    return _conv(name, float)
+
+
+def integer(name):
+    return _conv(name, int)
+
+
+def note(text: str) -> None:
+    """One line for people on standard error."""
+    print(f"elastodyn: note: {text}", file=sys.stderr)
+
+
+def given(a, name: str) -> bool:
+    """True if option ``name`` (dest) was given on the command line."""
+    v = getattr(a, name, None)
+    return v is not None and v is not False
+
+
+def refuse(a, options: dict, why: str) -> None:
+    """Exit 2 (InputError) naming the first given option of ``options`` (dest -> flag):
+    it does not apply (``why``)."""
+    for dest, flag in options.items():
+        if given(a, dest):
+            value = getattr(a, dest)
+            raise InputError(flag, value if value is not True else "given", why)
+
+
+def renamed(a, old: str, new: str, *, flag_old: str, flag_new: str) -> None:
+    """Map an old option spelling onto its new name with one note."""
+    if given(a, old):
+        if given(a, new):
+            raise InputError(flag_old, getattr(a, old), f"not with {flag_new} (it is the "
+                             f"old spelling of {flag_new})")
+        note(f"{flag_old} is now {flag_new}")
+        setattr(a, new, getattr(a, old))
+        setattr(a, old, None)
+
+
+# ------------------------------------------------------------------ robot and model
+def add_robot(p, *, formulation: bool = True):
+    p.add_argument("robot", metavar="ROBOT",
+                   help="a preset (elastodyn robots) or a description file (robot.yaml)")
+    p.add_argument("--set", dest="sets", action="append", metavar="KEY=VALUE",
+                   help="override one entry of the description, e.g. "
+                        "links.lower.section.width=0.008 (repeatable)")
+    if formulation:
+        p.add_argument("--formulation", metavar="F",
+                       help="model: explicit, multipliers, ked, nepvp or amm (elastodyn "
+                            "robots lists which apply; default: the robot's first)")
+
+
+def add_model_options(p, *, preload: bool = True, rayleigh: bool = False):
+    g = p.add_argument_group("model options (discretization and switches)")
+    g.add_argument("--elements", type=integer("--elements"),
+                   help="finite elements per link/beam (ked, nepvp; 1)")
+    g.add_argument("--order", help="ked element family: cubic (Kuo Table 2) or quintic "
+                                   "(Table 3) (cubic)")
+    g.add_argument("--modes", type=integer("--modes"),
+                   help="assumed modes per link (amm 2; nepvp: assumed-mode beams)")
+    g.add_argument("--basis", help="assumed-mode basis: sine (Yu eq. 4) or clamped-free")
+    g.add_argument("--joint-b", dest="joint_b",
+                   help="Delta elbow joints: universal, spherical or clamped (same as "
+                        "--set joints.b=...)")
+    g.add_argument("--joint-d", dest="joint_d",
+                   help="Delta platform joints: universal, spherical or clamped")
+    if preload:
+        g.add_argument("--no-preload", dest="no_preload", action="store_true", default=None,
+                       help="leave out the load terms: the linear structure (ked: the "
+                            "geometric stiffness of the link forces)")
+    if rayleigh:
+        g.add_argument("--rayleigh", type=number("--rayleigh"), nargs=2,
+                       metavar=("ALPHA", "BETA"),
+                       help="ked: Rayleigh damping alpha M + beta K [1/s, s] (0 0)")
+
+
+def load_robot(a):
+    """The description (spec) of ROBOT with --set and the Delta joint options applied."""
+    from ..description.files import load_description
+    sets = list(a.sets or [])
+    for dest, key in (("joint_b", "joints.b"), ("joint_d", "joints.d")):
+        if given(a, dest):
+            sets.append(f"{key}={getattr(a, dest)}")
+    spec = load_description(a.robot, sets)
+    if (given(a, "joint_b") or given(a, "joint_d")) and spec.family != "delta":
+        refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
+               "only for Delta robots")
+    return spec
+
+
+MODEL_OPTIONS = {"elements": "--elements", "order": "--order", "modes": "--modes",
+                 "basis": "--basis", "rayleigh": "--rayleigh"}
+
+
+def build(a, spec, *, formulation=None, preload_is_model: bool = True, **extra):
+    """The model of ``spec`` by --formulation (or ``formulation``) with the model options
+    given on the command line; an option the formulation does not take is refused."""
+    from ..formulations.registry import OPTIONS, build_model
+    name = formulation or getattr(a, "formulation", None)
+    opts = {}
+    for dest in MODEL_OPTIONS:
+        if given(a, dest):
+            opts[dest] = getattr(a, dest)
+    if preload_is_model and given(a, "no_preload"):
+        opts["preload"] = False
+    opts.update(extra)
+    from ..formulations.registry import formulations_for
+    chosen = name or formulations_for(spec)[0]
+    if chosen in OPTIONS:
+        for dest, value in list(opts.items()):
+            if dest not in OPTIONS[chosen]:
+                flag = MODEL_OPTIONS.get(dest, "--no-preload" if dest == "preload" else dest)
+                takes = ", ".join(f"--{k}" for k in OPTIONS[chosen]) or "no model options"
+                raise InputError(flag, value if value is not False else "given",
+                                 f"not an option of the {chosen} formulation (it takes "
+                                 f"{takes})")
+    return build_model(spec, name, **opts)
+
+
+# ------------------------------------------------------------------ poses
+def add_pose(p, *, at_help: str):
+    g = p.add_argument_group("pose (default: the robot's home, or its paper's pose)")
+    g.add_argument("--at", type=number("--at"), nargs="+", metavar="X",
+                   help=at_help)
+    g.add_argument("--actuated", type=number("--actuated"), nargs="+", metavar="Q",
+                   help="actuated coordinates [rad or m], in the order of elastodyn robots")
+    g.add_argument("--q1", type=number("--q1"), help=argparse.SUPPRESS)
+    g.add_argument("--q4", type=number("--q4"), help=argparse.SUPPRESS)
+
+
+def pose_state(a, model, default_at=None):
+    """The state of --at / --actuated (old spelling: --q1 --q4 of the five-bar)."""
+    import numpy as np
+    if given(a, "q1") or given(a, "q4"):
+        names = list(model.coordinates.actuated)
+        if names != ["q1", "q4"]:
+            refuse(a, {"q1": "--q1", "q4": "--q4"}, f"--actuated (this robot's actuated "
+                   f"coordinates are {', '.join(names)})")
+        if given(a, "actuated"):
+            raise InputError("--q1/--q4", [a.q1, a.q4], "not with --actuated")
+        note("--q1/--q4 are now --actuated Q1 Q4")
+        a.actuated = [a.q1 if a.q1 is not None else 0.0, a.q4 if a.q4 is not None else 0.0]
+    if given(a, "at") and given(a, "actuated"):
+        raise InputError("--at", a.at, "either --at or --actuated")
+    if given(a, "actuated"):
+        n = model.coordinates.n_actuated
+        if len(a.actuated) != n:
+            raise InputError("--actuated", a.actuated, f"{n} value(s): "
+                             + ", ".join(model.coordinates.actuated))
+        return _closed(model, "--actuated", a.actuated, actuated=np.asarray(a.actuated))
+    at = a.at if given(a, "at") else default_at
+    if at is not None:
+        return _closed(model, "--at", at, pose=np.asarray(at, dtype=float))
+    return _closed(model, "ROBOT", "home", )
+
+
+def _closed(model, flag, value, **kw):
+    from ..exceptions import ModelError
+    try:
+        return model.state(**kw)
+    except ModelError as exc:
+        raise InputError(flag, value, f"a pose where the loops close ({exc})") from None
+    except InputError as exc:
+        if exc.name in ("pose", "actuated", "X"):
+            detail = str(exc).split("; allowed", 1)[0].replace(f"invalid {exc.name}: ", "")
+            err = InputError(flag, value, "a pose inside the workspace")
+            err.args = (f"invalid {flag}: {detail}; allowed: a pose inside the workspace",)
+            raise err from None
+        raise
+
+
+# ------------------------------------------------------------------ outputs
+def add_output(p, *, figures: bool = True):
+    p.add_argument("--json", action="store_true", default=None,
+                   help="print one JSON document on standard output")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="folder for the output set (JSON, CSV, figures, summary.md); "
+                        "written whole or not at all")
+    if figures:
+        p.add_argument("--format", dest="formats", metavar="FMT", default=None,
+                       help="figure formats, comma-separated: png, svg, pdf (png)")
+
+
+def check_out(a):
+    """Check --out and --format before any computation."""
+    from ..io.output_set import check_output_folder
+    fmts = ("png",)
+    if given(a, "formats"):
+        fmts = tuple(f.strip() for f in a.formats.split(",") if f.strip())
+        bad = [f for f in fmts if f not in ("png", "svg", "pdf")]
+        if bad or not fmts:
+            raise InputError("--format", a.formats, "png, svg or pdf (comma-separated)")
+        if not given(a, "out"):
+            raise InputError("--format", a.formats, "only with --out")
+    a.formats = fmts
+    if given(a, "out"):
+        check_output_folder(a.out)
+
+
+def emit(a, result) -> int:
+    """Print the result (JSON on stdout or the summary on stderr) and write --out."""
+    names = result.save(a.out, formats=a.formats) if given(a, "out") else None
+    if a.json:
+        print(result.to_json())
+    else:
+        print("\n".join(result.summary_lines()), file=sys.stderr)
+    if names is not None:
+        print(f"outputs written to {Path(a.out).resolve()} ({', '.join(names)})",
+              file=sys.stderr)
+    return 0
+
+
+def progress_bar(total: int, what: str, *, minimum: int = 50):
+    """A callable(done, total) showing a tqdm progress bar on standard error when it is
+    a terminal and the run is long enough; None otherwise (silent in pipes and CI)."""
+    if total < minimum or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    bar = tqdm(total=total, desc=what, file=sys.stderr, leave=False, unit="step")
+
+    def update(done, _total=None):
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+    return update

@@ -1,0 +1,67 @@
+"""``elastodyn convergence ROBOT``: natural frequencies against the discretization (Kuo
+2016 Tables 2-3)."""
+from __future__ import annotations
+
+from ..exceptions import InputError
+from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
+                     emit, given, integer, load_robot, pose_state, progress_bar, refuse)
+from .modes import DEFAULT_AT
+
+MAX = {"ked": 32, "nepvp": 8, "amm": 12}
+
+
+def register(sub):
+    c = sub.add_parser("convergence", help="frequencies against the number of elements",
+                       description="Natural frequencies at a pose for 1..N elements per "
+                                   "link or beam (--max-elements; Kuo 2016 Tables 2 and 3), "
+                                   "or 1..N assumed modes per link (--max-modes).")
+    add_robot(c)
+    add_pose(c, at_help="pose: Delta platform centre X Y Z [m] (0.1 0 0.5)")
+    c.add_argument("--max-elements", dest="max_elements", type=integer("--max-elements"),
+                   help="largest number of elements per link (ked, nepvp) (8)")
+    c.add_argument("--max-modes", dest="max_modes", type=integer("--max-modes"),
+                   help="largest number of assumed modes per link (amm, nepvp)")
+    c.add_argument("--preload", action="store_true", default=None,
+                   help="about the deflected equilibrium under gravity")
+    add_model_options(c)
+    c.add_argument("--count", type=integer("--count"), help="number of modes (8)")
+    add_output(c)
+    c.set_defaults(func="convergence")
+
+
+def run(a) -> int:
+    from ..analysis.modes import convergence
+    from ..formulations.registry import default_formulation
+    check_out(a)
+    spec = load_robot(a)
+    form = getattr(a, "formulation", None) or default_formulation(spec)
+    if form in ("explicit", "multipliers"):
+        raise InputError("--formulation", form, "a flexible formulation (ked, nepvp, amm)")
+    if given(a, "max_elements") and given(a, "max_modes"):
+        raise InputError("--max-modes", a.max_modes, "not with --max-elements")
+    option = "modes" if (given(a, "max_modes") or form == "amm") else "elements"
+    if form == "amm" and given(a, "max_elements"):
+        refuse(a, {"max_elements": "--max-elements"}, "--max-modes for the amm formulation")
+    if form == "ked" and given(a, "max_modes"):
+        refuse(a, {"max_modes": "--max-modes"}, "--max-elements for the ked formulation")
+    varied = "--elements" if option == "elements" else "--modes"
+    refuse(a, {option: varied}, f"varied by --max-{option}")
+    n_max = getattr(a, f"max_{option}")
+    n_max = 8 if n_max is None else n_max
+    if not 1 <= n_max <= MAX[form]:
+        raise InputError(f"--max-{option}", n_max, f"an integer in [1, {MAX[form]}]")
+    preload = None
+    if form != "ked":
+        preload = False if given(a, "no_preload") else (True if given(a, "preload") else None)
+    first = build(a, spec, preload_is_model=form == "ked", **{option: 1})
+    state0 = pose_state(a, first, DEFAULT_AT.get(spec.family))
+
+    def state_of(model):
+        return model.state(actuated=state0.actuated)
+
+    result = convergence(lambda n: build(a, spec, preload_is_model=form == "ked",
+                                         **{option: n}),
+                         state_of, max_n=n_max, count=a.count, preload=preload,
+                         option=option, robot=spec.name,
+                         progress=progress_bar(n_max, "convergence", minimum=5))
+    return emit(a, result)

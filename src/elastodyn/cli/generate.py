@@ -1,0 +1,117 @@
+"""``elastodyn generate ROBOT``: the symbolic model as code (C, Python, Octave, LaTeX) with
+its operator counts."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..exceptions import InputError
+from .common import (add_model_options, add_robot, build, given, integer, load_robot,
+                     refuse)
+
+MAX_LINKS = 12
+PROBLEMS = {"nepvp": ("inverse", "direct", "model"), "amm": ("model",),
+            "explicit": ("model",)}
+
+
+def register(sub):
+    from ..symbolic import LANGUAGES
+    g = sub.add_parser("generate", help="export the symbolic model as code",
+                       description="Generate the model of a robot with intermediate "
+                                   "variables and dead-variable elimination, print its "
+                                   "operator counts and write the code: NE-PVP (Briot & "
+                                   "Khalil 2013: inverse, direct or model problem), "
+                                   "assumed modes (Yu & Chen 2019: M, H, N, F, B), or the "
+                                   "explicit rigid Delta (Asadi & Heydari 2020: M, C, G, J). "
+                                   "ROBOT 'arm' is an N-link arm with symbolic parameters.")
+    add_robot(g)
+    g.add_argument("--lang", default=None, help="one of " + ", ".join(LANGUAGES) + " (c)")
+    g.add_argument("--problem", help="nepvp: inverse (tau, elastic accelerations), direct "
+                                     "(accelerations from tau) or model (M and c) (inverse)")
+    g.add_argument("--links", type=integer("--links"),
+                   help="ROBOT arm: number of links N (2)")
+    add_model_options(g, preload=False)
+    g.add_argument("--json", action="store_true", default=None,
+                   help="print one JSON document on standard output")
+    g.add_argument("--out", type=Path, metavar="DIR", help="folder for the generated file")
+    g.set_defaults(func="generate")
+
+
+def run(a) -> int:
+    from .._validate import choice
+    from ..symbolic import LANGUAGES, print_program
+    a.lang = a.lang or "c"
+    choice("--lang", a.lang, LANGUAGES)
+    if given(a, "out"):
+        from ..io.output_set import check_output_folder
+        check_output_folder(a.out)
+    t0 = time.perf_counter()
+    if a.robot == "arm":
+        prog, fields, title = _symbolic_arm(a)
+    else:
+        refuse(a, {"links": "--links"}, "only with ROBOT arm (a description has its links)")
+        spec = load_robot(a)
+        model = build(a, spec)
+        if "program" not in model.capabilities:
+            raise InputError("--formulation", model.formulation, "a symbolic formulation "
+                             "(nepvp, amm, explicit)")
+        problems = PROBLEMS[model.formulation]
+        problem = a.problem or problems[0]
+        choice("--problem", problem, problems)
+        prog = model.program(problem)
+        fields = {"formulation": model.formulation, "problem": problem,
+                  "model": dict(model.options)}
+        title = f"{spec.name}, {model.formulation} {problem} program"
+    text = print_program(prog, a.lang)
+    gen_time = time.perf_counter() - t0
+    from ..symbolic import EXTENSIONS
+    ops = prog.ops()
+    name = prog.name + EXTENSIONS[a.lang]
+    doc = {"schema_version": 1, "command": "generate", "robot": a.robot, "lang": a.lang,
+           **fields, **ops.to_dict(), "intermediate_variables": len(prog.assignments),
+           "file": None if a.out is None else str(Path(a.out) / name),
+           "run": {"generation_time_s": gen_time}}
+    if given(a, "out"):
+        from ..io.output_set import write_output_set
+        write_output_set(a.out, {name: text}, marker="generate")
+    if a.json:
+        print(json.dumps(doc))
+    else:
+        print(f"{title}: {ops.additions} additions/subtractions, {ops.multiplications} "
+              f"multiplications/divisions, {ops.functions} function calls, "
+              f"{len(prog.assignments)} intermediate variables; generated in "
+              f"{gen_time:.3g} s", file=sys.stderr)
+        if not given(a, "out"):
+            sys.stdout.write(text)
+    if given(a, "out"):
+        print(f"outputs written to {Path(a.out).resolve()} ({name})", file=sys.stderr)
+    return 0
+
+
+def _symbolic_arm(a):
+    """``generate arm``: an N-link arm of arm-yu2019's first link, parameters as symbols."""
+    from dataclasses import replace
+
+    from ..description.arm import BASES, PlanarArm
+    from ..description.presets import get_preset
+    from ..formulations.amm_arm import generate_amm
+    refuse(a, {"sets": "--set", "formulation": "--formulation", "problem": "--problem",
+               "elements": "--elements", "order": "--order"},
+           "not for ROBOT arm (it takes --links, --modes, --basis)")
+    n = 2 if a.links is None else a.links
+    if not 1 <= n <= MAX_LINKS:
+        raise InputError("--links", n, f"an integer in [1, {MAX_LINKS}]")
+    modes = 2 if a.modes is None else a.modes
+    if not 1 <= modes <= 8:
+        raise InputError("--modes", modes, "an integer in [1, 8]")
+    basis = a.basis or "sine"
+    if basis not in BASES:
+        raise InputError("--basis", basis, "one of " + ", ".join(BASES))
+    link = get_preset("arm-yu2019").links[0]
+    arm = PlanarArm("arm", (replace(link),) * n, modes=modes, basis=basis)
+    prog, _ = generate_amm(arm, symbolic=True)
+    fields = {"formulation": "amm", "links": n, "modes": modes, "basis": basis,
+              "symbolic_parameters": True, "model_generation_time_s": prog.generation_time_s}
+    return prog, fields, f"arm: {n} link(s), {modes} {basis} mode(s) per link (symbolic)"

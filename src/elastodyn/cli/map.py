@@ -1,0 +1,108 @@
+"""``elastodyn map ROBOT``: natural frequencies along a path (Kuo 2016 Fig. 4)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..exceptions import InputError
+from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
+                     given, integer, load_robot, number, progress_bar, refuse)
+
+MAX_POINTS = 10_000
+
+
+def register(sub):
+    p = sub.add_parser("map", help="natural frequencies along a path",
+                       description="The lowest natural frequencies at rest at points of a "
+                                   "path: a circle of the end-effector (--path circle; "
+                                   "default for a Delta: Kuo 2016 Fig. 4, centre 0 0 0.5 m, "
+                                   "radius 0.1 m) or a straight line in the actuated "
+                                   "coordinates (--path line --from Q... --to Q...).")
+    add_robot(p)
+    p.add_argument("--path", help="circle (task space) or line (actuated coordinates)")
+    p.add_argument("--centre", type=number("--centre"), nargs="+", metavar="X",
+                   help="circle centre [m]: X Y Z for a Delta (0 0 0.5), X Y for an arm")
+    p.add_argument("--radius", type=number("--radius"), help="circle radius [m] (0.1)")
+    p.add_argument("--from", dest="from_", type=number("--from"), nargs="+", metavar="Q",
+                   help="line: start, actuated coordinates [rad or m]")
+    p.add_argument("--to", type=number("--to"), nargs="+", metavar="Q",
+                   help="line: end, actuated coordinates [rad or m]")
+    p.add_argument("--points", type=integer("--points"), help="points on the path (360)")
+    p.add_argument("--preload", action="store_true", default=None,
+                   help="about the deflected equilibrium under gravity at each pose")
+    add_model_options(p)
+    p.add_argument("--count", type=integer("--count"), help="modes per point (8)")
+    add_output(p)
+    p.set_defaults(func="map")
+
+
+def run(a) -> int:
+    from ..analysis.modes import frequency_map
+    check_out(a)
+    spec = load_robot(a)
+    from ..formulations.registry import default_formulation
+    form = getattr(a, "formulation", None) or default_formulation(spec)
+    model = build(a, spec, preload_is_model=form == "ked")
+    if model.formulation in ("explicit", "multipliers"):
+        raise InputError("--formulation", model.formulation, "a flexible formulation "
+                         "(ked, nepvp, amm): a rigid model has no natural frequencies")
+    preload = None
+    if model.formulation != "ked":
+        preload = False if given(a, "no_preload") else (True if given(a, "preload") else None)
+    path = a.path or ("circle" if spec.family == "delta" else None)
+    points = 360 if a.points is None else a.points
+    if not 1 <= points <= MAX_POINTS:
+        raise InputError("--points", points, f"an integer in [1, {MAX_POINTS}]")
+    if path is None:
+        raise InputError("--path", None, "circle (--centre, --radius) or line (--from, --to) "
+                         f"for {spec.name}")
+    if path == "circle":
+        refuse(a, {"from_": "--from", "to": "--to"}, "only with --path line")
+        dim = 3 if spec.family == "delta" else 2
+        centre = a.centre if given(a, "centre") else ((0.0, 0.0, 0.5) if dim == 3 else None)
+        if centre is None:
+            raise InputError("--centre", None, "the circle's centre X Y [m]")
+        if len(centre) != dim:
+            raise InputError("--centre", list(centre), f"{dim} coordinates [m]")
+        radius = 0.1 if a.radius is None else a.radius
+        if not (radius > 0 and math.isfinite(radius)):
+            raise InputError("--radius", radius, "a finite radius > 0 [m]")
+        ang = np.arange(points) * 360.0 / points
+        th = np.radians(ang)
+        pts = [np.array(centre, float) + radius * np.r_[np.cos(t), np.sin(t),
+                                                        np.zeros(dim - 2)] for t in th]
+        states = _states(model, pts, "pose", "--centre/--radius")
+        coord, name = ang, "angle_deg"
+        echo = {"path": "circle", "centre_m": list(centre), "radius_m": radius}
+    elif path == "line":
+        refuse(a, {"centre": "--centre", "radius": "--radius"}, "only with --path circle")
+        n = model.coordinates.n_actuated
+        for flag, v in (("--from", a.from_), ("--to", a.to)):
+            if v is None or len(v) != n:
+                raise InputError(flag, v, f"{n} actuated coordinate(s): "
+                                 + ", ".join(model.coordinates.actuated))
+        s = np.linspace(0.0, 1.0, points)
+        q0, q1 = np.array(a.from_), np.array(a.to)
+        states = _states(model, [q0 + t * (q1 - q0) for t in s], "actuated", "--from/--to")
+        coord, name = s, "path_fraction"
+        echo = {"path": "line", "from": list(a.from_), "to": list(a.to)}
+    else:
+        raise InputError("--path", path, "circle or line")
+    result = frequency_map(model, states, coordinate=coord, coordinate_name=name,
+                           count=a.count, preload=preload, robot=spec.name, path=echo,
+                           progress=progress_bar(len(states), "map"))
+    return emit(a, result)
+
+
+def _states(model, values, kind, flag):
+    from ..exceptions import ModelError
+    out = []
+    for v in values:
+        try:
+            out.append(model.state(**{kind: v}))
+        except (InputError, ModelError) as exc:
+            detail = str(exc).split("; allowed", 1)[0]
+            raise InputError(flag, np.round(v, 6).tolist(),
+                             f"a path inside the workspace ({detail})") from None
+    return out

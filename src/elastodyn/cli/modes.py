@@ -1,0 +1,71 @@
+"""``elastodyn modes ROBOT``: natural frequencies at a pose (actuators locked), or about a
+steady motion."""
+from __future__ import annotations
+
+from ..exceptions import InputError
+from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
+                     emit, given, integer, load_robot, number, pose_state, refuse)
+
+DEFAULT_AT = {"delta": (0.1, 0.0, 0.5)}
+"""Default pose per family where the paper has one (Kuo 2016 5.2: P = (0.1, 0, 0.5) m)."""
+
+
+def register(sub):
+    m = sub.add_parser("modes", help="natural frequencies of a flexible robot at a pose",
+                       description="Natural frequencies with the actuators locked: at a pose "
+                                   "(--at X Y Z for a Delta, --actuated for any robot), by "
+                                   "default about the formulation's paper reference (KED: "
+                                   "with the static link forces under gravity; NE-PVP and "
+                                   "assumed modes: the linear structure); --preload "
+                                   "linearizes about the deflected equilibrium under gravity; "
+                                   "--speed about a steady motion at constant actuated rates "
+                                   "(gyroscopic and centrifugal terms).")
+    add_robot(m)
+    add_pose(m, at_help="pose: Delta platform centre X Y Z [m] (0.1 0 0.5; Z down); "
+                        "two-link arm tip X Y [m]")
+    m.add_argument("--speed", type=number("--speed"), nargs="+", metavar="W",
+                   help="constant actuated rates [rad/s or m/s]: modes about the steady "
+                        "motion")
+    m.add_argument("--preload", action="store_true", default=None,
+                   help="about the deflected equilibrium under gravity (tangent stiffness)")
+    add_model_options(m)
+    m.add_argument("--count", type=integer("--count"),
+                   help="number of modes (8, or all the elastic coordinates when fewer)")
+    add_output(m)
+    m.set_defaults(func="modes")
+
+
+def run(a) -> int:
+    from ..analysis.modes import modes
+    check_out(a)
+    spec = load_robot(a)
+    if given(a, "preload") and given(a, "no_preload"):
+        raise InputError("--preload", True, "not with --no-preload")
+    model = build(a, spec, preload_is_model=(getattr(a, "formulation", None) or _default(spec))
+                  == "ked")
+    if model.formulation in ("explicit", "multipliers"):
+        raise InputError("--formulation", model.formulation, "a flexible formulation "
+                         "(ked, nepvp, amm): a rigid model has no natural frequencies")
+    if given(a, "speed") and model.formulation == "ked":
+        refuse(a, {"speed": "--speed"}, "a nonlinear formulation (KED linearizes about a "
+               "prescribed path: use map)")
+    preload = None
+    if model.formulation != "ked":
+        if given(a, "no_preload"):
+            preload = False
+        if given(a, "preload"):
+            preload = True
+    elif given(a, "preload"):
+        preload = True
+    state = pose_state(a, model, DEFAULT_AT.get(spec.family))
+    if given(a, "speed") and given(a, "preload"):
+        refuse(a, {"preload": "--preload"}, "not with --speed (the steady motion's "
+               "reference is always its deflected state)")
+    result = modes(model, state, count=a.count, preload=preload, speed=a.speed,
+                   robot=spec.name)
+    return emit(a, result)
+
+
+def _default(spec):
+    from ..formulations.registry import default_formulation
+    return default_formulation(spec)

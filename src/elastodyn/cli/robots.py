@@ -1,0 +1,61 @@
+"""``elastodyn robots``: the presets, their families, formulations, verbs and scenarios."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+
+def register(sub):
+    p = sub.add_parser("robots", help="list the preset robots, their formulations and verbs",
+                       description="The preset robots (each paper's), the formulations that "
+                                   "can model them (the default first), the verbs that "
+                                   "apply and the paper scenarios. A description file "
+                                   "(elastodyn describe PRESET > robot.yaml) works wherever "
+                                   "a preset does.")
+    p.add_argument("--json", action="store_true", default=None,
+                   help="print one JSON document on standard output")
+    p.set_defaults(func="robots")
+
+
+VERBS_OF = {
+    "explicit": ("describe", "torques", "simulate (--controller)", "generate"),
+    "multipliers": ("describe", "torques", "simulate (--controller)"),
+    "ked": ("describe", "modes", "map", "convergence", "torques", "simulate"),
+    "nepvp": ("describe", "modes", "map", "convergence", "torques", "simulate", "generate"),
+    "amm": ("describe", "modes", "map", "convergence", "torques", "simulate", "generate"),
+}
+
+
+def table() -> list[dict]:
+    from ..description.files import load_description
+    from ..description.presets import PRESETS
+    from ..description.scenarios import scenario_names
+    from ..formulations.registry import describe_formulation, formulations_for
+    rows = []
+    for name in PRESETS:
+        spec = load_description(name)
+        forms = formulations_for(spec)
+        rows.append({"name": name, "family": spec.family, "formulations": forms,
+                     "descriptions": {f: describe_formulation(f) for f in forms},
+                     "verbs": {f: list(VERBS_OF[f]) for f in forms},
+                     "scenarios": scenario_names(name)})
+    return rows
+
+
+def run(a) -> int:
+    rows = table()
+    if a.json:
+        print(json.dumps({"schema_version": 1, "command": "robots", "robots": rows}))
+        return 0
+    for r in rows:
+        print(f"{r['name']} ({r['family']})", file=sys.stderr)
+        for f in r["formulations"]:
+            tag = " (default)" if f == r["formulations"][0] else ""
+            print(f"  {f}{tag}: {r['descriptions'][f]}; verbs: {', '.join(r['verbs'][f])}",
+                  file=sys.stderr)
+        if r["scenarios"]:
+            print(f"  scenarios: {', '.join(r['scenarios'])}", file=sys.stderr)
+    print("arm (generate only): an N-link arm with symbolic parameters "
+          "(elastodyn generate arm --links N)", file=sys.stderr)
+    return 0

@@ -1,0 +1,85 @@
+"""Scenarios of the papers, as data next to the presets: the motions, loads, gains and
+set points each paper simulates. A verb run on a preset without trajectory options runs
+the preset's default scenario; ``--scenario NAME`` picks another.
+
+A scenario is a mapping with
+
+``trajectory``
+    the motion: ``law`` (``circle``, ``inverted-u``, ``bang-bang``, ``rest-to-rest``,
+    ``hold``) and its parameters (SI units; ``space``: ``task`` for end-effector
+    positions, ``joint`` for actuated coordinates; ``to`` is the end of a rest-to-rest or
+    bang-bang motion from the robot's home, ``motion_time`` its duration [s]);
+``duration`` or ``periods``
+    the simulated time window [s] or number of periods of a periodic path;
+``controller``
+    for closed-loop simulations: ``kind`` (``pd`` or ``computed-torque``), ``kp``, ``kd``;
+``initial``
+    the initial state of a flexible model (``static``: the static deflection at the start,
+    ``zero``: undeformed).
+
+Every value is a number, a word or a list of numbers: no code.
+"""
+from __future__ import annotations
+
+import math
+
+from ..exceptions import InputError
+
+__all__ = ["SCENARIOS", "scenario", "scenario_names"]
+
+SCENARIOS: dict = {
+    "delta-kuo2016": {
+        "circle": {  # Kuo 2016 section 5.3 (Figs. 5-11)
+            "trajectory": {"law": "circle", "space": "task", "centre": [0.0, 0.0, 0.5],
+                           "radius": 0.1, "period": 1.0},
+            "periods": 5, "initial": "static"},
+        "inverted-u": {  # Kuo 2016 section 5.4 (Figs. 12-16)
+            "trajectory": {"law": "inverted-u", "space": "task",
+                           "start": [-0.08, -0.02, 0.5], "travel": [0.16, 0.04, 0.2],
+                           "times": [0.0, 0.2, 0.4, 0.6, 0.8]},
+            "initial": "static"},
+    },
+    "delta-asadi2020": {
+        "circle": {  # Asadi & Heydari 2020, evaluation: x = 0.25 cos t, y = 0.25 sin t
+            "trajectory": {"law": "circle", "space": "task", "centre": [0.0, 0.0, 0.45],
+                           "radius": 0.25, "angular_rate": 1.0},
+            "controller": {"kind": "pd", "kp": 200.0, "kd": 10.0}},
+    },
+    "prrrp-briot2013": {
+        "bang-bang": {  # Briot & Khalil 2013 section V (Fig. 4)
+            "trajectory": {"law": "bang-bang", "space": "joint", "to": [0.1, 0.2],
+                           "motion_time": 0.75},
+            "duration": 1.0, "initial": "static"},
+    },
+    "arm-yu2019": {
+        "circle": {  # Yu & Chen 2019 case 2 (Figs. 11-14)
+            "trajectory": {"law": "circle", "space": "task", "centre": [0.67, 0.34],
+                           "radius": 0.1, "angular_rate": 0.2 * math.pi},
+            "controller": {"kind": "pd", "kp": 125.0, "kd": 25.0}, "duration": 10.0},
+        "free-vibration": {  # Yu & Chen 2019 case 1 (Fig. 10)
+            "trajectory": {"law": "hold", "space": "joint",
+                           "at": [math.radians(45.0), math.radians(-45.0)]},
+            "controller": {"kind": "pd", "kp": 125.0, "kd": 25.0}, "duration": 10.0},
+    },
+}
+"""preset name -> {scenario name -> scenario}; the first scenario is the default."""
+
+
+def scenario_names(preset: str) -> list[str]:
+    return list(SCENARIOS.get(preset, {}))
+
+
+def scenario(preset: str, name: str | None = None) -> dict | None:
+    """The scenario ``name`` of ``preset`` (its default when None); None when the robot
+    has no scenario (a description file, or ``name`` None for a preset without any)."""
+    table = SCENARIOS.get(preset)
+    if not table:
+        if name is not None:
+            raise InputError("--scenario", name, f"none: {preset} has no paper scenario "
+                             "(give the trajectory options)")
+        return None
+    if name is None:
+        return next(iter(table.values()))
+    if name not in table:
+        raise InputError("--scenario", name, "one of " + ", ".join(table))
+    return table[name]
