@@ -48,8 +48,8 @@ each body (Briot's f_g, c_g, s_g), not through a fictitious base acceleration; t
 passive velocities are solved by the adjugate (n_p <= 3) or by Gauss elimination with
 partial pivoting made branch-free by conditional row swaps (n_p > 3,
 :mod:`~elastodyn.symbolic.linalg`: select nodes in the generated code, correct at every
-pose where the closure Jacobian is non-singular), not by a symbolic general inverse. A robot with a single leg
-(a serial chain carrying the platform) has no closure equation.
+pose where the closure Jacobian is non-singular), not by a symbolic general inverse. A
+robot with a single leg (a serial chain carrying the platform) has no closure equation.
 """
 from __future__ import annotations
 
