@@ -115,7 +115,12 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
         modes of the default one-element beams (omega_max 908 to 1150 rad/s, omega h
         0.12): the elastic coordinates agree with dop853 to about 1e-5 of their peak
         and converge as h^4 (tested). Finer meshes add stiff local modes (omega_max
-        4.3e4 rad/s at 2 elements per beam, 1.4e5 at 4), hence smaller steps.
+        4.3e4 rad/s at 2 elements per beam, 1.4e5 at 4), hence smaller steps. The rule
+        is tuned on the five-bar, whose stiffest modes are barely excited: when a
+        motion excites them (a bang-bang motion of the 3-PRR-like robot of the tests
+        shakes its platform on the legs' axial stiffness, omega_max 6.3e3 rad/s, omega h
+        0.63 at 1e-4 s), pass a smaller max_step (there 1e-5 s: omega h 0.063, within
+        1e-6 of dop853).
     rtol, atol : dop853 tolerances.
     """
     choice("initial", initial, INITIAL_CONDITIONS)
