@@ -14,11 +14,18 @@ System
 * Chord of link i from p_{i-1} to p_i = p_{i-1} + L_i (cos phi_i, sin phi_i), p_0 = 0.
 * Transverse deflection y_i(xi) = sum_k psi_k(xi) f_ik, xi in [0, 1] from the root;
   world position of the point of abscissa xi: P_i(xi) = p_{i-1} + R_i (xi L_i, y_i(xi)).
-  No axial deformation, no rotary inertia.
-* Link i: uniform mass m_i along the chord, lumped mass M_i on the deflected axis at
-  xi = 1 + mu_i (mu_i in [-1, 0]).
-* T   = sum_i 1/2 int_0^1 m_i |dP_i/dt|^2 dxi + 1/2 M_i |dP_i/dt (1 + mu_i)|^2
-* V_g = sum_i int_0^1 m_i g e_y.P_i dxi + M_i g e_y.P_i(1 + mu_i)   (deflection included)
+  No axial deformation, no rotary inertia of the beam's own sections.
+* Section angle (the linear small-slope measure): a_i(xi) = phi_i + y_i'(xi) / L_i
+  (y_i' = dy_i/dxi), the rotation of the rigid bodies carried by the link.
+* Link i: uniform mass m_i along the chord; lumped masses M_ij on the deflected axis at
+  xi = 1 + mu_ij (mu_ij in [-1, 0]), each with a rotary inertia J_ij about its centre
+  (any number per link; Yu: one point mass); a hub of rotary inertia Jh_i at xi = 0 (no
+  mass). Payload on the tip of link N (xi = 1): mass Mp, rotary inertia Jp.
+* T   = sum_i 1/2 int_0^1 m_i |dP_i/dt|^2 dxi
+        + sum_ij [1/2 M_ij |dP_i/dt (1 + mu_ij)|^2 + 1/2 J_ij (da_i/dt (1 + mu_ij))^2]
+        + sum_i 1/2 Jh_i (da_i/dt (0))^2 + 1/2 Mp |dP_N/dt (1)|^2 + 1/2 Jp (da_N/dt (1))^2
+* V_g = sum_i int_0^1 m_i g e_y.P_i dxi + sum_ij M_ij g e_y.P_i(1 + mu_ij)
+        + Mp g e_y.P_N(1)   (deflection included)
 * U   = sum_i 1/2 (EI_i / L_i^3) int_0^1 (d^2 y_i/dxi^2)^2 dxi
 * Joint torques: motor i turns link i relative to link i-1 by
   theta_i + alpha_i - beta_{i-1}, alpha_i = y_i'(0)/L_i, beta_{i-1} = y_{i-1}'(1)/L_{i-1}
@@ -36,14 +43,17 @@ Derivation choices
   products are computed by ``sympy.integrate`` (exact for sine modes). If sympy cannot
   integrate a user-given shape product in closed form, a 12-point Gauss-Legendre rule
   is used for that integral (exact for polynomials of degree <= 23).
-* The lumped mass enters by substituting X = 1 + mu_i, Y = sum psi_k(1 + mu_i) f_ik,
-  Yd = sum psi_k(1 + mu_i) fd_ik (mu_i stays a symbol).
+* A lumped mass enters by substituting X = 1 + mu_ij, Y = sum psi_k(1 + mu_ij) f_ik,
+  Yd = sum psi_k(1 + mu_ij) fd_ik (mu_ij stays a symbol); the payload likewise at X = 1.
+* A rotary inertia: its angle a_i(xi_b) = phi_i + sum_k psi_k'(xi_b) f_ik / L_i is
+  differentiated by the chain rule, da/dt = sum_a da/dq_a qd_a.
 * Lagrange with L = T - V_g - U:
       M   = d^2 T / dqd^2
       c_i = sum_j d(dT/dqd_i)/dq_j qd_j - dT/dq_i + dV_g/dq_i + dU/dq_i
   so that  M qdd + c = B tau.
-* The symbolic build (parameters L, m, EI, M, mu, g kept as symbols) is cached per
-  (N, s, shapes); M, c, B and the energies are lambdified (with cse) for evaluation.
+* The symbolic build (parameters L, m, EI, M, mu, J, Jh, Mp, Jp, g kept as symbols) is
+  cached per (N, s, shapes, number of lumped masses per link); M, c, B and the energies
+  are lambdified (with cse) for evaluation.
 
 API
 ---
@@ -51,7 +61,10 @@ API
 ``arm_energies(N, s, params, q, qd, shapes=None) -> {"T", "V_g", "U"}``
 ``default_shapes(s)`` -> [sin(k pi xi), k = 1..s]
 
-params: dict with per-link lists "L", "m", "EI", "M" (lumped), "mu" and scalar "g".
+params: dict with per-link lists "L", "m", "EI", "M" (lumped), "mu" and scalar "g";
+optional: "J" (per link, the rotary inertia of the lumped mass M), or "masses" (per
+link, a list of (M, mu, J) triples, in place of "M", "mu", "J"); "Jh" (per link, hub
+inertias); "payload" ((Mp, Jp)). Missing ones are zero.
 
 Run ``python tests/reference_arm_lagrange.py`` for the self-checks.
 """
@@ -125,15 +138,20 @@ def _rot(a):
     return sp.Matrix([[sp.cos(a), -sp.sin(a)], [sp.sin(a), sp.cos(a)]])
 
 
-def build_arm(N, s, shapes=None):
-    """Symbolic build, cached per (N, s, shapes). Returns a dict of lambdified functions
-    f(qv, qdv, pv) with pv = [L_1..L_N, m_1.., EI_1.., M_1.., mu_1.., g]."""
+def build_arm(N, s, shapes=None, counts=None):
+    """Symbolic build, cached per (N, s, shapes, counts). ``counts``: the number of
+    lumped masses on each link (default one per link). Returns a dict of lambdified
+    functions f(qv, qdv, pv) with pv = [L_1..L_N, m_1.., EI_1.., then (M, mu, J) of every
+    lumped mass link by link, Jh_1..Jh_N, Mp, Jp, g]."""
     if shapes is None:
         shapes = default_shapes(s)
     shapes = [sp.sympify(e) for e in shapes]
     if len(shapes) != s:
         raise ValueError(f"expected {s} shapes, got {len(shapes)}")
-    key = (N, s, tuple(sp.srepr(e) for e in shapes))
+    counts = (1,) * N if counts is None else tuple(int(c) for c in counts)
+    if len(counts) != N:
+        raise ValueError(f"expected {N} counts of lumped masses, got {len(counts)}")
+    key = (N, s, tuple(sp.srepr(e) for e in shapes), counts)
     if key in _BUILD_CACHE:
         return _BUILD_CACHE[key]
     t0 = time.perf_counter()
@@ -147,13 +165,20 @@ def build_arm(N, s, shapes=None):
     Ls = list(sp.symbols(f"L1:{N + 1}", positive=True))
     ms = list(sp.symbols(f"m1:{N + 1}"))
     EIs = list(sp.symbols(f"EI1:{N + 1}"))
-    Ms = list(sp.symbols(f"Mp1:{N + 1}"))
-    mus = list(sp.symbols(f"mu1:{N + 1}"))
+    bodies = [[sp.symbols(f"Mp{i + 1}_{j + 1} mu{i + 1}_{j + 1} J{i + 1}_{j + 1}")
+               for j in range(counts[i])] for i in range(N)]
+    Jhs = list(sp.symbols(f"Jh1:{N + 1}"))
+    Mpay, Jpay = sp.symbols("Mpay Jpay")
     g = sp.Symbol("g")
-    pars = Ls + ms + EIs + Ms + mus + [g]
+    pars = Ls + ms + EIs + [x for row in bodies for b in row for x in b] + Jhs \
+        + [Mpay, Jpay, g]
 
     X, Y, Yd = sp.symbols("X Y Yd")
     ey = sp.Matrix([0, 1])
+
+    def rate(expr):
+        """d expr / dt by the chain rule over q."""
+        return sum(sp.diff(expr, a) * ad for a, ad in zip(q, qd))
 
     T = 0
     Vg = 0
@@ -189,13 +214,30 @@ def build_arm(N, s, shapes=None):
         T += sp.Rational(1, 2) * ms[i] * xi_avg(v2)
         Vg += ms[i] * g * xi_avg(h)
 
-        # lumped mass at xi = 1 + mu_i on the deflected axis
-        xm = 1 + mus[i]
-        sub = {X: xm,
-               Y: sum(psi.subs(XI, xm) * fk for psi, fk in zip(shapes, f[i])),
-               Yd: sum(psi.subs(XI, xm) * fk for psi, fk in zip(shapes, fd[i]))}
-        T += sp.Rational(1, 2) * Ms[i] * v2.subs(sub)
-        Vg += Ms[i] * g * h.subs(sub)
+        def point(xm):
+            """Substitution of the point of the deflected axis at xi = xm."""
+            return {X: xm,
+                    Y: sum(psi.subs(XI, xm) * fk for psi, fk in zip(shapes, f[i])),
+                    Yd: sum(psi.subs(XI, xm) * fk for psi, fk in zip(shapes, fd[i]))}
+
+        def section_angle(xm):
+            """a_i(xm) = phi_i + y_i'(xm) / L_i (the section's rotation)."""
+            return phi + sum(sp.diff(psi, XI).subs(XI, xm) * fk
+                             for psi, fk in zip(shapes, f[i])) / Ls[i]
+
+        # lumped masses at xi = 1 + mu on the deflected axis, with their rotary inertias
+        for Mb, mub, Jb in bodies[i]:
+            sub = point(1 + mub)
+            T += sp.Rational(1, 2) * Mb * v2.subs(sub)
+            Vg += Mb * g * h.subs(sub)
+            T += sp.Rational(1, 2) * Jb * rate(section_angle(1 + mub)) ** 2
+        # the hub, turning with the root section
+        T += sp.Rational(1, 2) * Jhs[i] * rate(section_angle(sp.Integer(0))) ** 2
+        if i == N - 1:      # the payload at the tip
+            sub = point(sp.Integer(1))
+            T += sp.Rational(1, 2) * Mpay * v2.subs(sub)
+            Vg += Mpay * g * h.subs(sub)
+            T += sp.Rational(1, 2) * Jpay * rate(section_angle(sp.Integer(1))) ** 2
 
         # elastic energy
         ypp = sp.expand(sp.diff(y_xi, XI, 2))
@@ -240,26 +282,48 @@ def build_arm(N, s, shapes=None):
     return fun
 
 
+def _masses(N, params):
+    """Per link, the list of (M, mu, J) of its lumped masses (module docstring)."""
+    if "masses" in params:
+        out = [[tuple(float(x) for x in b) for b in row] for row in params["masses"]]
+    else:
+        M = list(np.atleast_1d(np.asarray(params["M"], dtype=float)))
+        mu = list(np.atleast_1d(np.asarray(params["mu"], dtype=float)))
+        J = list(np.atleast_1d(np.asarray(params.get("J", [0.0] * N), dtype=float)))
+        if not len(M) == len(mu) == len(J) == N:
+            raise ValueError(f"params M, mu, J must have {N} entries")
+        out = [[(M[i], mu[i], J[i])] for i in range(N)]
+    if len(out) != N or not all(len(b) == 3 for row in out for b in row):
+        raise ValueError(f"params['masses'] must have {N} lists of (M, mu, J)")
+    return out
+
+
 def _param_vector(N, params):
     pv = []
-    for name in ("L", "m", "EI", "M", "mu"):
+    for name in ("L", "m", "EI"):
         vals = list(np.atleast_1d(np.asarray(params[name], dtype=float)))
         if len(vals) != N:
             raise ValueError(f"params[{name!r}] must have {N} entries")
         pv += vals
+    masses = _masses(N, params)
+    pv += [x for row in masses for b in row for x in b]
+    Jh = list(np.atleast_1d(np.asarray(params.get("Jh", [0.0] * N), dtype=float)))
+    if len(Jh) != N:
+        raise ValueError(f"params['Jh'] must have {N} entries")
+    pv += Jh + [float(x) for x in params.get("payload", (0.0, 0.0))]
     pv.append(float(params["g"]))
-    return pv
+    return pv, tuple(len(row) for row in masses)
 
 
 def arm_lagrange(N, s, params, q, qd, shapes=None):
     """M qdd + c = B tau for the planar flexible arm. Returns dict(M, c, B) (numpy)."""
-    fun = build_arm(N, s, shapes)
+    pv, counts = _param_vector(N, params)
+    fun = build_arm(N, s, shapes, counts)
     qv = [float(x) for x in np.asarray(q, dtype=float).ravel()]
     qdv = [float(x) for x in np.asarray(qd, dtype=float).ravel()]
     n = N + N * s
     if len(qv) != n or len(qdv) != n:
         raise ValueError(f"q and qd must have {n} entries")
-    pv = _param_vector(N, params)
     return {
         "M": np.array(fun["M"](qv, qdv, pv), dtype=float).reshape(n, n),
         "c": np.array(fun["c"](qv, qdv, pv), dtype=float).reshape(n),
@@ -269,10 +333,11 @@ def arm_lagrange(N, s, params, q, qd, shapes=None):
 
 def arm_energies(N, s, params, q, qd, shapes=None):
     """Kinetic energy T, gravity potential V_g and elastic energy U."""
-    fun = build_arm(N, s, shapes)
+    pv, counts = _param_vector(N, params)
+    fun = build_arm(N, s, shapes, counts)
     qv = [float(x) for x in np.asarray(q, dtype=float).ravel()]
     qdv = [float(x) for x in np.asarray(qd, dtype=float).ravel()]
-    T, V, U = fun["E"](qv, qdv, _param_vector(N, params))
+    T, V, U = fun["E"](qv, qdv, pv)
     return {"T": float(T), "V_g": float(V), "U": float(U)}
 
 
@@ -288,6 +353,18 @@ def _random_params(N, rng, EI=None, g=9.81):
         "mu": list(rng.uniform(-1.0, 0.0, N)),
         "g": g,
     }
+
+
+def _random_rich_params(N, rng, g=9.81):
+    """Random parameters with every rigid body: two lumped masses with rotary inertias
+    per link, hubs, a payload."""
+    p = _random_params(N, rng, g=g)
+    del p["M"], p["mu"]
+    p["masses"] = [[(rng.uniform(0.1, 1.0), rng.uniform(-1.0, 0.0), rng.uniform(0.01, 0.1))
+                    for _ in range(2)] for _ in range(N)]
+    p["Jh"] = list(rng.uniform(0.01, 0.1, N))
+    p["payload"] = (rng.uniform(0.1, 1.0), rng.uniform(0.01, 0.1))
+    return p
 
 
 def _numeric_M_V(N, s, params, q, shapes=None, npts=40):
@@ -322,18 +399,42 @@ def _numeric_M_V(N, s, params, q, shapes=None, npts=40):
             J[:, a] = (pos(qq + e, i, x) - pos(qq - e, i, x)) / (2 * h)
         return J
 
+    dpsi = [sp.lambdify(XI, sp.diff(e, XI), "numpy") for e in shapes]
+
+    def angle(qq, i, x):        # phi_i + y_i'(x) / L_i
+        f = qq[N:].reshape(N, s)
+        return np.sum(qq[:i + 1]) + sum(float(dpsi[k](x)) * f[i, k]
+                                        for k in range(s)) / params["L"][i]
+
+    def grad_angle(qq, i, x, h=1e-6):
+        out = np.zeros(n)
+        for a in range(n):
+            e = np.zeros(n)
+            e[a] = h
+            out[a] = (angle(qq + e, i, x) - angle(qq - e, i, x)) / (2 * h)
+        return out
+
     q = np.asarray(q, float)
     M = np.zeros((n, n))
     V = 0.0
+    g = params["g"]
+    masses = _masses(N, params)
+    Jh = params.get("Jh", [0.0] * N)
     for i in range(N):
         for x, w in zip(xs, ws):
             J = jac(q, i, x)
             M += params["m"][i] * w * J.T @ J
-            V += params["m"][i] * w * params["g"] * pos(q, i, x)[1]
-        xm = 1 + params["mu"][i]
-        J = jac(q, i, xm)
-        M += params["M"][i] * J.T @ J
-        V += params["M"][i] * params["g"] * pos(q, i, xm)[1]
+            V += params["m"][i] * w * g * pos(q, i, x)[1]
+        bodies = [(Mb, 1 + mub, Jb) for Mb, mub, Jb in masses[i]] + [(0.0, 0.0, Jh[i])]
+        if i == N - 1:
+            Mp, Jp = params.get("payload", (0.0, 0.0))
+            bodies.append((Mp, 1.0, Jp))
+        for Mb, xm, Jb in bodies:
+            J = jac(q, i, xm)
+            M += Mb * J.T @ J
+            V += Mb * g * pos(q, i, xm)[1]
+            ga = grad_angle(q, i, xm)
+            M += Jb * np.outer(ga, ga)
     return M, V
 
 
@@ -393,8 +494,8 @@ def _self_checks():
             worst = max(worst, np.abs(c).max())
         print(f"  [2] max |c| at rest, f = 0, g = 0: {worst:.2e}")
 
-        # 3. brute-force numerical M and gravity gradient
-        params = _random_params(N, rng)
+        # 3. brute-force numerical M and gravity gradient (every rigid body)
+        params = _random_rich_params(N, rng)
         q = rng.normal(size=n) * 0.7
         out = arm_lagrange(N, s, params, q, np.zeros(n))
         Mn, _ = _numeric_M_V(N, s, params, q)
@@ -414,8 +515,8 @@ def _self_checks():
               f"(|M|max {np.abs(Mn).max():.2f}), |V_g - V_num| = {abs(Esym - Vn):.2e}, "
               f"max |c(qd=0,EI=0) - grad V_num| = {np.abs(c0 - gradV).max():.2e}")
 
-        # 5. power check: d/dt (T + V_g + U) = qd . B tau
-        params = _random_params(N, rng)
+        # 5. power check: d/dt (T + V_g + U) = qd . B tau (every rigid body)
+        params = _random_rich_params(N, rng)
         tau = rng.normal(size=N) * 2.0
         q0 = np.concatenate([rng.normal(size=N) * 0.5, rng.normal(size=N * s) * 0.01])
         qd0 = np.concatenate([rng.normal(size=N) * 0.5, rng.normal(size=N * s) * 0.05])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from elastodyn.description.arm import ArmLink, PlanarArm, arm_yu2019
+from elastodyn.description.arm import ArmLink, LumpedMass, PlanarArm, arm_yu2019
 from elastodyn.exceptions import InputError
 from elastodyn.formulations.amm_model import AMMArmModel
 
@@ -22,6 +22,21 @@ def _arm(n=2, modes=2, basis="sine", E=2e11, g=9.81):
     links = (ArmLink(0.5, 0.4, E, 1e-10, 0.5, -0.3), ArmLink(0.4, 0.3, E, 5e-11, 0.2, -0.6),
              ArmLink(0.3, 0.2, E, 3e-11, 0.1, 0.0))[:n]
     return PlanarArm("test-arm", links, modes=modes, basis=basis, gravity=g)
+
+
+def _bodies_arm(n=3, modes=2, basis="sine", E=2e11, g=9.81):
+    """An arm with every kind of rigid body: two, one and no lumped masses with rotary
+    inertias (placed by mu or by the distance from the joint), hubs, a payload. The
+    rotary inertias are of the order of the links' (m L^2 / 3 = 0.033 kg m^2 for link 1)
+    and J c^2 (c ~ k pi / L) of the order of the modal masses m / 2."""
+    links = (ArmLink(0.5, 0.4, E, 1e-10, hub_inertia=3e-3,
+                     lumped_masses=(LumpedMass(0.5, 2e-3, mu=-0.3),
+                                    LumpedMass(0.3, 1e-3, position=0.5))),
+             ArmLink(0.4, 0.3, E, 5e-11, hub_inertia=1e-3,
+                     lumped_masses=(LumpedMass(0.2, 5e-4, position=0.16),)),
+             ArmLink(0.3, 0.2, E, 3e-11, hub_inertia=2e-4, lumped_masses=()))[:n]
+    return PlanarArm("bodies-arm", links, modes=modes, basis=basis, gravity=g,
+                     payload=LumpedMass(0.15, 4e-4))
 
 
 @pytest.mark.parametrize("basis", ["sine", "clamped-free"])
@@ -72,8 +87,9 @@ def _cross(a, b):
 
 def _rigid_rne(arm, th, thd, thdd):
     """Recursive Newton-Euler of the rigid planar chain: links as uniform rods (mass m,
-    centre at mid-chord, inertia m L^2 / 12) plus the point masses at (1 + mu) L; gravity
-    along -y0. Joint torques (n,)."""
+    centre at mid-chord, inertia m L^2 / 12) plus the rigid bodies at (1 + mu) L (mass M,
+    inertia J about their centre; the payload at L), the hub at the joint (inertia only);
+    gravity along -y0. Joint torques (n,)."""
     n = len(arm.links)
     ang = np.cumsum(th)
     w = np.cumsum(thd)
@@ -84,7 +100,9 @@ def _rigid_rne(arm, th, thd, thdd):
         e = np.array([np.cos(ang[i]), np.sin(ang[i])])
         nv = np.array([-e[1], e[0]])
         L = lk.length
-        pts = [(lk.mass, 0.5 * L, lk.mass * L * L / 12), (lk.lumped_mass, (1 + lk.mu) * L, 0.0)]
+        pts = [(lk.mass, 0.5 * L, lk.mass * L * L / 12)]
+        pts += [(mass, (1 + mu) * L, J) for mass, J, mu in arm.link_bodies(i)]
+        pts.append((0.0, 0.0, lk.hub_inertia))
         forces = []
         for mass, r, I in pts:
             a = acc + al[i] * r * nv - w[i] ** 2 * r * e + np.array([0.0, arm.gravity])
@@ -105,12 +123,15 @@ def _rigid_rne(arm, th, thd, thdd):
     return tau
 
 
-def test_rigid_limit_equals_recursive_newton_euler():
+@pytest.mark.parametrize("bodies", [False, True])
+def test_rigid_limit_equals_recursive_newton_euler(bodies):
     """With the modal coordinates and rates at zero, the joint rows (M_tt theta_dd + c_t)
     are the rigid chain's inverse dynamics, computed here by recursive Newton-Euler
-    (another method): round-off, 1e-10."""
+    (another method): round-off, 1e-10. Also with rotary inertias, hubs, several lumped
+    masses per link and a payload (a rigid body of inertia J turns with the chord when
+    the link is undeformed)."""
     rng = np.random.default_rng(4)
-    arm = _arm(3)
+    arm = _bodies_arm(3) if bodies else _arm(3)
     m = AMMArmModel(arm)
     for _ in range(3):
         th, thd, thdd = rng.uniform(-2, 2, 3), rng.normal(size=3), rng.normal(size=3)
@@ -281,42 +302,59 @@ def test_stiff_links_reproduce_the_rigid_arm():
 
 def _nepvp_arm(arm):
     """The same arm as a one-leg NE-PVP tree (Briot & Khalil): revolute joints about z0,
-    beams with the same assumed modes in their chord frames, the lumped masses as point
-    bodies on fixed frames at (1 + mu) L on the deflected axes, a massless platform at
-    the tip; gravity along -y0."""
+    beams with the same assumed modes in their chord frames, the lumped masses as rigid
+    bodies (mass, inertia J about z) on fixed frames at (1 + mu) L on the deflected axes,
+    which turn with the section (rz = v'), the hubs as bodies of inertia Jh on fixed
+    frames at the roots (d = 0), the payload as the platform (mass, inertia) at the tip;
+    gravity along -y0."""
     from elastodyn.description.materials import Material, Section
     from elastodyn.description.tree import (FlexibleBeam, MDHJoint, RigidBody,
                                             TreeRobot)
+
+    def body(mass, J):
+        return RigidBody(mass, inertia=((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, J)))
+
     joints, bodies = [], {}
+    beam = 0                    # index of the previous beam's joint (0: the base)
     for i, lk in enumerate(arm.links):
         d = arm.links[i - 1].length if i else 0.0
-        joints.append(MDHJoint(f"q{i + 1}", 2 * i - 1 if i else 0, "revolute", True, d=d))
+        # joint i + 1 hangs on beam i at its tip
+        joints.append(MDHJoint(f"q{i + 1}", beam, "revolute", True, d=d))
+        beam = len(joints)
         A = 1e-4
         sec = Section(area=A, iy=lk.I, iz=lk.I, j=2 * lk.I)
-        bodies[len(joints)] = FlexibleBeam(lk.length, sec,
-                                           Material(lk.E, lk.E / 2.6, lk.mass / (A * lk.length)),
-                                           shapes=arm.basis, modes=arm.modes,
-                                           geometric_stiffening=False)
-        joints.append(MDHJoint(f"lump{i + 1}", len(joints), "fixed",
-                               d=(1 + lk.mu) * lk.length))
-        bodies[len(joints)] = RigidBody(lk.lumped_mass)
-    # joint i + 1 hangs on beam i: its antecedent is the beam's joint (index 2 i - 1)
-    joints.append(MDHJoint("tip", len(joints) - 1, "fixed", d=arm.links[-1].length))
+        bodies[beam] = FlexibleBeam(lk.length, sec,
+                                    Material(lk.E, lk.E / 2.6, lk.mass / (A * lk.length)),
+                                    shapes=arm.basis, modes=arm.modes,
+                                    geometric_stiffening=False)
+        for k, (b, mu) in enumerate(zip(lk.lumped_masses, lk.mus)):
+            joints.append(MDHJoint(f"lump{i + 1}_{k + 1}", beam, "fixed",
+                                   d=(1 + mu) * lk.length))
+            bodies[len(joints)] = body(b.mass, b.inertia)
+        if lk.hub_inertia:
+            joints.append(MDHJoint(f"hub{i + 1}", beam, "fixed", d=0.0))
+            bodies[len(joints)] = body(0.0, lk.hub_inertia)
+    joints.append(MDHJoint("tip", beam, "fixed", d=arm.links[-1].length))
+    pl = arm.payload
     return TreeRobot("arm-nepvp", tuple(joints), bodies, terminals=(len(joints),),
-                     platform=RigidBody(0.0), gravity=(0.0, -arm.gravity, 0.0),
+                     platform=body(0.0, 0.0) if pl is None else body(pl.mass, pl.inertia),
+                     gravity=(0.0, -arm.gravity, 0.0),
                      closure_rows=(0, 1, 5), home={f"q{i + 1}": 0.0 for i in range(arm.n)})
 
 
+@pytest.mark.parametrize("bodies", [False, True])
 @pytest.mark.parametrize("basis", ["sine", "clamped-free"])
-def test_nepvp_serial_arm_equals_the_amm_model(basis):
+def test_nepvp_serial_arm_equals_the_amm_model(basis, bodies):
     """Cross-formulation: the recursive Newton-Euler / virtual-powers model (one leg, no
     loop) of the same arm with the same assumed modes equals the AMM/Lagrange model.
     The NE-PVP joint variable of joint i + 1 is measured from the frame carried by the
     tip of beam i, which turns with the tip slope: q_NE = T q with q_{i+1,NE} =
     theta_{i+1} - phi'(1) f_i / L_i, so M = T^T M_NE T and c = T^T c_NE (T constant).
-    Random states: 1e-10 relative (round-off)."""
+    Random states: 1e-10 relative (round-off). With rotary inertias, hubs, several
+    lumped masses per link and a payload (``bodies``), this checks the rotation of the
+    carried bodies, phi_i + dy_i/dx, against the NE-PVP beam's carried frames."""
     from elastodyn.formulations.nepvp_model import NEPVPModel
-    arm = _arm(3, basis=basis)
+    arm = _bodies_arm(3, basis=basis) if bodies else _arm(3, basis=basis)
     amm = AMMArmModel(arm)
     ne = NEPVPModel(_nepvp_arm(arm))
     assert ne.na == 3 and ne.ne == 6

@@ -209,3 +209,48 @@ def test_bad_input(cls):
     with pytest.raises(InputError):
         cantilever_roots(0)
     assert isinstance(InputError("a", 1, "b"), ValueError)
+
+
+# ------------------------------------------------------------------ chord-frame ModeShapes
+def test_mode_shapes_live_in_fem_and_are_re_exported():
+    from elastodyn.fem.assumed_modes import ModeShapes
+    from elastodyn.formulations.amm_arm import ModeShapes as FromArm
+    assert FromArm is ModeShapes
+
+
+@pytest.mark.parametrize("kind", ["sine", "clamped-free"])
+def test_mode_shapes_symbolic_values_and_slopes(kind):
+    """ModeShapes.symbolic (sympy, used with symbolic positions by the arm generator)
+    equals the numerical values and slopes (the symbolic clamped-free form cosh - sigma
+    sinh cancels terms of size exp(b) / 2, b_4 = 10.9955 for the fourth mode, 1e-15 exp(b_4)
+    (b_4 + 1) = 7e-10 allowed; 4e-11 measured), and the numerical slopes equal central
+    differences of the values (step 1e-6: truncation (k pi)^3 h^2 / 6 ~ 1e-9, asserted
+    1e-7 of the slope scale k pi). Both vanish at the ends of the chord."""
+    import sympy as sp
+    from elastodyn.fem.assumed_modes import ModeShapes
+    m = ModeShapes(kind, 4)
+    xi = np.array([0.0, 0.13, 0.5, 0.77, 1.0])
+    x = sp.Symbol("x", real=True)
+    bmax = 10.9955
+    for d in (0, 1):
+        f = sp.lambdify(x, m.symbolic(x, d), "numpy")
+        sym = np.array([np.broadcast_to(f(v), (4,)) for v in xi], dtype=float)
+        np.testing.assert_allclose(sym, m.values(xi, d), rtol=0,
+                                   atol=1e-15 * np.exp(bmax) * (bmax + 1))
+    h = 1e-6
+    inner = xi[1:-1]
+    fd = (m.values(inner + h) - m.values(inner - h)) / (2 * h)
+    scale = np.pi * np.arange(1, 5)
+    assert np.abs((fd - m.values(inner, 1)) / scale).max() < 1e-7
+    assert np.abs(m.values([0.0, 1.0])).max() < 1e-12
+
+
+def test_mode_shapes_bad_input():
+    from elastodyn.fem.assumed_modes import ModeShapes
+    for kwargs, name in (({"kind": "legendre", "count": 2}, "basis"),
+                         ({"kind": "sine", "count": 0}, "count")):
+        with pytest.raises(InputError) as err:
+            ModeShapes(**kwargs)
+        assert err.value.name == name
+    with pytest.raises(InputError):
+        ModeShapes("sine", 2).symbolic(0.5, 2)
