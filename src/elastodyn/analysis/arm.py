@@ -1,5 +1,14 @@
 """Analyses of planar flexible arms by assumed modes (Yu & Chen 2019): clamped-link
-frequencies, PD tracking of a circle (Yu 4.2) and the free vibration (Yu 4.1)."""
+frequencies and the exact cantilever with a tip mass and a tip rotary inertia, PD
+tracking of a circle (Yu 4.2) and the free vibration (Yu 4.1).
+
+Friction: one law, :meth:`~elastodyn.formulations.amm_model.AMMArmModel.friction`
+(:class:`~elastodyn.description.friction.Friction` of each joint). Decision: the
+simulation (:func:`simulate_pd`) smooths the Coulomb sign below
+:data:`~elastodyn.description.arm.COULOMB_SMOOTHING` = 1e-3 rad/s, so that the joints held
+near rest do not chatter; the model's own default is the exact sign (the law at a given
+state). The linearization keeps the viscous part only.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
