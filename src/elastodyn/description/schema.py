@@ -109,7 +109,7 @@ class FrictionSpec(_Spec):
 class RigidBodySpec(_Spec):
     """A rigid body: mass [kg], centre of mass ``com`` [m] in the frame it is attached to,
     inertia tensor about the centre of mass in that frame's axes [kg m^2] (symmetric,
-    positive semi-definite)."""
+    positive semi-definite; a planar model uses only I_zz)."""
 
     mass: NonNeg = 0.0
     com: Vec3 = (0.0, 0.0, 0.0)
@@ -121,13 +121,13 @@ class RigidBodySpec(_Spec):
         if any(abs(I[i][j] - I[j][i]) > 1e-12 * (1.0 + abs(I[i][j])) for i in range(3)
                for j in range(3)):
             raise ValueError("inertia must be symmetric")
-        # principal moments >= 0 and the triangle inequality (a rigid body's moments)
+        # principal moments >= 0 (the triangle inequality of a solid body is not asked:
+        # a planar model gives its bodies only I_zz)
         import numpy as np
         w = np.linalg.eigvalsh(np.array(I, dtype=float))
-        scale = max(1e-300, float(np.abs(w).max()))
-        if w.min() < -1e-12 * scale or w.max() > w.sum() - w.max() + 1e-9 * scale:
-            raise ValueError("inertia must be a rigid body's: principal moments >= 0, "
-                             "each at most the sum of the other two")
+        if w.min() < -1e-12 * max(1e-300, float(np.abs(w).max())):
+            raise ValueError("inertia must be positive semi-definite (principal moments "
+                             ">= 0)")
         return self
 
 
