@@ -5,17 +5,23 @@ exact rod equivalents; the static deflection (quasi-static limit); linear elasti
 (deviations scale as 1/E); an adaptive Runge-Kutta solution of the same LTV system.
 """
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from elastodyn.analysis.flexible_delta import (KEDValidityWarning, rigid_torques,
                                                simulate_ked)
-from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.description.materials import Section
+from elastodyn.description.delta import Friction
+from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
+from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.exceptions import InputError
 from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked_delta_batch import KEDBatch
 from elastodyn.trajectories import Circle, InvertedU
+
+FRICTION = Friction(viscous=0.02, coulomb=0.05, static=0.08, stribeck_velocity=0.05,
+                    smoothing_velocity=1e-2)
 
 
 @pytest.fixture(scope="module")
@@ -23,16 +29,34 @@ def robot():
     return flexible_delta_kuo2016()
 
 
+def _user_robot(robot, motor=True):
+    """A user's Delta: 10 mm round aluminium upper links, 8 x 4 mm steel lower links, a
+    general platform with an offset centre of mass, an offset payload with a full
+    inertia tensor and (``motor``) geared motors with rotor inertia and friction."""
+    return replace(robot, section=Section.circle(10e-3),
+                   material=Material(E=70e9, G=26e9, rho=2700.0),
+                   lower_section=Section.rectangle(8e-3, 4e-3), lower_material=STEEL,
+                   platform=Platform.rigid(0.5, com=(0.0, 0.01, 0.02),
+                                           inertia=((5e-4, 0, 1e-5), (0, 4e-4, 0),
+                                                    (1e-5, 0, 6e-4))),
+                   payload=Payload(0.3, (0.04, -0.02, 0.03),
+                                   ((4e-4, 1e-5, -2e-5), (1e-5, 3e-4, 3e-5),
+                                    (-2e-5, 3e-5, 5e-4))),
+                   motor_inertia=2e-3 if motor else 0.0,
+                   friction=FRICTION if motor else Friction())
+
+
 def _no_torsional_inertia(robot):
     """The robot with a negligible polar moment: the rigid model has no torsional
     inertia of the links about their own axes."""
-    from dataclasses import replace
-    s = robot.section
-    return replace(robot, section=Section(s.area, s.iy, s.iz, s.j, ip=1e-30))
+    su, sl = robot.link_sections
+    return replace(robot, section=Section(su.area, su.iy, su.iz, su.j, ip=1e-30),
+                   lower_section=Section(sl.area, sl.iy, sl.iz, sl.j, ip=1e-30))
 
 
+@pytest.mark.parametrize("who", ["kuo", "user"])
 @pytest.mark.parametrize("traj", ["circle", "inverted-u"])
-def test_quasi_static_torques_equal_rigid_inverse_dynamics(robot, traj):
+def test_quasi_static_torques_equal_rigid_inverse_dynamics(robot, traj, who):
     """The actuator reactions of the rigid-motion loads carried quasi-statically by the
     structure are the rigid robot's inverse-dynamics torques (virtual work on the three
     mechanism freedoms), whatever the stiffness and the internal indeterminacy: an
@@ -42,8 +66,11 @@ def test_quasi_static_torques_equal_rigid_inverse_dynamics(robot, traj):
     (Valid when the rigid mechanism's motion is admissible in the elastic structure:
     universal joints at B and D, as in Kuo's section 2. A clamped joint forbids the
     relative rotation the rigid motion needs; the structure then shares the loads
-    between the actuators and the clamps.)"""
-    rb = _no_torsional_inertia(robot)
+    between the actuators and the clamps.) The user's robot (distinct link groups, offset
+    platform and payload, motor inertia and friction) checks each group's loads, the
+    carried mass (its offset moment does no work on the translating mechanism) and the
+    motor terms, which the rigid model adds in its own way (Asadi eq. 24-26)."""
+    rb = _no_torsional_inertia(robot if who == "kuo" else _user_robot(robot))
     m = KEDDeltaModel(rb)
     tr = Circle.kuo2016() if traj == "circle" else InvertedU.kuo2016()
     t = np.array([0.05, 0.31, 0.57, 0.73])
@@ -217,3 +244,106 @@ def test_fast_newmark_equals_library_newmark(robot):
 
     ref = newmark(system, res.delta[0], np.zeros(m.dof), t_end=0.1, dt=1e-3)
     assert np.abs(ref.q - res.delta).max() < 1e-6 * np.abs(res.delta).max()
+
+
+def test_motor_inertia_and_friction_add_exactly_to_the_torques(robot):
+    """With locked actuators the motor does not enter the elastic system: the
+    quasi-static, KED (reference and batched paths) and simulated torques of a robot with
+    rotor inertia I_m and friction are those without, plus I_m qdd + friction(qd) of
+    the rigid motion, qd and qdd from the inverse kinematics. The structural parts are
+    computed by the same operations in both models: equal to round-off (1e-12 of the
+    torques)."""
+    m0 = KEDDeltaModel(_user_robot(robot, motor=False))
+    m1 = KEDDeltaModel(_user_robot(robot))
+    tr = InvertedU.kuo2016()
+    t = np.array([0.0, 0.07, 0.31, 0.57, 0.73])
+    smp = tr.evaluate(t)
+    mo = m0.motion(smp.position, smp.velocity, smp.acceleration)
+    extra = 2e-3 * mo.qdd + FRICTION.torque(mo.qd)
+    assert np.abs(extra).max() > 1e-2  # a visible effect (rates up to ~3 rad/s)
+    rng = np.random.default_rng(5)
+    b0, b1 = KEDBatch(m0, mo), KEDBatch(m1, mo)
+    scale = np.abs(b0.quasi_static()[2]).max()
+    np.testing.assert_allclose(b1.quasi_static()[2] - b0.quasi_static()[2], extra,
+                               atol=1e-12 * scale)
+    for k in range(len(t)):
+        _, e0, tq0 = m0.quasi_static(mo, k)
+        _, e1, tq1 = m1.quasi_static(mo, k)
+        np.testing.assert_array_equal(e1, e0)
+        np.testing.assert_allclose(tq1 - tq0, extra[k], atol=1e-12 * scale)
+        d = rng.normal(size=(3, m0.dof)) * 1e-3
+        s = m0.system(mo, k)
+        ref = m1.actuator_torques(mo, k, s.end_force, *d) - m0.actuator_torques(
+            mo, k, s.end_force, *d)
+        np.testing.assert_allclose(ref, extra[k], atol=1e-12 * scale)
+        ks = np.array([k])
+        got = (b1.actuator_torques(ks, d[0:1], d[1:2], d[2:3])
+               - b0.actuator_torques(ks, d[0:1], d[1:2], d[2:3]))[0]
+        np.testing.assert_allclose(got, extra[k], atol=1e-12 * scale)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", KEDValidityWarning)
+        r0 = simulate_ked(m0, tr, duration=0.2, step=1e-3)
+        r1 = simulate_ked(m1, tr, duration=0.2, step=1e-3)
+    np.testing.assert_array_equal(r1.delta, r0.delta)
+    st = tr.evaluate(r0.time)
+    ms = m0.motion(st.position, st.velocity, st.acceleration)
+    extra = 2e-3 * ms.qdd + FRICTION.torque(ms.qd)
+    scale = np.abs(r0.torque).max()
+    np.testing.assert_allclose(r1.torque - r0.torque, extra, atol=1e-12 * scale)
+    np.testing.assert_allclose(r1.rigid_torque - r0.rigid_torque, extra, atol=1e-9 * scale)
+
+
+@pytest.mark.parametrize("joints,n,order,actuators",
+                         [(("universal", "universal"), 1, "cubic", "locked"),
+                          (("spherical", "clamped"), 2, "cubic", "locked"),
+                          (("clamped", "universal"), 1, "quintic", "locked"),
+                          (("universal", "universal"), 2, "cubic", "free")])
+def test_batched_system_equals_reference_path_for_a_users_robot(robot, joints, n, order,
+                                                                 actuators):
+    """The user's robot (distinct link groups, offset platform and payload, motor
+    inertia; friction only with locked actuators) through the two code paths of
+    test_batched_system_equals_reference_path (1e-9 of each matrix's largest entry)."""
+    rb = _user_robot(robot)
+    if actuators == "free":
+        rb = replace(rb, friction=Friction())
+    m = KEDDeltaModel(rb, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
+                      rayleigh=(0.1, 1e-4), actuators=actuators,
+                      preload=actuators == "locked")
+    smp = InvertedU.kuo2016().evaluate(np.linspace(0.05, 0.75, 4))
+    mo = m.motion(smp.position, smp.velocity, smp.acceleration)
+    b = KEDBatch(m, mo)
+    Mb, Cb, Kb, Kelb, Fb = b.chunk(0, 4)
+    rng = np.random.default_rng(7)
+    for k in range(4):
+        s = m.system(mo, k)
+        for ref, got in ((s.M, Mb[k]), (s.C, Cb[k]), (s.K, Kb[k]), (s.K_el, Kelb[k]),
+                         (s.F, Fb[k])):
+            assert np.abs(ref - got).max() <= 1e-9 * np.abs(ref).max()
+        d = rng.normal(size=(3, m.dof))
+        ref = m.actuator_torques(mo, k, s.end_force, *d)
+        got = b.actuator_torques(np.array([k]), d[0:1], d[1:2], d[2:3])[0]
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_users_robot_newmark_equals_library_newmark(robot):
+    """The whole simulation of the user's robot (offset platform and payload in motion:
+    d'Alembert moment c x m (g - X_ddot)) by the batched Newmark against the library's
+    newmark() on the reference system() (same tolerance as for Kuo's robot below)."""
+    from elastodyn.integrators import newmark
+    m = KEDDeltaModel(_user_robot(robot))
+    tr = Circle.kuo2016()
+    res = simulate_ked(m, tr, duration=0.1, step=1e-3)
+
+    def system(t):
+        smp = tr.evaluate(np.array([t]))
+        s = m.system(m.motion(smp.position, smp.velocity, smp.acceleration), 0)
+        return s.M, s.C, s.K, s.F
+
+    ref = newmark(system, res.delta[0], np.zeros(m.dof), t_end=0.1, dt=1e-3)
+    assert np.abs(ref.q - res.delta).max() < 1e-6 * np.abs(res.delta).max()
+    # the payload's offset matters in motion: its rotation response differs from the
+    # same mass at P by far more than that tolerance
+    rc = replace(m.robot, payload=replace(m.robot.payload, com=(0.0, 0.0, 0.0)))
+    res0 = simulate_ked(KEDDeltaModel(rc), tr, duration=0.1, step=1e-3)
+    assert np.abs(res0.delta[:, 3:6] - res.delta[:, 3:6]).max() > 1e-3 * np.abs(
+        res.delta[:, 3:6]).max()

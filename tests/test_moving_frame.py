@@ -228,3 +228,63 @@ def test_rotation_dof_signs(order):
             q[node * el.n_node_dofs + el.node_dofs.index(name)] = 1.0
             val = el.shape(field, [float(node)], L_EL, deriv) @ q
             assert val[0] == pytest.approx(sign, abs=1e-9)
+
+
+# ---- link-level terms (fem.moving_frame) -------------------------------------------------
+@pytest.mark.parametrize("order,n", [("cubic", 1), ("cubic", 4), ("quintic", 3)])
+def test_link_matrices_equal_the_chained_element_terms(order, n, steel, rect, rng):
+    """A link of n elements in one frame, two aggregations: LinkMatrices (integrals over
+    the link coordinate s, axial force as one quadratic polynomial in s) against
+    Link.moving_frame (each element in its own frame at s_j with its origin's
+    acceleration a + al x s_j + w x (w x s_j), its tip force chained element by element).
+    Round-off of sums of O(|K|) terms: 1e-10 of each matrix's largest entry."""
+    from elastodyn.fem.moving_frame import link_matrices
+    el = BeamElement(True, order)
+    L = 0.7
+    mo = _random_motion(rng)
+    tip = 2.3
+    ked = Link(el, L, n, rect, steel, ends="free-free").moving_frame(tip_force=tip, **mo)
+    lm = link_matrices(el, L, n, rect, steel)
+    w, al, a0, g = mo["omega"], mo["alpha"], mo["acceleration"], mo["gravity"]
+    for ref, got in ((ked.M.toarray(), lm.M), (ked.C.toarray(), 2.0 * lm.gyroscopic(w)),
+                     (ked.K.toarray(), lm.stiffness(w, al, a0, g, tip)),
+                     (ked.f, lm.load(w, al, a0, g))):
+        assert np.abs(ref - got).max() <= 1e-10 * np.abs(ref).max()
+    # the root axial force of the chain is N(0) of the link's polynomial
+    assert ked.root_axial_force == pytest.approx(lm.axial_force(w, a0, g, tip)[0], rel=1e-12)
+
+
+def test_coefficient_functions_batch_and_rows(steel, rect, rng):
+    """Batched coefficients (leading sample axes) equal the per-sample ones, and the row
+    restrictions and dof selections of LinkMatrices equal slices of the full matrices
+    (same floating-point operations up to summation order: 1e-14)."""
+    from elastodyn.fem import moving_frame as mf
+    lm = mf.link_matrices(BeamElement(True, "cubic"), 0.5, 3, rect, steel)
+    W, Al, A0, G = (rng.normal(size=(5, 3)) for _ in range(4))
+    E = rng.normal(size=5)
+    KB = lm.stiffness(W, Al, A0, G, E)
+    BB = lm.gyroscopic(W)
+    PB = lm.load(W, Al, A0, G)
+    for k in range(5):
+        K1 = lm.stiffness(W[k], Al[k], A0[k], G[k], E[k])
+        np.testing.assert_allclose(KB[k], K1, rtol=0, atol=1e-14 * np.abs(K1).max())
+        np.testing.assert_allclose(BB[k], lm.gyroscopic(W[k]), rtol=0,
+                                   atol=1e-14 * np.abs(BB[k]).max())
+        np.testing.assert_allclose(PB[k], lm.load(W[k], Al[k], A0[k], G[k]), rtol=0,
+                                   atol=1e-14 * np.abs(PB[k]).max())
+        np.testing.assert_allclose(lm.stiffness(W[k], Al[k], A0[k], G[k], E[k], rows=4),
+                                   K1[4], rtol=0, atol=1e-14 * np.abs(K1).max())
+    dofs = np.array([7, 3, 20, 11])
+    sub = lm.restricted(dofs)
+    np.testing.assert_array_equal(sub.M, lm.M[np.ix_(dofs, dofs)])
+    np.testing.assert_allclose(sub.stiffness(W, Al, A0, G, E), KB[:, dofs[:, None], dofs],
+                               rtol=0, atol=1e-14 * np.abs(KB).max())
+    np.testing.assert_allclose(sub.load(W, Al, A0, G), PB[:, dofs], rtol=0,
+                               atol=1e-14 * np.abs(PB).max())
+    np.testing.assert_array_equal(sub.field_rows(0.2)["w"], lm.field_rows(0.2)["w"][dofs])
+    with pytest.raises(ValueError, match="dofs"):
+        lm.restricted([1, 1])
+    # centrifugal + stiffness coefficients: B(al) - M_s(w)
+    np.testing.assert_allclose(mf.stiffness_coefficients(W, Al),
+                               mf.gyroscopic_coefficients(Al) - mf.centrifugal_coefficients(W),
+                               rtol=0, atol=0)

@@ -427,13 +427,17 @@ def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method):
 
 def rigid_torques(robot: FlexibleDelta, X, Xd, Xdd) -> np.ndarray:
     """Actuator torques of the rigid robot with the same distributed links [N m], (n, 3):
-    Asadi's explicit model with the exact rod equivalents (``DeltaMasses.uniform_rods``).
-    Equal to the KED quasi-static reaction torques up to the links' torsional inertia
-    (tested)."""
+    Asadi's explicit model with the exact rod equivalents (``DeltaMasses.uniform_rods``)
+    of the upper and lower links (each of its own section and material), the platform
+    and payload as one translating mass (a translating platform's torques do not depend
+    on where its centre of mass is: the rigid mechanism cannot rotate it), the motor
+    inertia and friction. Equal to the KED quasi-static reaction torques up to the
+    links' torsional inertia (tested)."""
     m1, m2 = robot.link_masses
     g = robot.geometry
-    rig = RigidDelta(g, DeltaMasses.uniform_rods(robot.platform.mass, m1, g.upper_length, m2),
-                     gravity=robot.gravity)
+    masses = DeltaMasses.uniform_rods(robot.carried_body.mass, m1, g.upper_length, m2,
+                                      motor_inertia=robot.motor_inertia)
+    rig = RigidDelta(g, masses, friction=robot.friction, gravity=robot.gravity)
     return ExplicitDeltaModel(rig).inverse_dynamics(X, Xd, Xdd).torque
 
 

@@ -43,8 +43,15 @@ element equations, equivalent to Lagrange's equations with delta_e = S(t) delta)
     K = sum S^T (M_e S_ddot + 2 B_e S_dot + (K_e + K_d) S),
     F = sum S^T P_e + F_P,
 
-with the platform's mass and inertia M_P and its d'Alembert load F_P = m_P (g - X_ddot)
-(Kuo's note after eq. 44: "the terms of the end-effector should be added"). Each link's
+(Kuo's note after eq. 44: "the terms of the end-effector should be added") with the
+platform and its payload as one rigid body (mass m, centre of mass offset c from P,
+inertia I_P about P, world axes; :mod:`elastodyn.description.flexible_delta`): on the
+platform variables delta_1..6, M_P = [[m I, -m [c]x], [m [c]x, I_P]] and the gravity and
+d'Alembert load of its translation F_P = [m a; c x m a], a = g - X_ddot. (The
+second-order work of the platform's loads on its small rotation, e.g. the pendulum
+stiffness of an offset weight, is neglected, as is that of the joint forces at D_i: the
+only geometric stiffness is that of the links' axial forces.) The links of the upper
+and of the lower group each have their own section and material. Each link's
 element terms are pre-assembled per link in the link's frame (all elements of a link share
 its angular velocity; their origins' accelerations differ by w x (w x s) + al x s, which
 the link-level integrals over s absorb): the constant link matrices and the coefficient
@@ -63,11 +70,17 @@ K_el delta_qs = F, with the end force recovered from the link's nodal equilibriu
 rigid statics/dynamics; with moment-transmitting joints it is the force of the
 statically indeterminate frame. Tension stiffens (errata on eq. 38).
 
+Actuators. Locked (Kuo) actuators hold the upper links at A_i on the rigid angle q_i: the
+motor's rotor inertia I_m and friction do not enter the elastic system, and the actuator
+torques (:meth:`KEDDeltaModel.quasi_static`, :meth:`KEDDeltaModel.actuator_torques`)
+are the reactions at A_i plus I_m qdd + friction(qd) of the rigid motion
+(:meth:`KEDDeltaModel.motor_torque`).
+
 Units: SI. Rotations in rad.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -216,13 +229,24 @@ class KEDDeltaModel:
     joint_b, joint_d : {"universal", "spherical", "clamped"} or None
         Override the robot's joints.
     actuators : {"locked", "free"}
-        "locked" (Kuo): the upper links are clamped at A_i on the rigid motor angle.
+        "locked" (Kuo): the upper links are clamped at A_i on the rigid motor angle; the
+        actuator torques add the motor's I_m qdd + friction(qd) of the rigid motion.
         "free": a hinge about the motor axis (adds the three rigid-mechanism freedoms;
-        used to check the linearized chain).
+        used to check the linearized chain) carrying the rotor inertia I_m; refused
+        when the robot has actuator friction (a free hinge has no friction model).
     preload : bool
         Include the geometric stiffness of the axial link forces (Kuo eqs. 34-37).
     rayleigh : (alpha, beta)
         Proportional damping C_p = alpha M + beta K_el [1/s, s] (Kuo after eq. 44); >= 0.
+
+    Attributes
+    ----------
+    links : (LinkMatrices, LinkMatrices)
+        Constant matrices of the upper and lower links, each of its own section and
+        material (:mod:`elastodyn.fem.moving_frame`); with free actuators the upper
+        link's mass matrix carries the rotor inertia I_m at the hinge (node 0, ry).
+    platform_mass_matrix : ndarray (6, 6)
+        M_P of the platform with its payload (:attr:`FlexibleDelta.carried_body`).
     """
 
     def __init__(self, robot: FlexibleDelta, *, elements: int = 1, order: str = "cubic",
@@ -240,12 +264,23 @@ class KEDDeltaModel:
             raise InputError("rayleigh", rayleigh, "a pair (alpha, beta) >= 0")
         self.rayleigh = (non_negative("rayleigh alpha", rayleigh[0]),
                          non_negative("rayleigh beta", rayleigh[1]))
-        self.kinematics = DeltaKinematics(self.robot.geometry)
+        r = self.robot
+        if self.actuators == "free" and not r.friction.is_zero:
+            raise InputError("actuators", actuators, "locked for a robot with actuator "
+                             "friction (a free hinge has no friction model)")
+        self.kinematics = DeltaKinematics(r.geometry)
         el = BeamElement(spatial=True, order=self.order)
-        g = self.robot.geometry
-        sec, mat = self.robot.section, self.robot.material
-        self.links = (link_matrices(el, g.upper_length, self.n_elements, sec, mat),
-                      link_matrices(el, g.lower_length, self.n_elements, sec, mat))
+        g = r.geometry
+        (su, sl), (mu, ml) = r.link_sections, r.link_materials
+        upper = link_matrices(el, g.upper_length, self.n_elements, su, mu)
+        if self.actuators == "free" and r.motor_inertia:
+            M = upper.M.copy()
+            M[_RY, _RY] += r.motor_inertia  # the rotor turns with the hinge rotation
+            upper = replace(upper, M=M)
+        self.links = (upper, link_matrices(el, g.lower_length, self.n_elements, sl, ml))
+        self.carried_body = r.carried_body
+        self.platform_mass_matrix = self.carried_body.mass_matrix
+        self._motor = bool(r.motor_inertia) or not r.friction.is_zero
         self._build_layout()
 
     # ------------------------------------------------------------------ layout
@@ -403,9 +438,7 @@ class KEDDeltaModel:
         M, C, K = (np.zeros((N, N)) for _ in range(3))
         parts = self._parts(mo, k)
         Kel, F = self._static_terms(mo, k, parts)
-        pl = self.robot.platform
-        M[0:3, 0:3] += pl.mass * np.eye(3)
-        M[3:6, 3:6] += np.diag(pl.inertia)
+        M[0:6, 0:6] += self.platform_mass_matrix
         end = self._end_forces(Kel, F, parts)
         Sx = {}
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
@@ -459,8 +492,9 @@ class KEDDeltaModel:
         -------
         (u, end_force, torque): global variables (dof,), axial end forces (3, 2) [N] and
         the actuator torques about the motor axes y_i [N m] that hold the rigid motion
-        (reaction at the clamped node A_i; equal to the rigid-body inverse dynamics of
-        the distributed structure, for any stiffness).
+        (reaction at the clamped node A_i plus the motor's I_m qdd + friction(qd); equal
+        to the rigid-body inverse dynamics of the distributed structure, for any
+        stiffness).
         """
         parts = self._parts(mo, k)
         Kel, F = self._static_terms(mo, k, parts)
@@ -479,7 +513,7 @@ class KEDDeltaModel:
                 Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
                 F[cols] += S[0].T @ Fl
         grav = np.asarray(self.robot.gravity, dtype=float)
-        F[0:3] += self.robot.platform.mass * (grav - mo.Xdd[k])
+        F[0:6] += self.carried_body.load(grav - mo.Xdd[k])
         return Kel, F
 
     def _parts(self, mo, k):
@@ -496,15 +530,36 @@ class KEDDeltaModel:
                     w, al, a0 = R.T @ mo.wl[k, i], R.T @ mo.al[k, i], R.T @ mo.Bdd[k, i]
                     cols, S = c["lower_cols"], self._lower_S(mo, k, i, 2)
                 g = R.T @ grav
-                parts.append((i, li, lm, cols, S, w, al, a0, g, lm.load(w, al, a0, g)))
+                parts.append((i, li, lm, cols, S, w, al, a0, g,
+                              self.link_load(li, w, al, a0, g)))
         return parts
 
+    def motor_torque(self, omega, alpha) -> np.ndarray:
+        """Torque about the motor axis y_i an actuator spends on its own rotor and
+        friction along the rigid motion, I_m qdd + friction(qd) [N m], shape (...,):
+        qd = omega_y, qdd = alpha_y, the upper link's angular velocity and acceleration
+        (..., 3) in its frame (whose y axis is y_i) [rad/s, rad/s^2]."""
+        w, al = np.asarray(omega, dtype=float), np.asarray(alpha, dtype=float)
+        r = self.robot
+        return r.motor_inertia * al[..., 1] + r.friction.torque(w[..., 1])
+
+    def link_load(self, li: int, omega, alpha, a0, gravity) -> np.ndarray:
+        """Load P (Kuo eq. 41) of link li (0 upper, 1 lower), shape (..., nl), for its
+        frame motion (link components, see :meth:`LinkMatrices.load`); the upper link's
+        carries, at the hinge rotation (node 0, ry), the reaction -(I_m qdd +
+        friction(qd)) of the motor (:meth:`motor_torque`): with locked actuators it adds
+        to the actuator torques, with free ones it is the rotor's d'Alembert torque."""
+        P = self.links[li].load(omega, alpha, a0, gravity)
+        if li == 0 and self._motor:
+            P[..., _RY] -= self.motor_torque(omega, alpha)
+        return P
     def actuator_torques(self, mo: DeltaMotion, k: int, end_force, delta, deltad,
                          deltadd) -> np.ndarray:
         """Torques the locked actuators apply (about y_i) [N m], shape (3,): the reaction
         at the clamped node A_i of each upper link's KED equation,
         [M_l qdd + 2 B_l qd + K_l q - P_l] at the rotation dof about y (Kuo's Fig. 5
-        torques, including the elastic response)."""
+        torques, including the elastic response), plus the motor's own I_m qdd +
+        friction(qd) of the rigid motion (:meth:`link_load`)."""
         grav = np.asarray(self.robot.gravity, dtype=float)
         lm = self.links[0]
         out = np.zeros(3)
@@ -517,7 +572,7 @@ class KEDDeltaModel:
             row_k = lm.stiffness(w, al, a0, g, end_force[i, 0] if self.preload else None,
                                  rows=_RY)
             out[i] = (lm.M[_RY] @ qdd + 2.0 * lm.gyroscopic(w, rows=_RY) @ qd + row_k @ q
-                      - lm.load(w, al, a0, g)[_RY])
+                      - self.link_load(0, w, al, a0, g)[_RY])
         return out
 
     def _link_dofs(self, delta, i, li, cols, S) -> np.ndarray:

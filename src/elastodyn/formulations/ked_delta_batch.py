@@ -60,7 +60,8 @@ class KEDBatch:
                       else np.einsum("nij,nj->ni", RT, mo.Bdd[:, i]))
                 g = np.einsum("nij,j->ni", RT, grav)
                 entry = {"i": i, "li": li, "lm": lm, "w": w, "al": al, "a0": a0, "g": g,
-                         "F": lm.load(w, al, a0, g), "cg": gyroscopic_coefficients(w),
+                         "F": model.link_load(li, w, al, a0, g),
+                         "cg": gyroscopic_coefficients(w),
                          "ck": stiffness_coefficients(w, al)}
                 nd, n = lm.nd, model.n_elements
                 if li == 0:
@@ -209,13 +210,11 @@ class KEDBatch:
                 self._add_lower(C, i, [(Ml, T1, 2.0, False), (Bg, T0, 2.0, True)], T0)
                 self._add_lower(K, i, [(Ml, T2, 1.0, False), (Bg, T1, 2.0, False),
                                        (Kl, T0, 1.0, True)], T0)
-        pl = self.model.robot.platform
         grav = np.asarray(self.model.robot.gravity, dtype=float)
         p = nb - 6
-        F[:, 0, p:p + 3] += pl.mass * (grav - self.mo.Xdd[sl])
+        F[:, 0, p:] += self.model.carried_body.load(grav - self.mo.Xdd[sl])
         if dynamic:
-            M[:, 0, p:p + 3, p:p + 3] += pl.mass * np.eye(3)
-            M[:, 0, p + 3:, p + 3:] += np.diag(pl.inertia)
+            M[:, 0, p:, p:] += self.model.platform_mass_matrix
             if a or b:
                 C += a * M
                 if b:
