@@ -16,10 +16,18 @@ Structure and conventions (SI units)
   ``B_i = A_i + L1 (cos q_i e_i - sin q_i ez)``, platform joint ``D_i = X + R_B e_i``.
 * Upper link A_i -> B_i, frame ``x_u = (B-A)/L1, y_u = y_i, z_u = x_u x y_u``.
   Lower link B_i -> D_i, frame ``x_l = (D-B)/L2, z_l = unit(x_l x y_i), y_l = z_l x x_l``.
-* Links: steel, 5 mm x 5 mm square section; each link meshed with ``n`` equal two-node
-  spatial Euler-Bernoulli elements (``order`` "cubic" or "quintic").
-* Platform: rigid disc (mass 0.5 kg, radius R_B, thickness 0.05 m, axis Z) with 6 dofs
-  at its centre P = X: translation dP and small rotation gP (world components).
+* Links: steel, 5 mm x 5 mm square section by default; the upper and the lower links can
+  each be given their own section and material (``upper``, ``lower``); each link meshed
+  with ``n`` equal two-node spatial Euler-Bernoulli elements (``order`` "cubic" or
+  "quintic").
+* Platform: 6 dofs at its centre P = X: translation dP and small rotation gP (world
+  components). By default a rigid disc (mass 0.5 kg, radius R_B, thickness 0.05 m, axis
+  Z) whose mass and inertia sit on these dofs. Any other rigid bodies (``bodies``: the
+  platform of another shape, a payload) are modelled each as a separate node at its own
+  centre of mass G, 6 world dofs with the diagonal mass m and the inertia tensor about G,
+  its weight at G, tied to P by the rigid-body constraints ``t_G = dP + gP x (G - P)``,
+  ``r_G = gP`` (no parallel-axis theorem, no moment of an offset weight written by hand:
+  the constraints produce them).
 
 Degrees of freedom (the "full" vector z)
 ----------------------------------------
@@ -46,15 +54,16 @@ orthonormal null-space basis ``Z = null_space(C)``, ``z = Z y``:
 
 Loads and preload
 -----------------
-Consistent element gravity loads (gravity in element components) plus the platform weight
-at P.  With ``preload=True`` the stiffness is ``K = K_el + K_g``; K_g comes from the axial
+Consistent element gravity loads (gravity ``gravity``, default ``G_VEC``, in element
+components) plus the platform weight at P (or each body's weight at its centre of mass).  With ``preload=True`` the stiffness is ``K = K_el + K_g``; K_g comes from the axial
 forces of the *linear elastic* static solution ``K_el u = f`` (see :func:`frame_delta`).
 
 API
 ---
 ``inverse_kinematics(X) -> q (3,)``
 ``leg_geometry(X) -> list of 3 dicts``
-``assemble(X, n_elements, order, joint_b, joint_d) -> dict`` (matrices, constraints, ...)
+``assemble(X, n_elements, order, joint_b, joint_d, *, upper, lower, bodies, gravity) -> dict``
+(matrices, constraints, ...)
 ``frame_delta(X, ...) -> dict`` (frequencies, static platform displacement, forces, ...)
 """
 from __future__ import annotations
@@ -176,8 +185,15 @@ def _element_transform(R: np.ndarray, nd: int) -> np.ndarray:
 
 
 def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "universal",
-             joint_d: str = "universal") -> dict:
+             joint_d: str = "universal", *, upper=None, lower=None, bodies=None,
+             gravity=None) -> dict:
     """Full (unconstrained) world-component matrices, constraints and bookkeeping.
+
+    ``upper``, ``lower``: (Section, Material) of the upper and lower links (default
+    (SECTION, MATERIAL)). ``bodies``: None (the default disc platform on the P dofs) or a
+    sequence of rigid bodies (mass [kg], centre of mass offset from P (3,) [m], inertia
+    about the centre of mass (3, 3) [kg m^2], world axes), each on its own node tied to P.
+    ``gravity``: (3,) [m/s^2], default G_VEC.
 
     Returns a dict with
       ``K_el, M`` (N, N), ``f`` (N,) gravity loads, ``C`` (n_c, N) constraint rows,
@@ -186,7 +202,8 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
       (leg, link, dofs (global indices), T, K_e, f_e (local gravity load), g_x, length),
       ``node``: function (leg, link, j) -> first global index of that node's block,
       ``platform``: first global index of the platform dofs, ``legs`` (leg_geometry),
-      ``nd`` (dofs per node), ``n`` (elements per link).
+      ``nd`` (dofs per node), ``n`` (elements per link), ``bodies``: first global index
+      of each body node, ``gravity`` (3,).
     """
     if joint_b not in JOINTS or joint_d not in JOINTS:
         raise ValueError(f"joint types must be in {JOINTS}, got {joint_b!r}, {joint_d!r}")
@@ -198,7 +215,14 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
     legs = leg_geometry(X)
     n_nodes = n + 1                          # per link
     p0 = 3 * 2 * n_nodes * nd                # first platform dof
-    N = p0 + 6
+    links = ((SECTION, MATERIAL) if upper is None else tuple(upper),
+             (SECTION, MATERIAL) if lower is None else tuple(lower))
+    g_vec = G_VEC if gravity is None else np.asarray(gravity, dtype=float)
+    body_list = [] if bodies is None else [
+        (float(m), np.asarray(c, dtype=float), np.asarray(I, dtype=float))
+        for m, c, I in bodies]
+    body_nodes = [p0 + 6 * (1 + b) for b in range(len(body_list))]
+    N = p0 + 6 * (1 + len(body_list))
 
     def node(i: int, k: int, j: int) -> int:
         """First global dof of node j (0..n) of link k (0 upper, 1 lower) of leg i."""
@@ -212,10 +236,11 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
         for k, (R, Lk) in enumerate(((leg["R_u"], L1), (leg["R_l"], L2))):
             le = Lk / n
             T = _element_transform(R, nd)
-            Ke = stiffness_matrix(el, le, SECTION, MATERIAL)
-            Me = mass_matrix(el, le, SECTION, MATERIAL)
-            g_loc = R.T @ G_VEC
-            fe = gravity_load(el, le, SECTION, MATERIAL, g_loc)
+            sec, mat = links[k]
+            Ke = stiffness_matrix(el, le, sec, mat)
+            Me = mass_matrix(el, le, sec, mat)
+            g_loc = R.T @ g_vec
+            fe = gravity_load(el, le, sec, mat, g_loc)
             for j in range(n):
                 dofs = np.r_[node(i, k, j):node(i, k, j) + nd,
                              node(i, k, j + 1):node(i, k, j + 1) + nd]
@@ -223,11 +248,18 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
                 M[np.ix_(dofs, dofs)] += T.T @ Me @ T
                 f[dofs] += T.T @ fe
                 elements.append(dict(leg=i, link=k, index=j, dofs=dofs, T=T, K_e=Ke,
-                                     f_e=fe, g_x=float(g_loc[0]), length=le, R=R))
-    # Rigid platform at P = X (P is its centre of mass: weight without moment).
-    M[p0:p0 + 3, p0:p0 + 3] += M_PLATFORM * np.eye(3)
-    M[p0 + 3:p0 + 6, p0 + 3:p0 + 6] += platform_inertia()
-    f[p0:p0 + 3] += M_PLATFORM * G_VEC
+                                     f_e=fe, g_x=float(g_loc[0]), length=le, R=R,
+                                     rho_a=mat.rho * sec.area))
+    if bodies is None:
+        # Rigid disc platform at P = X (P is its centre of mass: weight without moment).
+        M[p0:p0 + 3, p0:p0 + 3] += M_PLATFORM * np.eye(3)
+        M[p0 + 3:p0 + 6, p0 + 3:p0 + 6] += platform_inertia()
+        f[p0:p0 + 3] += M_PLATFORM * g_vec
+    for b0, (mb, _, Ib) in zip(body_nodes, body_list):
+        # Each body on its own node at its centre of mass: mass, inertia about it, weight.
+        M[b0:b0 + 3, b0:b0 + 3] += mb * np.eye(3)
+        M[b0 + 3:b0 + 6, b0 + 3:b0 + 6] += Ib
+        f[b0:b0 + 3] += mb * g_vec
 
     # Constraint rows C z = 0.  Each row is given as {global dof: coefficient} and labelled
     # with the joint it belongs to: ("A" | "B" | "D", leg).
@@ -277,10 +309,21 @@ def assemble(X, n_elements: int = 1, order: str = "cubic", joint_b: str = "unive
             add_row(coefficients)
         # D_i: rotations by joint_d, universal axes z_l and y_i (fixed to the platform).
         add_rotation_rows(d + 3, p0 + 3, joint_d, np.cross(zl, y))
+    # Bodies rigidly fixed to the platform: t_G = dP + gP x c = dP - [c]x gP, r_G = gP.
+    label = ("P", None)
+    for b0, (_, c, _) in zip(body_nodes, body_list):
+        S = _skew(c)
+        for k in range(3):
+            coefficients = {b0 + k: 1.0, p0 + k: -1.0}
+            coefficients.update({p0 + 3 + m: S[k, m] for m in range(3)})
+            add_row(coefficients)
+        for k in range(3):
+            add_row({b0 + 3 + k: 1.0, p0 + 3 + k: -1.0})
     C = np.array(rows)
     Z = sla.null_space(C)
     return dict(K_el=K_el, M=M, f=f, C=C, row_labels=row_labels, Z=Z, elements=elements,
-                node=node, platform=p0, legs=legs, nd=nd, n=n, element=el, N=N)
+                node=node, platform=p0, legs=legs, nd=nd, n=n, element=el, N=N,
+                bodies=body_nodes, gravity=g_vec)
 
 
 # ---------------------------------------------------------------------------------------
@@ -304,8 +347,11 @@ def _element_end_forces(model: dict, u: np.ndarray) -> list[np.ndarray]:
 
 def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = "universal",
                 joint_d: str = "universal", preload: bool = True, count: int = 8,
-                zero_tol: float = ZERO_TOL) -> dict:
+                zero_tol: float = ZERO_TOL, upper=None, lower=None, bodies=None,
+                gravity=None) -> dict:
     """Free vibration and gravity statics of the Delta robot frozen at pose X.
+
+    ``upper``, ``lower``, ``bodies``, ``gravity``: see :func:`assemble`.
 
     Steps
     -----
@@ -343,7 +389,8 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
       ``K_g_links`` (2, N, N): world geometric stiffness of the upper links [0] and of the
       lower links [1] (zeros if ``preload=False``), ``model`` (the assemble() dict).
     """
-    model = assemble(X, n_elements, order, joint_b, joint_d)
+    model = assemble(X, n_elements, order, joint_b, joint_d, upper=upper, lower=lower,
+                     bodies=bodies, gravity=gravity)
     Z, K_el, M, f = model["Z"], model["K_el"], model["M"], model["f"]
     Kr_el, Mr, fr = Z.T @ K_el @ Z, Z.T @ M @ Z, Z.T @ f
     Kr_el, Mr = 0.5 * (Kr_el + Kr_el.T), 0.5 * (Mr + Mr.T)
@@ -362,7 +409,6 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
     # Step 3: element end forces, axial force polynomials.
     forces = _element_end_forces(model, u)
     nd, n = model["nd"], model["n"]
-    rA = MATERIAL.rho * SECTION.area
     axial_end = np.zeros((3, 2))
     end_wrench = np.zeros((3, 2, 6))
     reaction_A = np.zeros((3, 6))
@@ -376,7 +422,7 @@ def frame_delta(X, *, n_elements: int = 1, order: str = "cubic", joint_b: str = 
         if e["index"] == 0 and e["link"] == 0:   # first upper element: the clamp at A
             reaction_A[e["leg"]] = np.r_[e["R"] @ fe[0:3], e["R"] @ fe[3:6]]
         if preload:
-            l, gx = e["length"], e["g_x"]
+            l, gx, rA = e["length"], e["g_x"], e["rho_a"]
             Kg = geometric_stiffness(model["element"], l,
                                      {"poly": (N_r + rA * gx * l, -rA * gx, 0.0)})
             K_g_links[e["link"]][np.ix_(e["dofs"], e["dofs"])] += e["T"].T @ Kg @ e["T"]

@@ -265,17 +265,20 @@ def test_symmetric_pose_axial_forces_closed_form():
 # ---------------------------------------------------------------------------------------
 # Statics of the determinate universal-universal robot at a general pose
 # ---------------------------------------------------------------------------------------
-def _rigid_body_statics(X):
+def _rigid_body_statics(X, rho_a_lower=RHO_A, loads=((ref.M_PLATFORM, np.zeros(3)),)):
     """Independent statics with rigid lower links and platform (linear, undeformed
     geometry).  Unknowns per leg: F_B, F_D (forces on the lower link at B and D), mu_B,
     mu_D (moments along the universal joints' normals n_B = y x z_l, n_D = z_l x y).
     Equations: each lower link's force and moment (about B) balance, the platform's force
-    and moment (about P) balance: 18 + 6 = 24 for 24 unknowns (isostatic robot)."""
+    and moment (about P) balance: 18 + 6 = 24 for 24 unknowns (isostatic robot).
+    ``rho_a_lower``: lower-link mass per length [kg/m]; ``loads``: (mass, offset of its
+    centre of mass from P) of the bodies the platform carries (their weights)."""
     legs = ref.leg_geometry(X)
     A = np.zeros((24, 24))
     b = np.zeros(24)
     P = np.asarray(X, float)
     G = ref.G_VEC
+    RHO_A = rho_a_lower  # noqa: N806 (the module constant's name, here a parameter)
     for i, leg in enumerate(legs):
         c = 8 * i                         # unknown columns: F_B(3) mu_B F_D(3) mu_D
         y, zl = leg["y"], leg["R_l"][:, 2]
@@ -295,7 +298,9 @@ def _rigid_body_statics(X):
         A[18:21, c + 4:c + 7] = -np.eye(3)
         A[21:24, c + 4:c + 7] = -ref._skew(leg["D"] - P)
         A[21:24, c + 7] = -nD
-    b[18:21] = -ref.M_PLATFORM * G
+    for m, c in loads:
+        b[18:21] -= m * G
+        b[21:24] -= np.cross(c, m * G)
     sol = np.linalg.solve(A, b)
     out = []
     for i, leg in enumerate(legs):
@@ -440,3 +445,99 @@ def test_outputs_shapes_and_preload_independent_forces():
     assert not np.any(off["K_g_links"])
     # legs 1 and 2 are mirror images at X_KUO (y = 0): equal forces (round-off).
     np.testing.assert_allclose(on["axial_end_force"][1], on["axial_end_force"][2], rtol=1e-9)
+
+
+# ---------------------------------------------------------------------------------------
+# Distinct upper / lower links and rigid bodies on their own nodes
+# ---------------------------------------------------------------------------------------
+ALU = ref.Material(E=70e9, G=26e9, rho=2700.0)
+UPPER = (ref.Section.circle(10e-3), ALU)                   # 10 mm round aluminium
+LOWER = (ref.Section.rectangle(8e-3, 4e-3), ref.STEEL)     # 8 x 4 mm steel
+RHO_A_UP = ALU.rho * UPPER[0].area
+RHO_A_LOW = ref.STEEL.rho * LOWER[0].area
+PAYLOAD = (0.3, np.array([0.04, -0.02, 0.03]),
+           np.array([[4e-4, 1e-5, -2e-5], [1e-5, 3e-4, 3e-5], [-2e-5, 3e-5, 5e-4]]))
+DISC = (ref.M_PLATFORM, np.zeros(3), ref.platform_inertia())
+
+
+def test_a_body_node_at_p_equals_the_lumped_disc():
+    """The disc as a separate body node tied to P (constraints) against the disc lumped
+    on the P dofs: the same structure, so the same spectrum, sag and forces (round-off of
+    the reduction: 1e-9 relative)."""
+    a = ref.frame_delta(X_KUO, n_elements=2)
+    b = ref.frame_delta(X_KUO, n_elements=2, bodies=[DISC])
+    assert a["dof"] == b["dof"]
+    np.testing.assert_allclose(b["omega_rad_s"], a["omega_rad_s"], rtol=1e-9)
+    np.testing.assert_allclose(b["platform_static"], a["platform_static"], rtol=1e-9,
+                               atol=1e-9 * np.abs(a["platform_static"]).max())
+    np.testing.assert_allclose(b["axial_end_force"], a["axial_end_force"], rtol=1e-9)
+
+
+def test_bodies_and_link_groups_rigid_motion_totals():
+    """Unit rigid translation: kinetic energy = total mass (aluminium upper links, steel
+    lower links, disc and payload on their own nodes); rigid motion: virtual work of the
+    gravity loads = weight resultant and moment, each body's weight at its own centre of
+    mass (X + c). Exact in exact arithmetic: 1e-12."""
+    bodies = [DISC, PAYLOAD]
+    model = ref.assemble(X_KUO, 2, "cubic", upper=UPPER, lower=LOWER, bodies=bodies)
+    total = 3 * (RHO_A_UP * ref.L1 + RHO_A_LOW * ref.L2) + DISC[0] + PAYLOAD[0]
+    rng = np.random.default_rng(3)
+    t, theta = rng.normal(size=3), rng.normal(size=3)
+    z = _rigid_motion(model, X_KUO, t, theta)
+    for b0, (_, c, _) in zip(model["bodies"], bodies):   # body nodes move with P
+        z[b0:b0 + 3] = t + np.cross(theta, np.asarray(X_KUO) + c)
+        z[b0 + 3:b0 + 6] = theta
+    joints = np.array([lab[0] in "BDP" for lab in model["row_labels"]])
+    assert np.max(np.abs(model["C"][joints] @ z)) < 1e-13 * np.max(np.abs(z))
+    G = ref.G_VEC
+    moment = sum(m * np.cross(np.asarray(X_KUO) + c, G) for m, c, _ in bodies)
+    for leg in model["legs"]:
+        moment += RHO_A_UP * ref.L1 * np.cross(0.5 * (leg["A"] + leg["B"]), G)
+        moment += RHO_A_LOW * ref.L2 * np.cross(0.5 * (leg["B"] + leg["D"]), G)
+    assert model["f"] @ z == pytest.approx(t @ (total * G) + theta @ moment, rel=1e-12)
+    zt = _rigid_motion(model, X_KUO, np.array([0.6, 0.0, 0.8]), np.zeros(3))
+    for b0 in model["bodies"]:
+        zt[b0:b0 + 3] = [0.6, 0.0, 0.8]
+    assert zt @ model["M"] @ zt == pytest.approx(total, rel=1e-12)
+
+
+@pytest.mark.parametrize("X", [X_KUO, (-0.07, 0.12, 0.62)])
+def test_offset_payload_and_link_groups_statics_match_rigid_body_statics(X):
+    """Universal joints (isostatic): lower-link forces and the platform joints' moments
+    from rigid-body statics with the steel lower links' weight and the payload's weight
+    at its offset centre of mass (its moment about P goes into the joints). 1e-8 as in
+    test_axial_forces_match_rigid_body_statics."""
+    out = ref.frame_delta(X, n_elements=2, preload=False, upper=UPPER, lower=LOWER,
+                          bodies=[DISC, PAYLOAD])
+    exact = _rigid_body_statics(X, RHO_A_LOW, [(DISC[0], DISC[1]), PAYLOAD[:2]])
+    base = _rigid_body_statics(X, RHO_A_LOW, [(DISC[0], DISC[1]), (PAYLOAD[0], np.zeros(3))])
+    for i, (e, e0) in enumerate(zip(exact, base)):
+        scale = np.linalg.norm(e["F_D"])
+        assert out["axial_end_force"][i, 1] == pytest.approx(e["N_D"], rel=1e-8)
+        assert out["axial_end_force"][i, 0] == pytest.approx(e["N_B"], abs=1e-8 * scale)
+        np.testing.assert_allclose(out["end_wrench"][i, 1, 3:], e["M_D"],
+                                   atol=1e-8 * scale * ref.L2)
+        # the offset's moment goes into the joints' moments at D (the axial forces of
+        # this isostatic robot do not change): by far more than the tolerance
+        moment = np.linalg.norm(np.cross(PAYLOAD[1], PAYLOAD[0] * ref.G_VEC))
+        assert np.linalg.norm(e["M_D"] - e0["M_D"]) > 0.1 * moment
+
+
+def test_offset_payload_global_equilibrium_with_tilted_gravity():
+    """Hyperstatic clamped joints, gravity not along Z: ground reactions balance every
+    weight (links of both groups, disc, payload at X + c), force and moment about O."""
+    g = np.array([1.5, -2.0, 9.5])
+    out = ref.frame_delta(X_KUO, n_elements=2, joint_b="clamped", joint_d="clamped",
+                          upper=UPPER, lower=LOWER, bodies=[DISC, PAYLOAD], gravity=g)
+    legs = ref.leg_geometry(X_KUO)
+    total = 3 * (RHO_A_UP * ref.L1 + RHO_A_LOW * ref.L2) + DISC[0] + PAYLOAD[0]
+    W = total * np.linalg.norm(g)
+    F = out["reaction_A"][:, :3].sum(axis=0) + total * g
+    Mo = sum(m * np.cross(np.asarray(X_KUO) + c, g) for m, c, _ in (DISC, PAYLOAD))
+    for leg, r in zip(legs, out["reaction_A"]):
+        Mo += r[3:] + np.cross(leg["A"], r[:3])
+        Mo += RHO_A_UP * ref.L1 * np.cross(0.5 * (leg["A"] + leg["B"]), g)
+        Mo += RHO_A_LOW * ref.L2 * np.cross(0.5 * (leg["B"] + leg["D"]), g)
+    # round-off as in test_global_and_platform_equilibrium
+    assert np.linalg.norm(F) < 1e-9 * W
+    assert np.linalg.norm(Mo) < 1e-9 * W
