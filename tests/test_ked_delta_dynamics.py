@@ -216,7 +216,7 @@ def test_interpolated_end_forces_match_exact(robot):
     are split at their knots, where higher derivatives jump): spline error h^4 f^(4)/384
     with h = 5 ms and forces varying over the 0.2 s segments, f^(4) ~ (2 pi / 0.2 s)^4 x
     3 N: ~5e-6 N, i.e. ~1e-6 relative (measured 3e-6); asserted 1e-5."""
-    from elastodyn.analysis.flexible_delta import _end_forces
+    from elastodyn.analysis.flexible_delta import interpolated_end_forces
     from elastodyn.formulations.ked_delta_batch import KEDBatch
     m = KEDDeltaModel(robot)
     tr = InvertedU.kuo2016()
@@ -224,7 +224,7 @@ def test_interpolated_end_forces_match_exact(robot):
     smp = tr.evaluate(time)
     mo = m.motion(smp.position, smp.velocity, smp.acceleration)
     exact = KEDBatch(m, mo).end_force
-    interp = _end_forces(m, mo, time, 1e-3, tr.times)
+    interp = interpolated_end_forces(m, mo, time, 1e-3, tr.times)
     assert np.abs(interp - exact).max() < 1e-5 * np.abs(exact).max()
 
 

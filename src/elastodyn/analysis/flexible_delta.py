@@ -57,7 +57,8 @@ from ..trajectories import Circle
 
 __all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
            "convergence", "simulate_ked", "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
-           "KEDValidityWarning", "INITIAL_CONDITIONS"]
+           "KEDValidityWarning", "INITIAL_CONDITIONS", "interpolated_end_forces",
+           "rigid_torques"]
 
 MAX_DISPLACEMENT_RATIO = 0.1
 MAX_ROTATION_RAD = 0.1
@@ -256,10 +257,13 @@ def _take(mo, idx) -> DeltaMotion:
     return DeltaMotion(**{k: v[idx] for k, v in kw.items()}, A=mo.A, y=mo.y)
 
 
-def _end_forces(model, motion, time, dt, knots=()) -> np.ndarray:
-    """Axial end forces (nt, 3, 2) along the motion: exact quasi-static solves every
-    END_FORCE_SPACING seconds and at the trajectory's knots (where a piecewise path's
-    higher derivatives jump), a cubic spline per smooth piece in between."""
+def interpolated_end_forces(model: KEDDeltaModel, motion: DeltaMotion, time, dt: float,
+                            knots=()) -> np.ndarray:
+    """Axial end forces of the links (nt, 3 legs, 2 links) [N] along a rigid motion
+    sampled at ``time`` (nt,) [s] with step ``dt`` [s], as the simulation uses them:
+    exact quasi-static solves every END_FORCE_SPACING seconds and at the ``knots`` [s]
+    (where a piecewise path's higher derivatives jump), a cubic spline per smooth piece
+    in between (zero without preload)."""
     nt = len(time)
     if not model.preload:
         return np.zeros((nt, 3, 2))
@@ -369,7 +373,8 @@ def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = N
     q0 = model.static_deflection(smp.position[0]) if initial == "static" else np.zeros(N)
     v0 = np.zeros(N)
     if method == "newmark":
-        end = _end_forces(model, motion, time, dt, getattr(trajectory, "times", ()))
+        end = interpolated_end_forces(model, motion, time, dt,
+                                      getattr(trajectory, "times", ()))
         batch = KEDBatch(model, motion, end_force=end)
         Q, V, A = _newmark(batch, q0, v0, dt, progress)
         desc = "newmark(beta=0.25, gamma=0.5)"

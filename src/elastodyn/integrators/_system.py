@@ -5,8 +5,10 @@ A linear time-varying (LTV) second-order system
 .. math:: M(t)\\,\\ddot q + C(t)\\,\\dot q + K(t)\\,q = f(t)
 
 is given as a callable ``system(t) -> (M, C, K, f)``. This module holds the
-helper :func:`constant_system` for time-invariant matrices and the private
-evaluation, validation and factorisation routines used by the integrators.
+helper :func:`constant_system` for time-invariant matrices and the evaluation,
+validation and factorisation routines the integrators share (``as_matrix``,
+``as_force``, ``evaluate_system``, ``check_system_callable``, ``LUFactor``,
+``time_grid``: internal to :mod:`elastodyn.integrators`, the module being private).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ SystemFunction = Callable[[float], tuple]
 """Type of a system callable: ``system(t) -> (M, C, K, f)``."""
 
 
-def _matrix(name: str, value, n: int | None) -> np.ndarray:
+def as_matrix(name: str, value, n: int | None) -> np.ndarray:
     """Return ``value`` as a finite float (n, n) array (scalars allowed when n == 1)."""
     try:
         arr = np.asarray(value, dtype=float)
@@ -45,7 +47,7 @@ def _matrix(name: str, value, n: int | None) -> np.ndarray:
     return arr
 
 
-def _force(name: str, value, n: int) -> np.ndarray:
+def as_force(name: str, value, n: int) -> np.ndarray:
     """Return ``value`` as a finite float (n,) array (scalars allowed when n == 1)."""
     try:
         arr = np.asarray(value, dtype=float)
@@ -89,7 +91,7 @@ class ConstantSystem:
     def __call__(self, t: float):
         """Return ``(M, C, K, f(t))`` at time ``t`` [s]."""
         if callable(self.force):
-            f = _force("f(t)", self.force(t), self.n)
+            f = as_force("f(t)", self.force(t), self.n)
         else:
             f = self.force
         return self.M, self.C, self.K, f
@@ -132,22 +134,22 @@ def constant_system(M, C, K, f=None) -> ConstantSystem:
     >>> M.shape, f
     ((1, 1), array([1.]))
     """
-    M = _matrix("M", M, None)
+    M = as_matrix("M", M, None)
     n = M.shape[0]
-    C = _matrix("C", C, n)
-    K = _matrix("K", K, n)
+    C = as_matrix("C", C, n)
+    K = as_matrix("K", K, n)
     if f is None:
         force = np.zeros(n)
     elif callable(f):
         force = f
     else:
-        force = _force("f", f, n)
+        force = as_force("f", f, n)
     for arr in (M, C, K) + ((force,) if isinstance(force, np.ndarray) else ()):
         arr.setflags(write=False)
     return ConstantSystem(M, C, K, force)
 
 
-def _evaluate(system, t: float, n: int | None):
+def evaluate_system(system, t: float, n: int | None):
     """Call ``system(t)`` and validate ``(M, C, K, f)``; return float arrays."""
     out = system(t)
     try:
@@ -156,20 +158,20 @@ def _evaluate(system, t: float, n: int | None):
         raise InputError(
             "system", system, "a callable system(t) returning a tuple (M, C, K, f)"
         ) from None
-    M = _matrix(f"system({t!r}) M", M, n)
+    M = as_matrix(f"system({t!r}) M", M, n)
     n = M.shape[0]
-    C = _matrix(f"system({t!r}) C", C, n)
-    K = _matrix(f"system({t!r}) K", K, n)
-    f = _force(f"system({t!r}) f", f, n)
+    C = as_matrix(f"system({t!r}) C", C, n)
+    K = as_matrix(f"system({t!r}) K", K, n)
+    f = as_force(f"system({t!r}) f", f, n)
     return M, C, K, f
 
 
-def _check_system_callable(system) -> None:
+def check_system_callable(system) -> None:
     if not callable(system):
         raise InputError("system", system, "a callable system(t) -> (M, C, K, f)")
 
 
-class _Factor:
+class LUFactor:
     """LU factorisation with a cheap reciprocal-condition check (LAPACK ``dgecon``)."""
 
     def __init__(self, A: np.ndarray, what: str):
@@ -192,7 +194,7 @@ class _Factor:
         return scipy.linalg.lu_solve(self._lu, b, check_finite=False)
 
 
-def _time_grid(t0, t_end, dt) -> tuple[np.ndarray, float]:
+def time_grid(t0, t_end, dt) -> tuple[np.ndarray, float]:
     """Validate ``t0``, ``t_end``, ``dt`` and return the uniform grid and the step used."""
     t0 = finite("t0", t0)
     t_end = finite("t_end", t_end)

@@ -37,7 +37,7 @@ import numpy as np
 
 from .._validate import non_negative, vector
 from ..exceptions import InputError, ModelError
-from ._system import _check_system_callable, _evaluate, _Factor, _time_grid
+from ._system import LUFactor, check_system_callable, evaluate_system, time_grid
 
 __all__ = [
     "NewmarkScheme",
@@ -261,14 +261,14 @@ def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, 
     with the Newmark updates ``q_{k+1} = q~ + beta h^2 a_{k+1}``,
     ``v_{k+1} = v~ + gamma h a_{k+1}``.
     """
-    _check_system_callable(system)
-    time, h = _time_grid(t0, t_end, dt)
+    check_system_callable(system)
+    time, h = time_grid(t0, t_end, dt)
     t0 = float(time[0])
-    M0, C0, K0, f0 = _evaluate(system, t0, None)
+    M0, C0, K0, f0 = evaluate_system(system, t0, None)
     n = M0.shape[0]
     q = vector("q0", q0, n)
     v = vector("qd0", qd0, n)
-    mass0 = _Factor(M0, f"mass matrix M(t0={t0!r})")
+    mass0 = LUFactor(M0, f"mass matrix M(t0={t0!r})")
     if qdd0 is None:
         a = mass0.solve(f0 - C0 @ v - K0 @ q)
     else:
@@ -295,12 +295,12 @@ def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, 
     prev = None  # (M, C, K, factor) of the last step matrix
     for k in range(n_steps):
         t_a = cf * time[k + 1] + alpha_f * time[k]
-        M, C, K, f = _evaluate(system, t_a, n)
+        M, C, K, f = evaluate_system(system, t_a, n)
         if prev is not None and _same(prev[0], M) and _same(prev[1], C) and _same(prev[2], K):
             factor = prev[3]
         else:
             S = cm * M + (cf * gh) * C + (cf * bh2) * K
-            factor = _Factor(S, f"step matrix at t={t_a!r} (dt={h!r})")
+            factor = LUFactor(S, f"step matrix at t={t_a!r} (dt={h!r})")
             prev = (M, C, K, factor)
         q, v, a = scheme.step(q, v, a, solve)
         if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):

@@ -23,7 +23,7 @@ from scipy.integrate import solve_ivp
 
 from .._validate import choice, positive
 from ..exceptions import DimensionError, InputError, ModelError
-from ._system import _check_system_callable, _evaluate, _force
+from ._system import as_force, check_system_callable, evaluate_system
 
 __all__ = ["StateSpaceResult", "simulate_state_space", "second_order_to_state_space"]
 
@@ -220,10 +220,10 @@ def second_order_to_state_space(system):
     >>> rhs(0.0, np.array([1.0, 0.0]), None, None)
     array([ 0., -4.])
     """
-    _check_system_callable(system)
+    check_system_callable(system)
 
     def rhs(t, x, u=None, params=None):
-        M, C, K, f = _evaluate(system, t, None)
+        M, C, K, f = evaluate_system(system, t, None)
         n = M.shape[0]
         x = np.asarray(x, dtype=float)
         if x.shape != (2 * n,):
@@ -231,7 +231,7 @@ def second_order_to_state_space(system):
         q, qd = x[:n], x[n:]
         load = f - C @ qd - K @ q
         if u is not None:
-            load = load + _force("u", u, n)
+            load = load + as_force("u", u, n)
         try:
             qdd = np.linalg.solve(M, load)
         except np.linalg.LinAlgError:
