@@ -108,17 +108,18 @@ def _compare(m, X, ref, count):
 
 
 @pytest.mark.parametrize("joints", CASES)
-@pytest.mark.parametrize("n", [1, 2])
-def test_distinct_link_sections_and_materials_match_frame_model(robot, joints, n):
+@pytest.mark.parametrize("n,order", [(1, "cubic"), (2, "cubic"), (1, "quintic")])
+def test_distinct_link_sections_and_materials_match_frame_model(robot, joints, n, order):
     """10 mm round aluminium upper links and 8 x 4 mm steel lower links (their weak axis
     along the lower link's z): each group's matrices from its own section and material in
     both models, same round-off as the Kuo robot above."""
     X = np.array([0.1, 0.0, 0.5])
     rb = _user_robot(robot)
-    m0 = KEDDeltaModel(rb, elements=n, joint_b=joints[0], joint_d=joints[1])
+    kw = dict(elements=n, order=order, joint_b=joints[0], joint_d=joints[1])
+    m0 = KEDDeltaModel(rb, **kw)
     preload = m0.mechanisms == 0  # see the test above
-    m = KEDDeltaModel(rb, elements=n, joint_b=joints[0], joint_d=joints[1], preload=preload)
-    ref = frame_delta(X, n_elements=n, joint_b=joints[0], joint_d=joints[1],
+    m = KEDDeltaModel(rb, preload=preload, **kw)
+    ref = frame_delta(X, n_elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
                       preload=preload, count=12, upper=UPPER, lower=LOWER)
     _compare(m, X, ref, 12)
 

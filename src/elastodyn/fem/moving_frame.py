@@ -210,7 +210,7 @@ class LinkMatrices:
     I1: np.ndarray
     Iphi: np.ndarray
     dofs: np.ndarray | None = None
-    _rows: dict = field(default_factory=dict, repr=False)
+    _rows: dict = field(default_factory=dict, init=False, repr=False)  # Q rows cache
 
     @property
     def nd(self) -> int:
@@ -236,7 +236,7 @@ class LinkMatrices:
 
     def combine(self, c, rows=None) -> np.ndarray:
         """sum_ab c_ab Q_ab for coefficients c (..., 9): shape (..., nl, nl), or the rows
-        ``rows`` only (an int: shape (..., nl))."""
+        ``rows`` only (an int: shape (..., nl); a tuple of ints: (..., len(rows), nl))."""
         c = np.asarray(c, dtype=float)
         nl = self.n_dofs
         if rows is None:
