@@ -6,8 +6,10 @@ the tests check both give the same matrices), organised for speed along a trajec
 * every time-varying link matrix is a linear combination of constant link matrices with
   coefficients from the rigid motion: K_l = K_e + sum_9 c_ab Q_ab + N0 G0 + N1 G1 + N2 G2
   with c = [al]x - (|w|^2 I - w w^T), the gyroscopic B_l = sum [w]x_ab Q_ab, the load
-  P_l = (g - a0) I0 + c1 I1 - al_x Iphi; one matrix product per chunk of samples gives
-  them all;
+  P_l = (g - a0) I0 + c1 I1 - al_x Iphi (the coefficient functions and constant matrices
+  of :mod:`elastodyn.fem.moving_frame`, shared with the reference path; the link
+  matrices kept in block order by :meth:`LinkMatrices.restricted`); one matrix product
+  per chunk of samples gives them all;
 * S of a lower link is the identity on its own dofs and 12 rows T_j (the first six dofs
   of its two end nodes) on the shared variables (upper tip, releases, platform), so
   S^T A S_j needs only the blocks A_oo, A_or, A_ro, A_rr (o: own rows, r: end rows);
