@@ -103,6 +103,13 @@ def run(a) -> int:
             from ..plot.modes import link_modes_figure
             return {"mode_shapes": link_modes_figure(link, res)}
 
+        def csv(self):
+            # the numeric table plus the dominant field of each mode (a word)
+            lines = super().csv().splitlines()
+            kinds = self.quantities["kinds"]
+            return "\n".join([lines[0] + ",kind"] + [
+                f"{row},{k}" for row, k in zip(lines[1:], kinds)]) + "\n"
+
     q = {"mode": np.arange(1, len(res.omega_rad_s) + 1), "omega_rad_s": res.omega_rad_s,
          "frequencies_hz": res.frequencies_hz, "kinds": list(res.kinds), "dof": int(res.dof)}
     title = (f"{link.ends} beam, L = {a.length:g} m, {a.elements} {element} {a.order} "
