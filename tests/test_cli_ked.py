@@ -1,4 +1,7 @@
-"""Command line of the flexible Delta (KED): modes, map, convergence, simulate."""
+"""Command line of the flexible Delta (KED): modes, map, convergence, simulate.
+
+Layout (CHANGELOG, issue 13): model options under ``model``, the pose and the
+description overrides under ``inputs``, headline values under ``summary``."""
 import json
 
 import numpy as np
@@ -20,9 +23,17 @@ def test_modes_json_matches_library(capsys):
     m = KEDDeltaModel(flexible_delta_kuo2016(), joint_d="clamped")
     ref = m.modes([0.1, 0.0, 0.5], 6)
     assert doc["dof"] == 30
-    np.testing.assert_allclose(doc["omega_rad_s"], ref.omega_rad_s, rtol=1e-12)
-    np.testing.assert_allclose(doc["frequencies_hz"], ref.frequencies_hz, rtol=1e-12)
+    # The verb solves the eigenproblem of (M, (K + K^T)/2) (analysis.modes), the library
+    # call of (M, K): K is symmetric to 3e-17 relative, yet the lowest eigenvalues of
+    # this stiff assembly move by up to 2.6e-11 relative (measured); 1e-9 leaves margin
+    # and still catches any change of the model (a different mesh or preload: > 1e-4).
+    np.testing.assert_allclose(doc["omega_rad_s"], ref.omega_rad_s, rtol=1e-9)
+    np.testing.assert_allclose(doc["frequencies_hz"], ref.frequencies_hz, rtol=1e-9)
     assert doc["mechanism_modes"] == 0
+    assert doc["inputs"]["position_m"] == [0.1, 0.0, 0.5]
+    assert doc["inputs"]["set"] == ["joints.d=clamped"]
+    assert doc["model"] == {"elements": 1, "order": "cubic", "preload": True,
+                            "rayleigh": [0.0, 0.0]}
 
 
 def test_modes_reports_mechanisms(capsys):
@@ -31,6 +42,18 @@ def test_modes_reports_mechanisms(capsys):
     assert doc["mechanism_modes"] == 6
     assert doc["zero_frequency_modes"] == [1, 2, 3, 4, 5, 6]
     assert doc["frequencies_hz"][6] > 0.1
+    assert doc["model"]["preload"] is False and doc["inputs"]["preload"] is False
+
+
+def test_no_preload_is_the_linear_structure(capsys):
+    """--no-preload takes the geometric stiffness of the static link forces out: the
+    library model built with preload=False (never silently ignored)."""
+    doc = _json(capsys, ["modes", "delta-kuo2016", "--no-preload", "--count", "4", "--json"])
+    ref = KEDDeltaModel(flexible_delta_kuo2016(), preload=False).modes([0.1, 0.0, 0.5], 4)
+    # 1e-9: the symmetrized eigen-solve (test_modes_json_matches_library)
+    np.testing.assert_allclose(doc["omega_rad_s"], ref.omega_rad_s, rtol=1e-9)
+    with_preload = KEDDeltaModel(flexible_delta_kuo2016()).modes([0.1, 0.0, 0.5], 4)
+    assert np.abs(np.array(doc["omega_rad_s"]) / with_preload.omega_rad_s - 1).max() > 1e-4
 
 
 def test_map_json_and_files(capsys, tmp_path):
@@ -49,21 +72,31 @@ def test_convergence_json(capsys):
     doc = _json(capsys, ["convergence", "delta-kuo2016", "--at", "0.1", "0", "0.5",
                          "--max-elements", "2", "--order", "quintic", "--count", "4",
                          "--json"])
-    assert doc["elements"] == [1, 2] and doc["order"] == "quintic"
+    assert doc["elements"] == [1, 2] and doc["model"]["order"] == "quintic"
+    # the pose echoed after the inverse then forward kinematics of the first mesh
+    assert doc["inputs"]["position_m"] == pytest.approx([0.1, 0.0, 0.5], abs=1e-12)
     f = np.array(doc["frequencies_hz"])
-    assert np.all(f[1] <= f[0] * (1 + 1e-9))
+    assert f.shape == (2, 4)
+    # Rayleigh-Ritz: refining the mesh does not raise a frequency, up to the eigen-
+    # solver's round-off. Two quintic elements give cond(K) ~ 4.6e8, so a frequency
+    # carries ~ eps cond(K) / 2 ~ 5e-8 relative round-off (measured: moving the pose by
+    # 1e-15 m moves f1 by 1.2e-8); the quintic f1 has converged to that level at n = 1.
+    assert np.all(f[1] <= f[0] * (1 + 1e-7))
 
 
 def test_simulate_ked_json_and_report(capsys, tmp_path):
     doc = _json(capsys, ["simulate", "delta-kuo2016", "--trajectory", "circle", "--periods",
                          "0.05", "--step", "0.001", "--json", "--out", str(tmp_path)])
-    assert doc["model"] == "ked" and doc["steps"] == 50
+    s = doc["summary"]
+    assert doc["formulation"] == "ked" and s["steps"] == 50
     for key in ("max_position_variation_m", "final_position_variation_m",
                 "max_attitude_variation_deg", "final_attitude_variation_deg"):
-        assert len(doc[key]) == 3
-    assert doc["validity_warning"] is None
+        assert len(s[key]) == 3
+    assert s["validity_warning"] is None and doc["warnings"] == []
     # the static start: the platform sags along +Z by ~2.6 cm at (0.1, 0, 0.5)
-    assert 0.02 < doc["final_position_variation_m"][2] < 0.03
+    assert 0.02 < s["final_position_variation_m"][2] < 0.03
+    dz = np.array(doc["position_variation_m"])                  # (n_samples, 3)
+    assert dz.shape == (51, 3) and s["final_position_variation_m"] == list(dz[-1])
     for f in ("simulation.json", "simulation.csv", "summary.md", "torques.png",
               "position_variation.png", "attitude_variation.png", "midspan.png"):
         assert (tmp_path / f).stat().st_size > 0
@@ -72,16 +105,36 @@ def test_simulate_ked_json_and_report(capsys, tmp_path):
 
 
 def test_simulate_warns_on_stderr_and_in_json(capsys):
-    doc = _json(capsys, ["simulate", "delta-kuo2016", "--trajectory", "inverted-u",
-                         "--step", "0.004", "--json"])
-    assert doc["validity_warning"]
-    assert "small-deformation" in capsys.readouterr().err or doc["validity_warning"]
+    assert main(["simulate", "delta-kuo2016", "--trajectory", "inverted-u", "--step",
+                 "0.004", "--json"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    warning = doc["summary"]["validity_warning"]
+    assert warning and doc["warnings"] == [warning]
+    # the library's warning, one line on standard error (the JSON goes to stdout)
+    assert err.strip() == f"elastodyn: warning: {warning}"
 
 
-def test_simulate_with_controller_stays_rigid(capsys):
-    doc = _json(capsys, ["simulate", "delta-kuo2016", "--controller", "pd", "--duration",
-                         "0.05", "--json"])
-    assert "position_error_m" in doc or "position_error" in json.dumps(doc)
+def test_simulate_with_controller_needs_the_rigid_formulation(capsys):
+    """A controller on delta-kuo2016 is refused (KED prescribes the motion); with
+    --formulation explicit it is the library's PD tracking of Kuo's circle by the
+    explicit model (the same numbers, bit for bit)."""
+    assert main(["simulate", "delta-kuo2016", "--controller", "pd", "--duration",
+                 "0.05"]) == 2
+    assert "add --formulation explicit" in capsys.readouterr().err
+    doc = _json(capsys, ["simulate", "delta-kuo2016", "--formulation", "explicit",
+                         "--controller", "pd", "--duration", "0.05", "--json"])
+    from elastodyn.analysis.rigid_delta import JointPD, simulate_tracking
+    from elastodyn.description.delta import delta_kuo2016
+    from elastodyn.formulations import ExplicitDeltaModel
+    from elastodyn.trajectories import Circle
+    ref = simulate_tracking(ExplicitDeltaModel(delta_kuo2016()), Circle.kuo2016(),
+                            JointPD(200.0, 10.0), duration=0.05, step=0.01,
+                            initial_offset=(0.0, 0.0, 0.0))
+    assert doc["formulation"] == "explicit" and doc["inputs"]["kp"] == 200.0
+    np.testing.assert_array_equal(doc["time_s"], ref.time)
+    np.testing.assert_array_equal(doc["position_error_m"], ref.position_error)
+    np.testing.assert_array_equal(doc["torque_nm"], ref.torque)
 
 
 @pytest.mark.parametrize("argv,name", [
@@ -93,6 +146,13 @@ def test_simulate_with_controller_stays_rigid(capsys):
     (["modes", "delta-kuo2016", "--at", "0", "0", "nan"], "--at"),
     (["modes", "delta-kuo2016", "--at", "0", "0", "-0.5"], "--at"),
     (["modes", "delta-asadi2020"], "ROBOT"),
+    (["modes", "delta-kuo2016", "--formulation", "explicit"], "--formulation"),
+    (["modes", "delta-kuo2016", "--speed", "1", "0", "0"], "--speed"),
+    (["modes", "delta-kuo2016", "--preload", "--no-preload"], "--preload"),
+    (["modes", "delta-kuo2016", "--at", "0.1", "0"], "--at"),
+    (["modes", "delta-kuo2016", "--modes", "2"], "--modes"),
+    (["map", "delta-asadi2020"], "ROBOT"),
+    (["map", "delta-kuo2016", "--path", "line", "--from", "0", "0", "0"], "--to"),
     (["map", "delta-kuo2016", "--path", "square"], "--path"),
     (["map", "delta-kuo2016", "--points", "0"], "--points"),
     (["map", "delta-kuo2016", "--radius", "1.5"], "--centre/--radius"),
@@ -103,7 +163,10 @@ def test_simulate_with_controller_stays_rigid(capsys):
     (["simulate", "delta-kuo2016", "--initial", "rest", "--periods", "0.01"], "--initial"),
     (["simulate", "delta-kuo2016", "--method", "euler", "--periods", "0.01"], "--method"),
     (["simulate", "delta-kuo2016", "--rayleigh", "-1", "0", "--periods", "0.01"], "--rayleigh"),
-    (["simulate", "delta-kuo2016", "--controller", "pd", "--joint-b", "clamped"], "--joint-b"),
+    (["simulate", "delta-kuo2016", "--formulation", "explicit", "--joint-b", "clamped"],
+     "--joint-b"),
+    (["simulate", "delta-kuo2016", "--radius", "1.5", "--periods", "0.01"],
+     "--centre/--radius"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, name):
     assert main(argv) == 2

@@ -40,6 +40,9 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``elastodyn`` command; returns the exit code."""
     import warnings
+
+    from .common import flush_notes, reset_notes
+    reset_notes()
     with warnings.catch_warnings():
         warnings.showwarning = _one_line_warning
         # overflow/invalid-value noise of extreme inputs: the checks report the cause
@@ -47,13 +50,14 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return _main(argv)
         except KeyboardInterrupt:
+            flush_notes()
             print("elastodyn: interrupted", file=sys.stderr)
             return 130
 
 
 def _main(argv) -> int:
-    from ..exceptions import DimensionError, ElastodynError, InputError, ModelError
-    from .common import UsageError
+    from ..exceptions import ElastodynError, InputError, ModelError
+    from .common import UsageError, flush_notes, pending_notes
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("--version", "-V"):
         print(f"elastodyn {__version__}")
@@ -72,16 +76,26 @@ def _main(argv) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (InputError, DimensionError) as exc:
-        print(f"elastodyn: error: {exc}".splitlines()[0], file=sys.stderr)
+    except InputError as exc:
+        # bad input: one line; the notes of old spellings end it (the value may have
+        # been given under the old name)
+        line = f"elastodyn: error: {exc}".splitlines()[0]
+        notes = pending_notes()
+        if notes:
+            line += " (note: " + "; ".join(notes) + ")"
+        print(line, file=sys.stderr)
         return 2
     except ModelError as exc:
+        flush_notes()
         print(f"elastodyn: error: the run failed: {exc}".splitlines()[0], file=sys.stderr)
         return 1
-    except ElastodynError as exc:
-        print(f"elastodyn: error: {exc}".splitlines()[0], file=sys.stderr)
-        return 1
     except OSError as exc:  # e.g. --out on a full disk or lost permissions mid-run
+        flush_notes()
         print(f"elastodyn: error: cannot write outputs: {exc}".splitlines()[0],
               file=sys.stderr)
         return 1
+    except ElastodynError:
+        # any other library error reaching here (a DimensionError) is a bug of the
+        # command line, not bad input: show it whole
+        flush_notes()
+        raise

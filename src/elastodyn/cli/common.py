@@ -19,7 +19,8 @@ from ..exceptions import InputError
 
 __all__ = ["Parser", "UsageError", "number", "integer", "add_robot", "add_model_options",
            "add_output", "load_robot", "build", "refuse", "renamed", "given", "emit",
-           "progress_bar", "note", "add_pose", "pose_state"]
+           "progress_bar", "note", "old_spelling", "flush_notes", "pending_notes",
+           "add_pose", "pose_state", "flexible_model", "input_error", "preload_choice"]
 
 
 class UsageError(Exception):
@@ -67,6 +68,41 @@ def note(text: str) -> None:
     print(f"elastodyn: note: {text}", file=sys.stderr)
 
 
+_PENDING: list[str] = []
+"""Notes on old option spellings of this run, printed once the input is accepted."""
+
+
+def old_spelling(text: str) -> None:
+    """Record the note of an old option spelling (``--end is now --duration``). It is
+    printed when the run goes on (:func:`flush_notes`); when the input is refused, the
+    one error line ends with it instead, so a bad value given under an old name still
+    gives one line naming that name."""
+    if text not in _PENDING:
+        _PENDING.append(text)
+
+
+def pending_notes() -> list[str]:
+    return list(_PENDING)
+
+
+def flush_notes() -> None:
+    """Print the recorded notes (one line each) and forget them."""
+    for text in _PENDING:
+        note(text)
+    _PENDING.clear()
+
+
+def reset_notes() -> None:
+    _PENDING.clear()
+
+
+def input_error(name: str, value, allowed: str, message: str) -> InputError:
+    """An InputError (name, value, allowed) whose one-line text is ``message``."""
+    err = InputError(name, value, allowed)
+    err.args = (message,)
+    return err
+
+
 def given(a, name: str) -> bool:
     """True if option ``name`` (dest) was given on the command line."""
     v = getattr(a, name, None)
@@ -88,7 +124,7 @@ def renamed(a, old: str, new: str, *, flag_old: str, flag_new: str) -> None:
         if given(a, new):
             raise InputError(flag_old, getattr(a, old), f"not with {flag_new} (it is the "
                              f"old spelling of {flag_new})")
-        note(f"{flag_old} is now {flag_new}")
+        old_spelling(f"{flag_old} is now {flag_new}")
         setattr(a, new, getattr(a, old))
         setattr(a, old, None)
 
@@ -130,17 +166,27 @@ def add_model_options(p, *, preload: bool = True, rayleigh: bool = False):
                        help="ked: Rayleigh damping alpha M + beta K [1/s, s] (0 0)")
 
 
+DELTA_JOINTS = ("universal", "spherical", "clamped")
+"""Joint models of a Delta's elbows (B) and platform joints (D) (schema: joints.b, .d)."""
+
+
 def load_robot(a):
-    """The description (spec) of ROBOT with --set and the Delta joint options applied."""
+    """The description (spec) of ROBOT with --set and the Delta joint options applied.
+    The overrides are kept in ``a.applied_sets`` (echoed in the result's inputs)."""
     from ..description.files import load_description
     sets = list(a.sets or [])
     for dest, key in (("joint_b", "joints.b"), ("joint_d", "joints.d")):
         if given(a, dest):
-            sets.append(f"{key}={getattr(a, dest)}")
+            value = getattr(a, dest)
+            if value not in DELTA_JOINTS:
+                raise InputError(f"--{dest.replace('_', '-')}", value,
+                                 "one of " + ", ".join(DELTA_JOINTS))
+            sets.append(f"{key}={value}")
     spec = load_description(a.robot, sets)
     if (given(a, "joint_b") or given(a, "joint_d")) and spec.family != "delta":
         refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
                "only for Delta robots")
+    a.applied_sets = sets
     return spec
 
 
@@ -170,7 +216,57 @@ def build(a, spec, *, formulation=None, preload_is_model: bool = True, **extra):
                 raise InputError(flag, value if value is not False else "given",
                                  f"not an option of the {chosen} formulation (it takes "
                                  f"{takes})")
-    return build_model(spec, name, **opts)
+        if chosen != "ked":
+            refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
+                   f"only for the ked formulation (the joint models of the flexible links; "
+                   f"the {chosen} model has none)")
+    try:
+        return build_model(spec, name, **opts)
+    except InputError as exc:
+        raise _option_named(exc, a) from None
+
+
+def _option_named(exc: InputError, a) -> InputError:
+    """A model's InputError under the command-line option that set the value
+    (``order`` -> ``--order``, ``rayleigh alpha`` -> ``--rayleigh``)."""
+    name = str(exc.name)
+    if name.startswith("rayleigh") and given(a, "rayleigh"):
+        return InputError("--rayleigh", list(a.rayleigh), exc.allowed)
+    if name in MODEL_OPTIONS and given(a, name):
+        return InputError(MODEL_OPTIONS[name], exc.value, exc.allowed)
+    return exc
+
+
+def preload_choice(a):
+    """The reference of a linearization from --preload / --no-preload: True (the
+    deflected equilibrium under gravity, with the geometric stiffness), False (the
+    linear structure) or None (the formulation's default: KED preloaded as Kuo, the
+    others the linear structure as Briot's Table II and Yu)."""
+    if given(a, "preload") and given(a, "no_preload"):
+        raise InputError("--preload", True, "not with --no-preload")
+    if given(a, "no_preload"):
+        return False
+    return True if given(a, "preload") else None
+
+
+def flexible_model(a, spec, *, verb: str, **build_kw):
+    """The model for a verb that needs elastic coordinates (modes, map, convergence):
+    a rigid choice is refused, naming --formulation when it was given and ROBOT when it
+    is the robot's default."""
+    from ..formulations.registry import default_formulation, formulations_for
+    form = getattr(a, "formulation", None) or default_formulation(spec)
+    if form in ("explicit", "multipliers"):
+        flexible = [f for f in formulations_for(spec) if f not in ("explicit", "multipliers")]
+        if given(a, "formulation"):
+            raise InputError("--formulation", form, (
+                "a flexible formulation of this robot: " + ", ".join(flexible)
+                if flexible else "a flexible formulation (this robot has no flexible "
+                "links)") + f" (a rigid model has no natural frequencies for {verb})")
+        raise InputError("ROBOT", a.robot, f"a robot with flexible links for {verb} "
+                         f"({spec.name} is rigid: its formulations "
+                         f"{', '.join(formulations_for(spec))} have no natural frequencies; "
+                         "give the links a section and material)")
+    return form
 
 
 # ------------------------------------------------------------------ poses
@@ -194,7 +290,7 @@ def pose_state(a, model, default_at=None):
                    f"coordinates are {', '.join(names)})")
         if given(a, "actuated"):
             raise InputError("--q1/--q4", [a.q1, a.q4], "not with --actuated")
-        note("--q1/--q4 are now --actuated Q1 Q4")
+        old_spelling("--q1/--q4 are now --actuated Q1 Q4")
         a.actuated = [a.q1 if a.q1 is not None else 0.0, a.q4 if a.q4 is not None else 0.0]
     if given(a, "at") and given(a, "actuated"):
         raise InputError("--at", a.at, "either --at or --actuated")
@@ -206,8 +302,21 @@ def pose_state(a, model, default_at=None):
         return _closed(model, "--actuated", a.actuated, actuated=np.asarray(a.actuated))
     at = a.at if given(a, "at") else default_at
     if at is not None:
+        if "inverse_kinematics" not in model.capabilities:
+            raise InputError("--at", list(at), f"--actuated for this robot (the "
+                             f"{model.formulation} model has no inverse kinematics: give "
+                             "the actuated coordinates " + ", ".join(
+                                 model.coordinates.actuated) + ")")
+        dim = POSE_DIM.get(model.formulation)
+        if dim is not None and len(at) != dim:
+            raise InputError("--at", list(at), f"{dim} coordinates [m] (" + (
+                "platform centre X Y Z" if dim == 3 else "tip X Y") + ")")
         return _closed(model, "--at", at, pose=np.asarray(at, dtype=float))
     return _closed(model, "ROBOT", "home", )
+
+
+POSE_DIM = {"explicit": 3, "multipliers": 3, "ked": 3, "amm": 2}
+"""Coordinates of --at for the formulations with an inverse kinematics."""
 
 
 def _closed(model, flag, value, **kw):
@@ -254,7 +363,14 @@ def check_out(a):
 
 
 def emit(a, result) -> int:
-    """Print the result (JSON on stdout or the summary on stderr) and write --out."""
+    """Print the result (JSON on stdout or the summary on stderr) and write --out. The
+    description overrides (--set, --joint-b, --joint-d) are echoed in the inputs
+    (``set``: the KEY=VALUE list), since the robot's name alone no longer says it."""
+    import dataclasses
+    flush_notes()
+    sets = getattr(a, "applied_sets", None)
+    if sets:
+        result = dataclasses.replace(result, inputs={**result.inputs, "set": list(sets)})
     names = result.save(a.out, formats=a.formats) if given(a, "out") else None
     if a.json:
         print(result.to_json())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
-                     emit, given, integer, load_robot, pose_state, progress_bar, refuse)
+                     emit, flexible_model, given, integer, load_robot, pose_state,
+                     preload_choice, progress_bar, refuse)
 from .modes import DEFAULT_AT
 
 MAX = {"ked": 32, "nepvp": 8, "amm": 12}
@@ -31,12 +32,9 @@ def register(sub):
 
 def run(a) -> int:
     from ..analysis.modes import convergence
-    from ..formulations.registry import default_formulation
     check_out(a)
     spec = load_robot(a)
-    form = getattr(a, "formulation", None) or default_formulation(spec)
-    if form in ("explicit", "multipliers"):
-        raise InputError("--formulation", form, "a flexible formulation (ked, nepvp, amm)")
+    form = flexible_model(a, spec, verb="convergence")
     if given(a, "max_elements") and given(a, "max_modes"):
         raise InputError("--max-modes", a.max_modes, "not with --max-elements")
     option = "modes" if (given(a, "max_modes") or form == "amm") else "elements"
@@ -50,9 +48,7 @@ def run(a) -> int:
     n_max = 8 if n_max is None else n_max
     if not 1 <= n_max <= MAX[form]:
         raise InputError(f"--max-{option}", n_max, f"an integer in [1, {MAX[form]}]")
-    preload = None
-    if form != "ked":
-        preload = False if given(a, "no_preload") else (True if given(a, "preload") else None)
+    preload = preload_choice(a)
     first = build(a, spec, preload_is_model=form == "ked", **{option: 1})
     state0 = pose_state(a, first, DEFAULT_AT.get(spec.family))
 

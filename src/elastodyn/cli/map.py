@@ -7,7 +7,8 @@ import numpy as np
 
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
-                     given, integer, load_robot, number, progress_bar, refuse)
+                     flexible_model, given, integer, load_robot, number, preload_choice,
+                     progress_bar, refuse)
 
 MAX_POINTS = 10_000
 
@@ -41,15 +42,9 @@ def run(a) -> int:
     from ..analysis.modes import frequency_map
     check_out(a)
     spec = load_robot(a)
-    from ..formulations.registry import default_formulation
-    form = getattr(a, "formulation", None) or default_formulation(spec)
+    preload = preload_choice(a)
+    form = flexible_model(a, spec, verb="map")
     model = build(a, spec, preload_is_model=form == "ked")
-    if model.formulation in ("explicit", "multipliers"):
-        raise InputError("--formulation", model.formulation, "a flexible formulation "
-                         "(ked, nepvp, amm): a rigid model has no natural frequencies")
-    preload = None
-    if model.formulation != "ked":
-        preload = False if given(a, "no_preload") else (True if given(a, "preload") else None)
     path = a.path or ("circle" if spec.family == "delta" else None)
     points = 360 if a.points is None else a.points
     if not 1 <= points <= MAX_POINTS:

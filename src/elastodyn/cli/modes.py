@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
-                     emit, given, integer, load_robot, number, pose_state, refuse)
+                     emit, flexible_model, given, integer, load_robot,
+                     preload_choice, number, pose_state, refuse)
 
 DEFAULT_AT = {"delta": (0.1, 0.0, 0.5)}
 """Default pose per family where the paper has one (Kuo 2016 5.2: P = (0.1, 0, 0.5) m)."""
@@ -39,33 +40,16 @@ def run(a) -> int:
     from ..analysis.modes import modes
     check_out(a)
     spec = load_robot(a)
-    if given(a, "preload") and given(a, "no_preload"):
-        raise InputError("--preload", True, "not with --no-preload")
-    model = build(a, spec, preload_is_model=(getattr(a, "formulation", None) or _default(spec))
-                  == "ked")
-    if model.formulation in ("explicit", "multipliers"):
-        raise InputError("--formulation", model.formulation, "a flexible formulation "
-                         "(ked, nepvp, amm): a rigid model has no natural frequencies")
+    preload = preload_choice(a)
+    form = flexible_model(a, spec, verb="modes")
+    model = build(a, spec, preload_is_model=form == "ked")
     if given(a, "speed") and model.formulation == "ked":
         refuse(a, {"speed": "--speed"}, "a nonlinear formulation (KED linearizes about a "
                "prescribed path: use map)")
-    preload = None
-    if model.formulation != "ked":
-        if given(a, "no_preload"):
-            preload = False
-        if given(a, "preload"):
-            preload = True
-    elif given(a, "preload"):
-        preload = True
     state = pose_state(a, model, DEFAULT_AT.get(spec.family))
-    if given(a, "speed") and given(a, "preload"):
-        refuse(a, {"preload": "--preload"}, "not with --speed (the steady motion's "
-               "reference is always its deflected state)")
+    if given(a, "speed"):
+        refuse(a, {"preload": "--preload", "no_preload": "--no-preload"}, "not with --speed "
+               "(the steady motion's reference is always its deflected state)")
     result = modes(model, state, count=a.count, preload=preload, speed=a.speed,
                    robot=spec.name)
     return emit(a, result)
-
-
-def _default(spec):
-    from ..formulations.registry import default_formulation
-    return default_formulation(spec)

@@ -6,10 +6,12 @@ the law's options override single parameters; an option of another law is refuse
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
-from ..exceptions import InputError
-from .common import given, number, refuse
+from ..exceptions import InputError, ModelError
+from .common import POSE_DIM, given, input_error, number, old_spelling, refuse
 
 LAW_OPTIONS = {
     "circle": {"centre": "--centre", "radius": "--radius", "period": "--period",
@@ -75,14 +77,18 @@ def preset_of(a) -> str | None:
     return a.robot if not is_file_source(a.robot) and a.robot in PRESETS else None
 
 
-def motion_spec(a, family: str) -> tuple[dict, dict]:
-    """(trajectory spec, scenario) from --scenario, --trajectory and the law options."""
+def motion_spec(a, family: str, model=None) -> tuple[dict, dict]:
+    """(trajectory spec, scenario) from --scenario, --trajectory and the law options
+    (with ``model``: checked against it, :func:`check_spec`)."""
     from ..description.scenarios import scenario
     scen = dict(scenario(preset_of(a), a.scenario) or {}) if preset_of(a) else {}
     if given(a, "scenario") and not preset_of(a):
         raise InputError("--scenario", a.scenario, "a preset's scenario (a description "
                          "file has none: give --trajectory)")
     base = dict(scen.get("trajectory", {}))
+    if given(a, "scenario") and given(a, "trajectory") and a.trajectory != base.get("law"):
+        raise InputError("--trajectory", a.trajectory, f"the {base.get('law')} of --scenario "
+                         f"{a.scenario}, or leave --scenario out to give another motion")
     law = a.trajectory or base.get("law")
     if law is None:
         raise InputError("--trajectory", None, "a motion: circle, inverted-u, bang-bang, "
@@ -101,6 +107,8 @@ def motion_spec(a, family: str) -> tuple[dict, dict]:
         if given(a, dest):
             key = {"from_": "from", "at_": "at"}.get(dest, dest)
             base[key] = getattr(a, dest)
+    if model is not None:
+        _check_space(a, base, model)
     if law == "circle" and given(a, "period"):
         base.pop("angular_rate", None)
     if law == "circle":
@@ -110,7 +118,173 @@ def motion_spec(a, family: str) -> tuple[dict, dict]:
                                  "circle)")
         if family == "delta" and len(base["centre"]) != 3:
             raise InputError("--centre", base["centre"], "3 coordinates X Y Z [m]")
+        if family == "arm" and len(base["centre"]) != 2:
+            raise InputError("--centre", base["centre"], "2 coordinates X Y [m] (a planar "
+                             "arm's circle)")
+    if law in ("bang-bang", "rest-to-rest") and given(a, "duration") and not (
+            given(a, "motion_time") or given(a, "end")):
+        # the five-bar's old --duration was the motion's time: say what it means now
+        old_spelling(f"--duration is the simulated time window; the {law} motion's own "
+                     f"time is --motion-time ({base.get('motion_time', 1.0):g} s here)")
     return base, scen
+
+
+LAW_FLAGS = {"circle": "--centre/--radius", "inverted-u": "--start/--travel",
+             "bang-bang": "--from/--to", "rest-to-rest": "--from/--to", "hold": "--hold",
+             "table": "--file"}
+"""The options that place each law's path (named when the path leaves the workspace)."""
+
+
+def path_flags(a, tspec) -> str:
+    """The options to name for a path that leaves the workspace: the law's options the
+    user gave, else all of them (the paper scenario's values)."""
+    law = tspec.get("law")
+    if law in ("bang-bang", "rest-to-rest"):
+        return "--from" if given(a, "from_") and not given(a, "to") else "--to"
+    if law == "hold" and not given(a, "at_"):
+        return "--scenario"
+    return LAW_FLAGS.get(law, "--trajectory")
+
+
+def check_spec(a, tspec, model) -> None:
+    """Before building the trajectory: the sizes of its vectors fit the model."""
+    law = tspec.get("law")
+    space = _space_of(tspec)
+    n = model.coordinates.n_actuated
+    names = ", ".join(model.coordinates.actuated)
+    _check_space(a, tspec, model)
+    if space == "task":
+        dim = POSE_DIM.get(model.formulation)
+        if law == "inverted-u" and dim != 3:
+            raise InputError("--trajectory", law, f"a path of {dim} coordinates (the "
+                             "inverted-U is a Delta platform's 3-D path)")
+        for key, flag in (("from", "--from"), ("to", "--to"), ("centre", "--centre")):
+            v = tspec.get(key)
+            if v is not None and dim is not None and len(v) != dim:
+                raise InputError(flag, list(v), f"{dim} task coordinates [m]")
+        return
+    for key, flag in (("from", "--from"), ("to", "--to"), ("at", "--hold")):
+        v = tspec.get(key)
+        if v is not None and len(v) != n:
+            raise InputError(flag, list(v), f"{n} actuated coordinate(s): {names}")
+
+
+def _space_of(tspec) -> str:
+    law = tspec.get("law")
+    return tspec.get("space", "joint" if law in ("bang-bang", "rest-to-rest", "hold",
+                                                 "table") else "task")
+
+
+def _check_space(a, tspec, model) -> None:
+    """A task-space motion needs a model with an inverse kinematics."""
+    space = _space_of(tspec)
+    if space not in ("joint", "task"):
+        raise InputError("--space", space, "joint or task")
+    if space == "task" and "inverse_kinematics" not in model.capabilities:
+        flag = "--space" if given(a, "space") else "--trajectory"
+        raise InputError(flag, space if flag == "--space" else tspec.get("law"),
+                         f"a joint-space motion for the {model.formulation} model of this "
+                         "robot (bang-bang, rest-to-rest or table, in its actuated "
+                         f"coordinates {', '.join(model.coordinates.actuated)}): it has no "
+                         "inverse kinematics")
+
+
+def sample_times(traj, duration: float, step: float, cap: int = 200_001) -> np.ndarray:
+    """The output sample times of the window (every ``step``), at most ``cap`` of them
+    spread evenly (the path checks)."""
+    n = int(round(duration / step))
+    t = traj.t_start + step * np.arange(n + 1)
+    if len(t) > cap:
+        t = t[np.linspace(0, len(t) - 1, cap).round().astype(int)]
+    return t
+
+
+def check_path(a, tspec, model, traj, duration: float, step: float) -> None:
+    """Before computing: every sample of the prescribed motion is a pose of the robot
+    (task space: the inverse kinematics; joint space: the loops close along the path).
+    A path that leaves the workspace is bad input (exit 2) naming the options that place
+    it (a circle's --centre/--radius, a motion's --to), not a run that fails."""
+    flags = path_flags(a, tspec)
+    space = getattr(traj, "space", "task")
+    kin = getattr(model, "kinematics", None)
+    if space == "task" and kin is not None and hasattr(kin, "state"):
+        times = sample_times(traj, duration, step)
+        s = traj.evaluate(times)
+        with path_errors(a, tspec):
+            kin.state(s.position, s.velocity)   # reachability and singularity, all samples
+        return
+    # one call per sample: at most ~1000 of them, evenly along the window
+    times = sample_times(traj, duration, step, cap=1001)
+    pos = traj.evaluate(times).position
+    for t, p in zip(times, pos):
+        try:
+            if space == "task":
+                model.inverse_kinematics(p)
+            else:
+                model.state(actuated=p)
+        except (InputError, ModelError) as exc:
+            if space == "joint" and t == times[0] and flags == "--to":
+                flags = "--from"
+            value = _flag_value(a, flags, tspec)
+            raise input_error(flags, value, "a path inside the workspace", (
+                f"invalid {flags}: got {value!r}; the {tspec.get('law')} leaves the "
+                f"workspace at t = {t:.4g} s ({'pose' if space == 'task' else 'actuated'} "
+                f"{np.round(p, 6).tolist()}: {_detail(exc)}); allowed: "
+                + ("an end reachable along the straight actuated path from the start"
+                   if flags == "--to" else "a path inside the workspace"))) from None
+
+
+def _detail(exc) -> str:
+    """What an error of the model says about a pose, without its option syntax."""
+    msg = str(exc)
+    name = getattr(exc, "name", None)
+    if isinstance(exc, InputError) and msg.startswith(f"invalid {name}: got "):
+        return f"not {exc.allowed}"
+    return msg.split("; allowed", 1)[0].replace(f"invalid {name}: ", "", 1)
+
+
+def _flag_value(a, flags, tspec):
+    keys = {"--to": "to", "--from": "from", "--hold": "at", "--file": "file",
+            "--scenario": "at"}
+    if flags in keys:
+        v = tspec.get(keys[flags])
+        if isinstance(v, (list, tuple, np.ndarray)):
+            return np.round(np.asarray(v, dtype=float), 12).tolist()
+        return v
+    if flags == "--centre/--radius":
+        return [list(tspec.get("centre", [])), tspec.get("radius")]
+    if flags == "--start/--travel":
+        return [list(tspec.get("start", [])), list(tspec.get("travel", []))]
+    return tspec.get("law")
+
+
+@contextlib.contextmanager
+def path_errors(a, tspec):
+    """Re-raise a kinematic error of the prescribed path (the inverse kinematics of a
+    Delta or of an arm: InputError named X, pose or position) under the options that
+    place the path. Only for the prescribed motion: a closed loop that leaves the
+    workspace is a run that fails (simulate)."""
+    try:
+        yield
+    except InputError as exc:
+        if str(exc.name) not in ("X", "pose", "position"):
+            raise
+        flags = path_flags(a, tspec)
+        value = _flag_value(a, flags, tspec)
+        raise input_error(flags, value, "a path inside the workspace", (
+            f"invalid {flags}: got {value!r}; the {tspec.get('law')} leaves the workspace "
+            f"or crosses a singularity ({_detail(exc)}); allowed: a path inside the "
+            "workspace")) from None
+
+
+def window_flag(a, tspec) -> str:
+    """The option that set the time window (named when the window is bad)."""
+    for dest, flag in (("periods", "--periods"), ("duration", "--duration"),
+                       ("period", "--period"), ("motion_time", "--motion-time"),
+                       ("times", "--times")):
+        if given(a, dest):
+            return flag
+    return "--duration"
 
 
 def check_window(duration, step, *, max_time: float, max_samples: int, name="--duration"):
@@ -121,7 +295,8 @@ def check_window(duration, step, *, max_time: float, max_samples: int, name="--d
     if duration > max_time:
         raise InputError(name, duration, f"at most {max_time:g} s")
     if step > duration:
-        raise InputError("--step", step, f"at most the time window ({duration:.6g} s)")
+        raise InputError("--step", step, f"at most the time window ({duration:.6g} s, "
+                         f"set by {name})")
     if duration / step > max_samples:
         raise InputError("--step", step, f"at least {duration / max_samples:.3g} s "
                          f"(at most {max_samples:,} samples of the {duration:.6g} s window)")

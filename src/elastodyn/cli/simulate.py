@@ -3,11 +3,14 @@ elastic response of a flexible robot to its actuated motion) or under a joint-sp
 controller (a rigid Delta, an arm)."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
-from ..exceptions import InputError
+from ..exceptions import InputError, ModelError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
-                     given, load_robot, note, number, progress_bar, refuse, renamed)
+                     given, input_error, load_robot, number, old_spelling, progress_bar,
+                     refuse)
 from .motion import add_motion_options, check_window, motion_spec
 
 MAX_STEPS = 200_000
@@ -54,7 +57,7 @@ def _old_spellings(a):
     if given(a, "free_vibration"):
         if given(a, "scenario"):
             raise InputError("--free-vibration", True, "not with --scenario")
-        note("--free-vibration is now --scenario free-vibration")
+        old_spelling("--free-vibration is now --scenario free-vibration")
         a.scenario = "free-vibration"
         a.free_vibration = None
     if given(a, "end"):
@@ -64,84 +67,160 @@ def _old_spellings(a):
                 raise InputError("--duration", a.duration, "not with both --end and "
                                  "--motion-time")
             a.motion_time = a.duration
-            note("--end is now --duration, and the bang-bang's --duration is now "
-                 "--motion-time")
+            old_spelling("--end is now --duration, and the bang-bang's --duration is now "
+                         "--motion-time")
         else:
-            note("--end is now --duration")
-        a.duration, a.end = a.end, None
+            old_spelling("--end is now --duration")
+        a.duration = a.end
+
+
+CONTROLLERS = ("pd", "computed-torque", "none")
+LOOP_OPTIONS = {"controller": "--controller", "kp": "--kp", "kd": "--kd",
+                "gravity_compensation": "--gravity-compensation", "offset": "--offset"}
+CLOSED_LOOP = ("explicit", "multipliers", "amm")
+"""Formulations with a closed-loop engine (simulate_controlled)."""
+
+
+def _controller(a, model, spec, tspec, scen) -> dict:
+    """The controller of the run ({} for a motion-driven simulation). Closed-loop
+    options on a formulation without a closed-loop engine are refused, never a reason to
+    switch to another model."""
+    if given(a, "controller") and a.controller not in CONTROLLERS:
+        raise InputError("--controller", a.controller, "one of " + ", ".join(CONTROLLERS))
+    asked = [d for d in LOOP_OPTIONS if given(a, d) and not (
+        d == "controller" and a.controller == "none")]
+    form = model.formulation
+    if form not in CLOSED_LOOP:
+        if asked:
+            hint = ("add --formulation explicit for the rigid Delta under joint control"
+                    if spec.family == "delta" else "no formulation of this robot has a "
+                    "closed-loop engine")
+            d = asked[0]
+            value = getattr(a, d)
+            raise InputError(LOOP_OPTIONS[d], value if value is not True else "given",
+                             f"only for a closed loop; the {form} formulation simulates "
+                             f"the prescribed motion ({hint})")
+        return {}
+    scen_motion = not given(a, "trajectory") or tspec.get("law") == scen.get(
+        "trajectory", {}).get("law")
+    ctrl = dict(scen.get("controller") or {}) if scen_motion else {}
+    rigid = form in ("explicit", "multipliers")
+    if given(a, "controller"):
+        if a.controller == "none":
+            if rigid:
+                raise InputError("--controller", "none", "pd or computed-torque for a rigid "
+                                 "Delta (a rigid model has no motion-driven simulation)")
+            refuse(a, {d: f for d, f in LOOP_OPTIONS.items() if d != "controller"},
+                   "not with --controller none (motion-driven)")
+            return {}
+        if ctrl.get("kind") != a.controller:
+            ctrl = {"kind": a.controller}   # the analysis's default gains of that law
+    if not ctrl:
+        if rigid:
+            ctrl = {"kind": "pd"}
+        elif asked:
+            d = asked[0]
+            value = getattr(a, d)
+            raise InputError(LOOP_OPTIONS[d], value if value is not True else "given",
+                             "only with --controller pd (this motion is simulated "
+                             "motion-driven without it)")
+        else:
+            return {}
+    for name in ("kp", "kd"):
+        if given(a, name):
+            ctrl[name] = getattr(a, name)
+    for name in ("kp", "kd"):
+        v = ctrl.get(name)
+        if v is not None and not (v > 0 or (name == "kd" and v == 0)):
+            raise InputError(f"--{name}", v, "a finite number > 0" if name == "kp"
+                             else "a finite number >= 0")
+    if given(a, "gravity_compensation"):
+        if ctrl.get("kind") != "pd":
+            raise InputError("--gravity-compensation", True, "only with --controller pd")
+        ctrl["gravity_compensation"] = True
+    refuse(a, {"initial": "--initial", "method": "--method", "rayleigh": "--rayleigh"},
+           "only for motion-driven simulations of flexible models (not with a "
+           "controller)")
+    if not rigid:
+        refuse(a, {"offset": "--offset", "gravity_compensation": "--gravity-compensation"},
+               "only for a rigid Delta")
+    return ctrl
 
 
 def run(a) -> int:
     from ..analysis.scenario import build_trajectory
     from ..analysis.simulate import simulate_controlled, simulate_motion
+    from .motion import check_path, check_spec, path_errors, window_flag
     check_out(a)
     _old_spellings(a)
     spec = load_robot(a)
     model = build(a, spec)
-    tspec, scen = motion_spec(a, spec.family)
+    tspec, scen = motion_spec(a, spec.family, model)
+    ctrl = _controller(a, model, spec, tspec, scen)
+    if not ctrl:
+        refuse(a, LOOP_OPTIONS, "only with --controller (closed loop)")
+    check_spec(a, tspec, model)
     traj = build_trajectory(tspec, model)
     rigid = model.formulation in ("explicit", "multipliers")
-    ctrl = dict(scen.get("controller") or {}) if not given(a, "trajectory") or \
-        tspec.get("law") == scen.get("trajectory", {}).get("law") else {}
-    if a.controller is not None:
-        ctrl = {} if a.controller == "none" else {"kind": a.controller}
-    if not ctrl and rigid and any(given(a, d) for d in ("kp", "kd", "gravity_compensation",
-                                                        "offset")):
-        ctrl = {"kind": "pd"}
-    if not ctrl and rigid:
-        ctrl = {"kind": "pd"}
+    wname = window_flag(a, tspec)
     if ctrl:
-        if model.formulation not in ("explicit", "multipliers", "amm"):
-            raise InputError("--controller", ctrl.get("kind"),
-                             f"none for the {model.formulation} formulation (it simulates "
-                             "the prescribed motion); a closed loop needs a rigid Delta "
-                             "(--formulation explicit) or an arm by assumed modes")
-        for dest, key in (("kp", "kp"), ("kd", "kd")):
-            if given(a, dest):
-                ctrl[key] = getattr(a, dest)
-        if ctrl.get("kind") != (a.controller or ctrl.get("kind")):
-            pass
-        if given(a, "kp") and a.controller is not None and "kd" not in ctrl:
-            pass
-        if a.controller is not None and not given(a, "kp"):
-            ctrl.pop("kp", None)
-        if a.controller is not None and not given(a, "kd"):
-            ctrl.pop("kd", None)
-        for name in ("kp", "kd"):
-            v = ctrl.get(name)
-            if v is not None and not (v > 0 or (name == "kd" and v == 0)):
-                raise InputError(f"--{name}", v, "a finite number > 0" if name == "kp"
-                                 else "a finite number >= 0")
-        if given(a, "gravity_compensation"):
-            ctrl["gravity_compensation"] = True
-        refuse(a, {"initial": "--initial", "method": "--method", "rayleigh": "--rayleigh"},
-               "only for motion-driven simulations of flexible models (not with a "
-               "controller)")
-        if model.formulation == "amm":
-            refuse(a, {"offset": "--offset", "gravity_compensation": "--gravity-compensation"},
-                   "only for a rigid Delta")
         step = a.step if a.step is not None else (1e-2 if rigid else 1e-3)
         duration = _duration(a, scen, traj)
         check_window(duration, step, max_time=MAX_TIME[model.formulation],
-                     max_samples=MAX_STEPS, name="--periods" if given(a, "periods")
-                     else "--duration")
-        result = simulate_controlled(model, traj, ctrl, duration=duration, step=step,
-                                     initial_offset=a.offset, robot=spec.name,
-                                     inputs={"trajectory": tspec},
-                                     free_vibration=tspec.get("law") == "hold")
+                     max_samples=MAX_STEPS, name=wname)
+        if tspec.get("law") != "hold":
+            check_path(a, tspec, model, traj, duration, step)
+        if given(a, "offset"):
+            _check_offset(a, model, traj)
+        try:
+            with path_errors(a, tspec) if not rigid else _nothing():
+                result = simulate_controlled(model, traj, ctrl, duration=duration,
+                                             step=step, initial_offset=a.offset,
+                                             robot=spec.name, inputs={"trajectory": tspec},
+                                             free_vibration=tspec.get("law") == "hold")
+        except InputError as exc:
+            if rigid and str(exc.name) == "X":
+                # the reference path and the initial pose were checked: the plant left
+                # the workspace under control
+                raise ModelError("the closed loop left the workspace (unstable or too "
+                                 "weak control: check --kp/--kd): " + str(exc).split(
+                                     "; allowed", 1)[0].replace("invalid X: ", "")) from None
+            raise
         return emit(a, result)
-    refuse(a, {"kp": "--kp", "kd": "--kd", "gravity_compensation": "--gravity-compensation",
-               "offset": "--offset"}, "only with --controller (closed loop)")
     step = 1e-3 if a.step is None else a.step
     duration = _duration(a, scen, traj)
     check_window(duration, step, max_time=MAX_TIME[model.formulation], max_samples=MAX_STEPS,
-                 name="--periods" if given(a, "periods") else "--duration")
+                 name=wname)
+    check_path(a, tspec, model, traj, duration, step)
     initial = a.initial or scen.get("initial") or "static"
-    result = simulate_motion(model, traj, duration=duration, step=step, initial=initial,
-                             method=a.method, robot=spec.name, inputs={"trajectory": tspec},
-                             progress=progress_bar(int(duration / step), "simulate",
-                                                   minimum=2000))
+    with path_errors(a, tspec):
+        result = simulate_motion(model, traj, duration=duration, step=step, initial=initial,
+                                 method=a.method, robot=spec.name,
+                                 inputs={"trajectory": tspec},
+                                 progress=progress_bar(int(duration / step), "simulate",
+                                                       minimum=2000))
     return emit(a, result)
+
+
+@contextlib.contextmanager
+def _nothing():
+    yield
+
+
+def _check_offset(a, model, traj):
+    """The initial pose (the path's start moved by --offset) is inside the workspace."""
+    off = np.asarray(a.offset, dtype=float)
+    if not np.all(np.isfinite(off)):
+        raise InputError("--offset", list(a.offset), "finite values [m]")
+    p0 = traj.evaluate(np.array([traj.t_start])).position[0] + off
+    try:
+        model.state(pose=p0)
+    except (InputError, ModelError) as exc:
+        detail = str(exc).split("; allowed", 1)[0].replace("invalid X: ", "")
+        raise input_error("--offset", list(a.offset), "an initial pose inside the workspace",
+                          f"invalid --offset: got {list(a.offset)!r}; the initial pose "
+                          f"leaves the workspace ({detail}); allowed: an initial pose "
+                          "inside the workspace") from None
 
 
 def _duration(a, scen, traj) -> float:

@@ -34,7 +34,7 @@ def register(sub):
 def run(a) -> int:
     from ..analysis.scenario import build_trajectory
     from ..analysis.simulate import torques
-    from .motion import preset_of
+    from .motion import (check_path, check_spec, path_errors, preset_of, window_flag)
     check_out(a)
     spec = load_robot(a)
     form = a.formulation or _PAPER_FORMULATION.get(preset_of(a) or "")
@@ -46,17 +46,21 @@ def run(a) -> int:
                 raise InputError(flag, getattr(a, dest), "only for a flexible formulation "
                                  "(the rigid inverse dynamics has no initial state or "
                                  "integrator)")
-    tspec, _ = motion_spec(a, spec.family)
+    tspec, _ = motion_spec(a, spec.family, model)
+    check_spec(a, tspec, model)
     traj = build_trajectory(tspec, model)
     step = 1e-3 if a.step is None else a.step
     duration = a.duration
     if duration is None:
         duration = traj.period if traj.period is not None else traj.t_end - traj.t_start
     check_window(duration, step, max_time=MAX_TIME if rigid else 100.0,
-                 max_samples=MAX_SAMPLES if rigid else 200_000)
+                 max_samples=MAX_SAMPLES if rigid else 200_000,
+                 name=window_flag(a, tspec))
+    check_path(a, tspec, model, traj, duration, step)
     inputs = {"trajectory": tspec}
-    result = torques(model, traj, duration=duration, step=step,
-                     initial=a.initial or "static", method=a.method, robot=spec.name,
-                     inputs=inputs, progress=progress_bar(int(duration / step), "torques",
-                                                          minimum=2000))
+    with path_errors(a, tspec):
+        result = torques(model, traj, duration=duration, step=step,
+                         initial=a.initial or "static", method=a.method, robot=spec.name,
+                         inputs=inputs, progress=progress_bar(int(duration / step), "torques",
+                                                              minimum=2000))
     return emit(a, result)
