@@ -32,8 +32,8 @@ All matrices are integrated by Gauss-Legendre quadrature with enough points to b
 for the polynomial integrands (8 points: exact to degree 15).
 
 The moving-frame terms of Kuo's section 3 (gyroscopic, centrifugal, load, axial force;
-:func:`ked_element_terms`) are in :mod:`elastodyn.fem.moving_frame`, built on the
-integrals here; their names can still be imported from this module.
+``ked_element_terms``) are in :mod:`elastodyn.fem.moving_frame`, built on the integrals
+here, and exported by :mod:`elastodyn.fem`.
 """
 from __future__ import annotations
 
@@ -367,16 +367,3 @@ def translation_grams(el: BeamElement, length: float, section: Section,
     N = [_gauss(el, f, l, 0) for f in ("u", "v", "w")]
     rA = material.rho * section.area
     return np.array([[rA * _gram(N[a], N[b], w) for b in range(3)] for a in range(3)])
-
-
-# The moving-frame terms (Kuo section 3) live in elastodyn.fem.moving_frame, which builds
-# on this module; their names stay importable from here.
-_MOVING_FRAME = ("KEDElementTerms", "ked_element_terms", "centrifugal_matrix",
-                 "gyroscopic_matrix", "axial_force_polynomial", "frame_motion")
-
-
-def __getattr__(name: str):
-    if name in _MOVING_FRAME:
-        from . import moving_frame
-        return getattr(moving_frame, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
