@@ -175,17 +175,21 @@ def load_robot(a):
     The overrides are kept in ``a.applied_sets`` (echoed in the result's inputs)."""
     from ..description.files import load_description
     sets = list(a.sets or [])
+    joints = []
     for dest, key in (("joint_b", "joints.b"), ("joint_d", "joints.d")):
         if given(a, dest):
             value = getattr(a, dest)
             if value not in DELTA_JOINTS:
                 raise InputError(f"--{dest.replace('_', '-')}", value,
                                  "one of " + ", ".join(DELTA_JOINTS))
-            sets.append(f"{key}={value}")
+            joints.append(f"{key}={value}")
     spec = load_description(a.robot, sets)
-    if (given(a, "joint_b") or given(a, "joint_d")) and spec.family != "delta":
-        refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
-               "only for Delta robots")
+    if joints:
+        if spec.family != "delta":
+            refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
+                   f"only for Delta robots ({spec.name} is a {spec.family} robot)")
+        sets += joints
+        spec = load_description(a.robot, sets)
     a.applied_sets = sets
     return spec
 
@@ -326,8 +330,10 @@ def _closed(model, flag, value, **kw):
     except ModelError as exc:
         raise InputError(flag, value, f"a pose where the loops close ({exc})") from None
     except InputError as exc:
-        if exc.name in ("pose", "actuated", "X"):
+        if exc.name in ("pose", "actuated", "X", "position"):
             detail = str(exc).split("; allowed", 1)[0].replace(f"invalid {exc.name}: ", "")
+            if str(exc).startswith(f"invalid {exc.name}: got "):
+                detail = f"got {value!r}: not {exc.allowed}"
             err = InputError(flag, value, "a pose inside the workspace")
             err.args = (f"invalid {flag}: {detail}; allowed: a pose inside the workspace",)
             raise err from None

@@ -2,14 +2,13 @@
 its operator counts."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from ..exceptions import InputError
-from .common import (add_model_options, add_robot, build, given, integer, load_robot,
-                     refuse)
+from .common import (add_model_options, add_robot, build, flush_notes, given, integer,
+                     load_robot, refuse)
 
 MAX_LINKS = 12
 PROBLEMS = {"nepvp": ("inverse", "direct", "model"), "amm": ("model",),
@@ -39,6 +38,55 @@ def register(sub):
     g.set_defaults(func="generate")
 
 
+def _result(a, prog, text, fields: dict, title: str, gen_time: float):
+    """The generate result in the one layout of every verb (a Result: the operator
+    counts as quantities, the options in ``model`` and ``inputs``, the times in
+    ``run``); its output set adds the generated file to generate.json and summary.md."""
+    from ..analysis.results import Result
+    from ..symbolic import EXTENSIONS
+    ops = prog.ops()
+    name = prog.name + EXTENSIONS[a.lang]
+
+    class Generated(Result):
+        def files(self, formats=("png",)):
+            out = super().files(formats)
+            out[name] = text
+            names = sorted(list(out))
+            out["summary.md"] = self.summary_md(names)
+            return out
+
+    q = {**ops.to_dict(), "intermediate_variables": len(prog.assignments),
+         "file": None if a.out is None else str(Path(a.out) / name)}
+    run = {"generation_time_s": gen_time}
+    if fields.get("model_generation_time_s") is not None:
+        run["model_generation_time_s"] = fields["model_generation_time_s"]
+    summary = {"additions": ops.additions, "multiplications": ops.multiplications,
+               "functions": ops.functions,
+               "intermediate_variables": len(prog.assignments)}
+    result = Generated("generate", fields["robot"], fields["formulation"], fields["model"],
+                       {"lang": a.lang, **fields["inputs"]}, q, summary, (), run,
+                       stem="generate", title=title)
+    return result, name
+
+
+def _formulation(a, spec):
+    """--formulation, or the robot's first formulation with a symbolic program; a
+    robot whose default is not symbolic (the flexible Delta: ked) is refused naming
+    ROBOT and the formulation to add."""
+    from ..formulations.registry import formulations_for
+    forms = formulations_for(spec)
+    if given(a, "formulation"):
+        return a.formulation
+    if forms[0] in PROBLEMS:
+        return forms[0]
+    symbolic = [f for f in forms if f in PROBLEMS]
+    raise InputError("ROBOT", a.robot, f"a robot whose default formulation has a symbolic "
+                     f"program ({spec.name}'s is {forms[0]}, which has none" + (
+                         f"; add --formulation {symbolic[0]} for its "
+                         f"{'rigid ' if symbolic[0] == 'explicit' else ''}model as code)"
+                         if symbolic else ")"))
+
+
 def run(a) -> int:
     from .._validate import choice
     from ..symbolic import LANGUAGES, print_program
@@ -53,7 +101,7 @@ def run(a) -> int:
     else:
         refuse(a, {"links": "--links"}, "only with ROBOT arm (a description has its links)")
         spec = load_robot(a)
-        model = build(a, spec)
+        model = build(a, spec, formulation=_formulation(a, spec))
         if "program" not in model.capabilities:
             raise InputError("--formulation", model.formulation, "a symbolic formulation "
                              "(nepvp, amm, explicit)")
@@ -61,23 +109,23 @@ def run(a) -> int:
         problem = a.problem or problems[0]
         choice("--problem", problem, problems)
         prog = model.program(problem)
-        fields = {"formulation": model.formulation, "problem": problem,
-                  "model": dict(model.options)}
+        fields = {"robot": spec.name, "formulation": model.formulation,
+                  "model": dict(model.options), "inputs": {"problem": problem},
+                  "model_generation_time_s": getattr(prog, "generation_time_s", None)}
         title = f"{spec.name}, {model.formulation} {problem} program"
     text = print_program(prog, a.lang)
     gen_time = time.perf_counter() - t0
-    from ..symbolic import EXTENSIONS
-    ops = prog.ops()
-    name = prog.name + EXTENSIONS[a.lang]
-    doc = {"schema_version": 1, "command": "generate", "robot": a.robot, "lang": a.lang,
-           **fields, **ops.to_dict(), "intermediate_variables": len(prog.assignments),
-           "file": None if a.out is None else str(Path(a.out) / name),
-           "run": {"generation_time_s": gen_time}}
+    result, name = _result(a, prog, text, fields, title, gen_time)
+    flush_notes()
+    if getattr(a, "applied_sets", None):
+        import dataclasses
+        result = dataclasses.replace(result, inputs={**result.inputs,
+                                                     "set": list(a.applied_sets)})
     if given(a, "out"):
-        from ..io.output_set import write_output_set
-        write_output_set(a.out, {name: text}, marker="generate")
+        result.save(a.out)
+    ops = prog.ops()
     if a.json:
-        print(json.dumps(doc))
+        print(result.to_json())
     else:
         print(f"{title}: {ops.additions} additions/subtractions, {ops.multiplications} "
               f"multiplications/divisions, {ops.functions} function calls, "
@@ -86,7 +134,8 @@ def run(a) -> int:
         if not given(a, "out"):
             sys.stdout.write(text)
     if given(a, "out"):
-        print(f"outputs written to {Path(a.out).resolve()} ({name})", file=sys.stderr)
+        print(f"outputs written to {Path(a.out).resolve()} ({name}, generate.json, "
+              "summary.md)", file=sys.stderr)
     return 0
 
 
@@ -112,6 +161,7 @@ def _symbolic_arm(a):
     link = get_preset("arm-yu2019").links[0]
     arm = PlanarArm("arm", (replace(link),) * n, modes=modes, basis=basis)
     prog, _ = generate_amm(arm, symbolic=True)
-    fields = {"formulation": "amm", "links": n, "modes": modes, "basis": basis,
-              "symbolic_parameters": True, "model_generation_time_s": prog.generation_time_s}
+    fields = {"robot": "arm", "formulation": "amm", "model": {"modes": modes, "basis": basis},
+              "inputs": {"problem": "model", "links": n, "symbolic_parameters": True},
+              "model_generation_time_s": prog.generation_time_s}
     return prog, fields, f"arm: {n} link(s), {modes} {basis} mode(s) per link (symbolic)"
