@@ -144,7 +144,7 @@ class Payload:
         [N, N m], shape (..., 6), for a = g - X_ddot [m/s^2] of shape (..., 3) (gravity
         and d'Alembert load of the rigid translation X(t))."""
         f = self.mass * np.asarray(acceleration, dtype=float)
-        return np.concatenate([f, np.cross(self.com_offset, f)], axis=-1)
+        return np.concatenate([f, f @ _skew(self.com).T], axis=-1)  # c x f = [c]x f
 
     def combined(self, other: "Payload") -> "Payload":
         """The rigid union of two bodies: mass m1 + m2, centre of mass

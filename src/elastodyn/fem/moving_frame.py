@@ -124,9 +124,12 @@ def load_coefficients(omega, alpha, a0, gravity):
     """
     w, al = np.asarray(omega, dtype=float), np.asarray(alpha, dtype=float)
     b0 = np.asarray(gravity, dtype=float) - np.asarray(a0, dtype=float)
-    b1 = [w[..., 1] ** 2 + w[..., 2] ** 2, -al[..., 2] - w[..., 0] * w[..., 1],
-          al[..., 1] - w[..., 0] * w[..., 2]]
-    b1 = np.array(b1) if w.ndim == 1 else np.stack(b1, axis=-1)
+    if w.ndim == 1:  # one sample: scalars (the reference path's speed)
+        w0, w1, w2 = w.tolist()
+        a0_, a1, a2 = al.tolist()
+        return b0, np.array([w1 * w1 + w2 * w2, -a2 - w0 * w1, a1 - w0 * w2]), -a0_
+    b1 = np.stack([w[..., 1] ** 2 + w[..., 2] ** 2, -al[..., 2] - w[..., 0] * w[..., 1],
+                   al[..., 1] - w[..., 0] * w[..., 2]], axis=-1)
     return b0, b1, -al[..., 0]
 
 
@@ -279,6 +282,8 @@ class LinkMatrices:
         """P = G + Y - dZ/dt (Kuo eq. 41) [N, N m], shape (..., nl): gravity and
         d'Alembert load of the frame's rigid motion (:func:`load_coefficients`)."""
         b0, b1, b2 = load_coefficients(omega, alpha, a0, gravity)
+        if np.ndim(b2) == 0:
+            return b0 @ self.I0 + b1 @ self.I1 + b2 * self.Iphi
         return b0 @ self.I0 + b1 @ self.I1 + b2[..., None] * self.Iphi
 
     def restricted(self, dofs) -> "LinkMatrices":
