@@ -13,7 +13,7 @@ import numpy as np
 
 from ..exceptions import InputError
 from . import schema as S
-from .arm import ArmLink, PlanarArm
+from .arm import ArmLink, LumpedMass, PlanarArm
 from .delta import DeltaGeometry, DeltaMasses, Friction, RigidDelta
 from .flexible_delta import FlexibleDelta, Platform
 from .materials import Material, Section
@@ -316,9 +316,40 @@ def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
 
 
 # ------------------------------------------------------------------ planar arms
+def _lumped_mass(lm: S.LumpedMassSpec) -> LumpedMass:
+    return LumpedMass(lm.mass, lm.inertia, position=lm.position, mu=lm.mu)
+
+
+def _lumped_mass_spec(b: LumpedMass) -> S.LumpedMassSpec:
+    return S.LumpedMassSpec(mass=b.mass, inertia=b.inertia, position=b.position, mu=b.mu)
+
+
+def _arm_position(lm, length: float) -> float:
+    """Distance [m] from the joint of a lumped mass (spec or LumpedMass) on a link of
+    chord ``length``: its position, (1 + mu) L, or L (the end) when neither is given."""
+    if lm.position is not None:
+        return float(lm.position)
+    if lm.mu is not None:
+        return (1.0 + float(lm.mu)) * length
+    return length
+
+
 def planar_arm(spec: S.ArmSpec, modes: int = 2, basis: str = "sine") -> PlanarArm:
     """The PlanarArm of an arm spec (``modes`` assumed modes per link of ``basis``:
-    model options)."""
+    model options).
+
+    Every body maps onto the arm: the lumped masses of a link (mass, rotary inertia,
+    ``position`` from the joint or Yu's ``mu``, as given) onto
+    :attr:`ArmLink.lumped_masses`, ``hub_inertia`` onto :attr:`ArmLink.hub_inertia`,
+    the payload (mass, rotary inertia) onto :attr:`PlanarArm.payload` (None when both
+    are zero). A link with a section and material gets E, I = I_z of the section and,
+    unless its mass is given, the mass rho A L.
+
+    Decision: a link whose one lumped mass has a mass, no rotary inertia and is placed
+    by ``mu`` is built with Yu's arguments (``lumped_mass``, ``mu``), as the preset arm-yu2019
+    is, so that a preset written as a file reads back to the equal dataclass; the
+    bodies (:attr:`ArmLink.lumped_masses`) are the same either way.
+    """
     links = []
     for k, ls in enumerate(spec.links):
         if ls.section is not None:
@@ -327,33 +358,44 @@ def planar_arm(spec: S.ArmSpec, modes: int = 2, basis: str = "sine") -> PlanarAr
             mass = mat.rho * sec.area * ls.length if ls.mass is None else ls.mass
         else:
             E, I, mass = ls.E, ls.I, ls.mass
-        lumped = [lm for lm in ls.lumped_masses if lm.mass or lm.inertia]
-        if len(lumped) > 1 or any(lm.inertia for lm in lumped) or ls.hub_inertia:
-            raise InputError(f"links.{k}.lumped_masses", len(lumped),
-                             "at most one lumped mass without rotary inertia and no hub "
-                             "inertia (richer arms come with the assumed-modes update)")
-        M = lumped[0].mass if lumped else 0.0
-        pos = (lumped[0].position if lumped and lumped[0].position is not None
-               else ls.length)
-        links.append(ArmLink(ls.length, mass, E, I, M, pos / ls.length - 1.0, ls.gear_ratio,
-                             ls.coulomb, ls.viscous))
-    if spec.payload.mass or spec.payload.inertia:
-        raise InputError("payload", "given", "no payload yet (comes with the assumed-modes "
-                         "update)")
-    return PlanarArm(spec.name, tuple(links), modes=modes, basis=basis, gravity=spec.gravity)
+        rest = dict(gear_ratio=ls.gear_ratio, coulomb=ls.coulomb, viscous=ls.viscous,
+                    hub_inertia=ls.hub_inertia)
+        bodies = ls.lumped_masses
+        try:
+            if (len(bodies) == 1 and bodies[0].mu is not None and bodies[0].mass > 0
+                    and not bodies[0].inertia):
+                links.append(ArmLink(ls.length, mass, E, I, bodies[0].mass, bodies[0].mu,
+                                     **rest))
+            else:
+                links.append(ArmLink(ls.length, mass, E, I,
+                                     lumped_masses=tuple(_lumped_mass(b) for b in bodies),
+                                     **rest))
+        except InputError as exc:           # the schema checks first; name the entry
+            raise InputError(f"links.{k}.{exc.name}", exc.value, exc.allowed) from None
+    pl = spec.payload
+    payload = LumpedMass(pl.mass, pl.inertia) if (pl.mass or pl.inertia) else None
+    return PlanarArm(spec.name, tuple(links), modes=modes, basis=basis,
+                     gravity=spec.gravity, payload=payload)
 
 
 def _arm_spec(arm: PlanarArm) -> S.ArmSpec:
+    """The spec of a PlanarArm, every body written (the lumped masses as placed, by
+    position or mu; the hubs; the payload). Yu's zero default lumped mass (a link built
+    without ``lumped_mass`` or ``lumped_masses``; the arm holds Yu's arguments as a
+    tuple subclass, a listed tuple is written whole) is no body and is left out."""
     links = []
     for lk in arm.links:
-        lumped = ()
-        if lk.lumped_mass:
-            lumped = (S.LumpedMassSpec(mass=lk.lumped_mass,
-                                       position=(1.0 + lk.mu) * lk.length),)
+        bodies = lk.lumped_masses
+        if type(bodies) is not tuple and not lk.lumped_mass:
+            bodies = ()
         links.append(S.ArmLinkSpec(length=lk.length, mass=lk.mass, E=lk.E, I=lk.I,
-                                   lumped_masses=lumped, gear_ratio=lk.gear_ratio,
+                                   lumped_masses=tuple(_lumped_mass_spec(b) for b in bodies),
+                                   hub_inertia=lk.hub_inertia, gear_ratio=lk.gear_ratio,
                                    coulomb=lk.coulomb, viscous=lk.viscous))
-    return S.ArmSpec(name=arm.name, gravity=arm.gravity, links=tuple(links))
+    pl = arm.payload
+    payload = (S.PayloadSpec() if pl is None
+               else S.PayloadSpec(mass=pl.mass, inertia=pl.inertia))
+    return S.ArmSpec(name=arm.name, gravity=arm.gravity, links=tuple(links), payload=payload)
 
 
 # ------------------------------------------------------------------ dispatch
@@ -418,7 +460,7 @@ def arm_as_tree(spec: S.ArmSpec, *, elements: int = 1, shapes: str = "fe",
             bodies[len(joints)] = RigidBody(0.0, inertia=((0.0, 0.0, 0.0), (0.0, 0.0, 0.0),
                                                            (0.0, 0.0, ls.hub_inertia)))
         for k, lm in enumerate(ls.lumped_masses):
-            pos = ls.length if lm.position is None else lm.position
+            pos = _arm_position(lm, ls.length)
             joints.append(MDHJoint(f"lump{i + 1}_{k + 1}", jb, "fixed", d=pos))
             bodies[len(joints)] = RigidBody(lm.mass, inertia=(
                 (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, lm.inertia)))

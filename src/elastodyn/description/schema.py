@@ -366,13 +366,24 @@ class TreeSpec(_Spec):
 
 # ------------------------------------------------------------------ planar arms
 class LumpedMassSpec(_Spec):
-    """A rigid body on a link: mass [kg], rotary inertia about its centre [kg m^2],
-    ``position`` from the link's joint along the link [m] (at most the link length;
-    the default is the end of the link)."""
+    """A rigid body on a link: mass [kg], rotary inertia about its centre [kg m^2] (about
+    the normal to the plane), placed either by ``position``, the distance from the
+    link's joint along the link [m] (at most the link length), or by Yu's ``mu`` in
+    [-1, 0] (the distance from the end of the link over its length, negative: 0 the
+    end, -1 the joint; Yu & Chen 2019 eq. 14); neither: the end of the link."""
 
     mass: NonNeg = 0.0
     inertia: NonNeg = 0.0
     position: NonNeg | None = None
+    mu: Annotated[float, BeforeValidator(_no_bool),
+                  Field(ge=-1, le=0, allow_inf_nan=False)] | None = None
+
+    @model_validator(mode="after")
+    def _one_position(self):
+        if self.position is not None and self.mu is not None:
+            raise ValueError(f"give position ({self.position} m) or mu ({self.mu}), not "
+                             "both")
+        return self
 
 
 class ArmLinkSpec(_Spec):

@@ -39,6 +39,7 @@ import numpy as np
 
 from ..description.tree import FlexibleBeam
 from ..exceptions import InputError
+from ..fem.assumed_modes import ModeShapes
 from ..fem.elements import BeamElement, stiffness_matrix
 from ..fem.shapes import gauss_legendre_01
 
@@ -78,7 +79,6 @@ class BeamShapes:
 
     @cached_property
     def _modes(self):
-        from .amm_arm import ModeShapes
         return ModeShapes(self.beam.shapes, self.beam.modes)
 
     @property
