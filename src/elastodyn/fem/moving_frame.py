@@ -48,6 +48,7 @@ from functools import cached_property
 import numpy as np
 
 from .._validate import finite, positive, positive_int, vector
+from ..exceptions import InputError
 from ..description.materials import Material, Section
 from .elements import (N_GAUSS, BeamElement, geometric_stiffness, gravity_load,
                        mass_matrix, shape_moments, shape_table, stiffness_matrix,
@@ -292,8 +293,7 @@ class LinkMatrices:
         p = np.asarray(dofs, dtype=int)
         if p.ndim != 1 or len(set(p.tolist())) != p.size or p.size == 0 or \
                 p.min() < 0 or p.max() >= self.n_dofs:
-            raise ValueError(f"invalid dofs: got {dofs!r}; allowed: distinct indices in "
-                             f"0..{self.n_dofs - 1}")
+            raise InputError("dofs", dofs, f"distinct indices in 0..{self.n_dofs - 1}")
         base = np.arange(self.n_dofs) if self.dofs is None else self.dofs
         ix = np.ix_(p, p)
         return LinkMatrices(self.element, self.length, self.n_elements, self.rho_a,
