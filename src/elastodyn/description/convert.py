@@ -15,7 +15,7 @@ from ..exceptions import InputError
 from . import schema as S
 from .arm import ArmLink, LumpedMass, PlanarArm
 from .delta import DeltaGeometry, DeltaMasses, Friction, RigidDelta
-from .flexible_delta import FlexibleDelta, Platform
+from .flexible_delta import FlexibleDelta, Payload, Platform
 from .materials import Material, Section
 from .tree import FlexibleBeam, MDHJoint, RigidBody, TreeRobot
 
@@ -171,7 +171,9 @@ def _link_mass(link: S.DeltaLinkSpec, path: str) -> float:
 
 def flexible_delta(spec: S.DeltaSpec) -> FlexibleDelta:
     """The flexible Delta (KED) of a Delta spec; both link groups need a section and a
-    material."""
+    material. Every body maps: the platform (a solid disc of radius r_B and
+    ``thickness``, or a rigid body with ``com`` and ``inertia``), the payload (mass,
+    centre of mass offset and inertia, world axes), the motors' inertia and friction."""
     for grp in ("upper", "lower"):
         if getattr(spec.links, grp).section is None:
             raise InputError(f"links.{grp}.section", None,
@@ -180,25 +182,33 @@ def flexible_delta(spec: S.DeltaSpec) -> FlexibleDelta:
     geo = _geometry(spec)
     up, lo = spec.links.upper, spec.links.lower
     pl = spec.platform
-    platform = Platform(pl.mass, spec.geometry.platform_radius,
-                        pl.thickness if pl.thickness is not None else 0.05)
+    try:
+        if pl.inertia is None:
+            platform = Platform(pl.mass, spec.geometry.platform_radius, pl.thickness)
+        else:
+            platform = Platform.rigid(pl.mass, com=pl.com or (0.0, 0.0, 0.0),
+                                      inertia=pl.inertia)
+    except InputError as exc:
+        raise InputError(f"platform.{_delta_name(exc.name)}", exc.value, exc.allowed) from None
+    payload = None
+    if spec.payload is not None:
+        try:
+            payload = Payload(spec.payload.mass, spec.payload.com, spec.payload.inertia)
+        except InputError as exc:
+            raise InputError(f"payload.{exc.name}", exc.value, exc.allowed) from None
     extra = {}
     if section(lo.section) != section(up.section) or material(lo.material) != material(up.material):
         extra["lower_section"] = section(lo.section)
         extra["lower_material"] = material(lo.material)
-    _unsupported_flexible(spec)
     return FlexibleDelta(geo, section(up.section), material(up.material), platform,
                          tuple(spec.gravity), spec.joints.b, spec.joints.d, spec.name,
-                         **extra)
+                         payload=payload, motor_inertia=spec.motors.inertia,
+                         friction=friction(spec.motors.friction), **extra)
 
 
-def _unsupported_flexible(spec: S.DeltaSpec) -> None:
-    """Entries of a Delta spec the flexible model cannot represent yet (refused by name)."""
-    if spec.platform.inertia is not None:
-        raise InputError("platform.inertia", "given", "a solid-disc platform (thickness) "
-                         "for the flexible model")
-    if spec.payload is not None and spec.payload.mass:
-        raise InputError("payload", "given", "no payload for the flexible model")
+def _delta_name(name: str) -> str:
+    """The schema's name of a Platform parameter (``inertia_com`` is ``inertia``)."""
+    return {"inertia_com": "inertia"}.get(name, name)
 
 
 def _delta_spec_from_rigid(robot: RigidDelta, thickness: float = 0.05) -> S.DeltaSpec:
@@ -228,21 +238,31 @@ def _delta_spec_from_rigid(robot: RigidDelta, thickness: float = 0.05) -> S.Delt
 
 def _delta_spec_from_flexible(robot: FlexibleDelta) -> S.DeltaSpec:
     g = robot.geometry
-    secs = getattr(robot, "link_sections", (robot.section, robot.section))
-    mats = getattr(robot, "link_materials", (robot.material, robot.material))
+    secs, mats = robot.link_sections, robot.link_materials
     links = S.DeltaLinksSpec(
         upper=S.DeltaLinkSpec(length=g.upper_length, section=_section_spec(secs[0]),
                               material=_material_spec(mats[0])),
         lower=S.DeltaLinkSpec(length=g.lower_length, section=_section_spec(secs[1]),
                               material=_material_spec(mats[1])))
+    p = robot.platform
+    if p.inertia_com is None and p.radius == g.platform_radius and not any(p.com):
+        platform = S.DeltaPlatformSpec(mass=p.mass, thickness=p.thickness)
+    else:   # a disc of another radius or off centre is the rigid body it is
+        platform = S.DeltaPlatformSpec(mass=p.mass, com=p.com, inertia=tuple(
+            tuple(float(v) for v in row) for row in p.inertia_tensor))
+    payload = None
+    if robot.payload is not None:
+        b = robot.payload
+        payload = S.RigidBodySpec(mass=b.mass, com=b.com, inertia=b.inertia)
     return S.DeltaSpec(
         name=robot.name, convention=g.convention, gravity=tuple(robot.gravity),
         geometry=S.DeltaGeometrySpec(base_radius=g.base_radius,
                                      platform_radius=g.platform_radius,
                                      leg_angles=tuple(g.leg_angles)),
         links=links, joints=S.DeltaJointsSpec(b=robot.joint_b, d=robot.joint_d),
-        platform=S.DeltaPlatformSpec(mass=robot.platform.mass,
-                                     thickness=robot.platform.thickness))
+        platform=platform, payload=payload,
+        motors=S.MotorsSpec(inertia=robot.motor_inertia,
+                            friction=_friction_spec(robot.friction)))
 
 
 # ------------------------------------------------------------------ tree robots
