@@ -454,24 +454,43 @@ def _path(loc) -> str:
     return ".".join(parts) or "(top level)"
 
 
-def _allowed_keys(model_cls, loc) -> list[str] | None:
-    """Field names of the spec class at ``loc`` (for an unknown key), or None."""
-    cls = model_cls
-    for p in loc[:-1]:
-        if isinstance(p, int) or cls is None:
-            continue
-        fields = getattr(cls, "model_fields", {})
-        if p not in fields:
-            return None
-        ann = fields[p].annotation
-        cls = _spec_class(ann)
-    return sorted(getattr(cls, "model_fields", {})) if cls is not None else None
+def _inner(ann, key):
+    """The annotation of the entry ``key`` (a field name, a list index or a mapping key)
+    inside annotation ``ann``, or None."""
+    import types
+    import typing
+    origin = typing.get_origin(ann)
+    if origin is Annotated:
+        return _inner(typing.get_args(ann)[0], key)
+    if origin is Union or origin is types.UnionType:
+        for a in typing.get_args(ann):
+            if a is not type(None):
+                got = _inner(a, key)
+                if got is not None:
+                    return got
+        return None
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        field = ann.model_fields.get(key) if isinstance(key, str) else None
+        return field.annotation if field is not None else None
+    args = typing.get_args(ann)
+    if origin is tuple and isinstance(key, int):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return args[0]
+        return args[key] if key < len(args) else None
+    if origin is list and isinstance(key, int):
+        return args[0] if args else None
+    if origin is dict:
+        return args[1] if len(args) == 2 else None
+    return None
 
 
 def _spec_class(ann):
+    """The spec class an annotation holds (through Optional and Annotated), or None."""
     import typing
     if isinstance(ann, type) and issubclass(ann, BaseModel):
         return ann
+    if typing.get_origin(ann) in (tuple, list, dict):
+        return None
     for a in typing.get_args(ann):
         c = _spec_class(a)
         if c is not None:
@@ -479,9 +498,37 @@ def _spec_class(ann):
     return None
 
 
+def _allowed_keys(model_cls, loc) -> list[str] | None:
+    """Field names of the spec class holding the last entry of ``loc`` (for an unknown
+    key), or None. List indices and mapping keys (joint names under ``bodies``) are
+    followed through the annotations."""
+    ann = model_cls
+    for p in loc[:-1]:
+        ann = _inner(ann, p)
+        if ann is None:
+            return None
+    cls = _spec_class(ann)
+    return sorted(cls.model_fields) if cls is not None else None
+
+
+def _shown(value) -> str:
+    """A value for an error line: its YAML-like text when short, else its kind."""
+    if isinstance(value, (dict, list, tuple)):
+        text = repr(list(value) if isinstance(value, tuple) else value)
+        if len(text) <= 60:
+            return text
+        kind = "mapping" if isinstance(value, dict) else "list"
+        return f"a {kind} of {len(value)} entries"
+    return repr(value)
+
+
 def validation_message(exc: ValidationError, family_cls=None) -> str:
-    """One line from a pydantic error: ``invalid PATH: got VALUE; allowed: WHAT``."""
-    err = exc.errors(include_url=False)[0]
+    """One line from a pydantic error: ``invalid PATH: got VALUE; allowed: WHAT``.
+
+    An unknown key is reported before the other errors (a misspelt key also makes its
+    right spelling missing): ``unknown key PATH; allowed: one of KEYS``."""
+    errors = exc.errors(include_url=False)
+    err = next((e for e in errors if e.get("type") == "extra_forbidden"), errors[0])
     loc = err.get("loc", ())
     path = _path(loc)
     msg = err.get("msg", "")
@@ -496,12 +543,13 @@ def validation_message(exc: ValidationError, family_cls=None) -> str:
     if kind == "value_error" or kind == "assertion_error":
         msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
         where = f" {path}" if path != "(top level)" else ""
+        if not isinstance(value, dict):     # a field's value: name it
+            return f"invalid{where}: got {_shown(value)}; allowed: {msg}"
         return f"invalid{where}: {msg}"
     if kind == "union_tag_invalid" or kind == "union_tag_not_found":
         return (f"invalid family: got {value!r}; allowed: one of " + ", ".join(FAMILIES))
     allowed = msg.removeprefix("Input should be ").removeprefix("input should be ")
-    shown = value if not isinstance(value, (dict, list, tuple)) else type(value).__name__
-    return f"invalid {path}: got {shown!r}; allowed: {allowed}"
+    return f"invalid {path}: got {_shown(value)}; allowed: {allowed}"
 
 
 def parse_spec(data) -> "DeltaSpec | TreeSpec | ArmSpec":
@@ -515,8 +563,10 @@ def parse_spec(data) -> "DeltaSpec | TreeSpec | ArmSpec":
         ``data`` is not a mapping or has no valid ``family``.
     """
     if not isinstance(data, dict):
-        raise ValueError(f"a description is a mapping of keys (family, name, ...), not "
-                         f"{type(data).__name__}")
+        got = ("an empty document" if data is None else
+               f"a {'list' if isinstance(data, list) else type(data).__name__}")
+        raise ValueError(f"invalid description: got {got}; allowed: a mapping of keys "
+                         "(family, name, ...)")
     family = data.get("family")
     cls = {"delta": DeltaSpec, "tree": TreeSpec, "arm": ArmSpec}.get(family)
     if cls is None:
