@@ -88,12 +88,34 @@ def _about_origin(mass: float, com, inertia_c) -> tuple[tuple, tuple]:
     return tuple(float(v) for v in mass * c), tuple(tuple(float(v) for v in r) for r in I)
 
 
+def _shortest(value: float, ok) -> float:
+    """The number with the fewest significant digits near ``value`` that ``ok`` accepts
+    (``value`` itself if none shorter does): what a person wrote, recovered from a
+    computed value that maps back to the stored one bit for bit."""
+    for digits in range(1, 18):
+        v = float(f"{value:.{digits - 1}e}")
+        if ok(v):
+            return v
+    return float(value)
+
+
 def _about_com(body: RigidBody) -> tuple[tuple, tuple]:
-    """(com, inertia about the centre of mass) of a RigidBody given about its origin."""
+    """(com, inertia about the centre of mass) of a RigidBody given about its origin.
+
+    Each entry is the shortest decimal that :func:`_about_origin` maps back to the
+    body's own numbers bit for bit (so a file written from a robot reads back to the
+    same robot, and shows 2e-06 rather than 1.9999999999999995e-06)."""
     m = float(body.mass)
     ms = np.asarray(body.ms, dtype=float)
-    c = ms / m if m > 0 else np.zeros(3)
-    I = np.asarray(body.inertia, dtype=float) - m * (c @ c * np.eye(3) - np.outer(c, c))
+    IO = np.asarray(body.inertia, dtype=float)
+    if m == 0.0:
+        return (0.0, 0.0, 0.0), tuple(tuple(float(v) for v in r) for r in IO)
+    c = ms / m
+    c = np.array([_shortest(c[k], lambda v, k=k: m * v == ms[k]) for k in range(3)])
+    shift = m * (c @ c * np.eye(3) - np.outer(c, c))
+    I = IO - shift
+    I = [[_shortest(I[i, j], lambda v, i=i, j=j: v + shift[i, j] == IO[i, j])
+          for j in range(3)] for i in range(3)]
     return tuple(float(v) for v in c), tuple(tuple(float(v) for v in r) for r in I)
 
 
@@ -147,12 +169,10 @@ def rigid_delta(spec: S.DeltaSpec) -> RigidDelta:
         r2 = 0.5 if lo.com_ratio is None else lo.com_ratio
         if lo.inertia is None and r2 == 0.5:
             mc, ma, mk = m2 / 6.0, m2 / 6.0, 2.0 * m2 / 3.0
-        elif m2 == 0.0:
-            mc = ma = mk = 0.0
         else:
             i2 = m2 * lo.length**2 / 12.0 if lo.inertia is None else lo.inertia
             try:
-                mc, ma, mk = DeltaMasses.equivalent_lower_link(m2, i2, r2, lo.length)
+                mc, ma, mk = _lower_masses(m2, i2, r2, lo.length)
             except InputError as exc:
                 raise InputError(f"links.lower.{exc.name}", exc.value, exc.allowed) from None
         masses = DeltaMasses(platform=m_p, motor_inertia=spec.motors.inertia,
@@ -220,12 +240,7 @@ def _delta_spec_from_rigid(robot: RigidDelta, thickness: float = 0.05) -> S.Delt
     else:
         up = S.DeltaLinkSpec(length=g.upper_length, mass=m.upper_mass,
                              com_ratio=m.upper_com_ratio, inertia=m.upper_inertia)
-        m2 = m.elbow_mass + m.platform_joint_mass + m.lower_com_mass
-        r2 = m.lower_com_ratio
-        L2 = g.lower_length
-        # the inertia about the centre of mass that eq. (22) distributed
-        i2 = (m.elbow_mass * (r2 * L2) ** 2 + m.platform_joint_mass * ((1 - r2) * L2) ** 2)
-        lo = S.DeltaLinkSpec(length=L2, mass=m2, com_ratio=r2, inertia=i2)
+        lo = _lower_link_spec(m, g.lower_length)
     return S.DeltaSpec(
         name=robot.name, convention=g.convention, gravity=tuple(robot.gravity),
         geometry=S.DeltaGeometrySpec(base_radius=g.base_radius,
@@ -234,6 +249,48 @@ def _delta_spec_from_rigid(robot: RigidDelta, thickness: float = 0.05) -> S.Delt
         links=S.DeltaLinksSpec(upper=up, lower=lo),
         platform=S.DeltaPlatformSpec(mass=m.platform, thickness=thickness),
         motors=S.MotorsSpec(inertia=m.motor_inertia, friction=_friction_spec(robot.friction)))
+
+
+def _lower_link_spec(m: DeltaMasses, length: float) -> S.DeltaLinkSpec:
+    """The lower link of a rigid Delta's mass model as a spec: no inertia given when
+    its masses are the default's (a uniform rod's inertia m L^2 / 12; at the centre:
+    m/6, m/6, 2m/3), else the
+    mass, centre ratio and inertia about the centre of mass that eq. (22) distributed.
+    The numbers are the shortest decimals that :func:`rigid_delta` maps back to the
+    same three masses bit for bit (as a person would have written them), when there
+    are such."""
+    masses = (m.elbow_mass, m.platform_joint_mass, m.lower_com_mass)
+    r2 = m.lower_com_ratio
+    m2 = sum(masses)
+    i2 = masses[0] * (r2 * length) ** 2 + masses[1] * ((1 - r2) * length) ** 2
+
+    def sig(v, d):
+        return float(f"{v:.{d - 1}e}")
+
+    for d in range(1, 18):
+        if r2 == 0.5:
+            mm = sig(m2, d)
+            if (mm / 6.0, mm / 6.0, 2.0 * mm / 3.0) == masses:
+                return S.DeltaLinkSpec(length=length, mass=mm, com_ratio=r2)
+        mm, ii = sig(m2, d), sig(i2, d)
+        try:
+            if _lower_masses(mm, mm * length**2 / 12.0, r2, length) == masses:
+                return S.DeltaLinkSpec(length=length, mass=mm, com_ratio=r2)
+            if _lower_masses(mm, ii, r2, length) == masses:
+                return S.DeltaLinkSpec(length=length, mass=mm, com_ratio=r2, inertia=ii)
+        except InputError:
+            pass
+    return S.DeltaLinkSpec(length=length, mass=m2, com_ratio=r2, inertia=i2)
+
+
+def _lower_masses(m2: float, i2: float, r2: float, length: float) -> tuple:
+    """(m_C, m_A, m_K) of a lower link of mass m2, inertia i2 about its centre of mass
+    at r2 of its length (Asadi eq. 22); all at the centre when i2 = 0."""
+    if m2 == 0.0:
+        return (0.0, 0.0, 0.0)
+    if i2 == 0.0:
+        return (0.0, 0.0, float(m2))
+    return tuple(float(v) for v in DeltaMasses.equivalent_lower_link(m2, i2, r2, length))
 
 
 def _delta_spec_from_flexible(robot: FlexibleDelta) -> S.DeltaSpec:
@@ -303,15 +360,40 @@ def tree_robot(spec: S.TreeSpec, elements: int = 1) -> TreeRobot:
                      home=dict(spec.home))
 
 
+def _attachment_suffix(robot: TreeRobot) -> int:
+    """Index (0-based) of the first joint of the longest run of trailing joints that are
+    attachments as :func:`tree_robot` makes them: fixed frames with only ``d`` set, on a
+    beam, carrying a rigid body and nothing else (no child, not a terminal)."""
+    parents = {jt.antecedent for jt in robot.joints}
+    start = len(robot.joints)
+    for j in range(len(robot.joints), 0, -1):
+        jt = robot.joints[j - 1]
+        if not (jt.kind == "fixed" and not jt.actuated
+                and (jt.gamma, jt.b, jt.alpha, jt.theta, jt.r) == (0.0,) * 5
+                and isinstance(robot.bodies.get(jt.antecedent), FlexibleBeam)
+                and isinstance(robot.bodies.get(j), RigidBody)
+                and j not in parents and j not in robot.terminals
+                and 0.0 <= jt.d <= robot.bodies[jt.antecedent].length):
+            break
+        start = j - 1
+    return start
+
+
 def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
+    """The spec of a TreeRobot. Trailing fixed frames that carry a rigid body on a beam
+    (what :func:`tree_robot` makes of ``attachments``) are written back as attachments
+    (named unless the name is the default ``BEAM.atK``); the other joints as joints."""
     names = {0: "base"}
+    first = _attachment_suffix(robot)
     joints = []
     for j, jt in enumerate(robot.joints, start=1):
         names[j] = jt.name
+        if j > first:
+            continue
         joints.append(S.JointSpec(name=jt.name, parent=names[jt.antecedent], type=jt.kind,
                                   actuated=jt.actuated, gamma=jt.gamma, b=jt.b,
                                   alpha=jt.alpha, d=jt.d, theta=jt.theta, r=jt.r))
-    bodies = {}
+    bodies, attachments = {}, []
     for j, b in sorted(robot.bodies.items()):
         if isinstance(b, FlexibleBeam):
             if b.shapes != "fe":
@@ -321,15 +403,23 @@ def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
                 length=b.length, section=_section_spec(b.section),
                 material=_material_spec(b.material), spatial=b.spatial,
                 geometric_stiffening=b.geometric_stiffening))
-        else:
+        elif j <= first:
             bodies[names[j]] = S.BodySpec(rigid=_rigid_body_spec(b))
+    for k, j in enumerate(range(first + 1, len(robot.joints) + 1)):
+        jt = robot.joints[j - 1]
+        beam = names[jt.antecedent]
+        body = _rigid_body_spec(robot.bodies[j])
+        attachments.append(S.AttachmentSpec(
+            beam=beam, at=jt.d, name=None if jt.name == f"{beam}.at{k + 1}" else jt.name,
+            mass=body.mass, com=body.com, inertia=body.inertia))
     motors = {}
     for nm in set(robot.motor_inertia) | set(robot.viscous) | set(robot.coulomb):
         motors[nm] = S.JointMotorSpec(inertia=robot.motor_inertia.get(nm, 0.0),
                                       viscous=robot.viscous.get(nm, 0.0),
                                       coulomb=robot.coulomb.get(nm, 0.0))
     return S.TreeSpec(name=robot.name, gravity=tuple(robot.gravity), joints=tuple(joints),
-                      bodies=bodies, terminals=tuple(names[t] for t in robot.terminals),
+                      bodies=bodies, attachments=tuple(attachments),
+                      terminals=tuple(names[t] for t in robot.terminals),
                       platform=_rigid_body_spec(robot.platform),
                       closure=tuple(S.CLOSURE_ROWS[r] for r in robot.closure_rows),
                       motors=dict(sorted(motors.items())), home=dict(robot.home))
