@@ -57,7 +57,7 @@ def _section_spec(sec: Section) -> S.SectionSpec:
     if shape is not None and shape[0] == "circle" and Section.circle(shape[1]) == sec:
         return S.SectionSpec(shape="circle", diameter=shape[1])
     return S.SectionSpec(shape="general", area=sec.area, iy=sec.iy, iz=sec.iz, j=sec.j,
-                         ip=sec.ip)
+                         ip=None if sec.ip == sec.iy + sec.iz else sec.ip)  # the default
 
 
 def material(spec: S.MaterialSpec) -> Material:
