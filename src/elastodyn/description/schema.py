@@ -549,6 +549,10 @@ def validation_message(exc: ValidationError, family_cls=None) -> str:
     if kind == "union_tag_invalid" or kind == "union_tag_not_found":
         return (f"invalid family: got {value!r}; allowed: one of " + ", ".join(FAMILIES))
     allowed = msg.removeprefix("Input should be ").removeprefix("input should be ")
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        keys = (_allowed_keys(family_cls, tuple(loc) + ("",))
+                if family_cls is not None else None)
+        allowed = "a mapping" + (" of " + ", ".join(keys) if keys else " of keys")
     return f"invalid {path}: got {_shown(value)}; allowed: {allowed}"
 
 
