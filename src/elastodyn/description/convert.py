@@ -4,8 +4,17 @@ formulations take (:class:`~.delta.RigidDelta`, :class:`~.flexible_delta.Flexibl
 
 ``to_spec(obj)`` writes a description dataclass as a spec (``elastodyn describe``);
 ``rigid_delta``, ``flexible_delta``, ``tree_robot`` and ``planar_arm`` build the
-dataclasses from a spec. Both directions are exact: a preset written as a file and read
-back gives the same dataclass (tested for every preset).
+dataclasses from a spec. Both directions are exact: a preset, or a user's robot, written
+as a file reads back to the same dataclass, and a spec built into a dataclass writes
+back to the same spec (tests/test_description_files.py), every body included (an arm's
+lumped masses, hubs and payload; a tree's attachments and motors; a Delta's platform,
+payload and motors). Where a dataclass holds less than the file, the spec comes back as
+the same robot in the dataclass's terms: an arm link given by its section comes back as
+E, I and its mass (PlanarArm keeps no section); a rigid Delta's payload joins its
+translating platform's mass, and its platform gets the default thickness (the rigid
+model has no platform inertia). Numbers computed on the way (a centre of mass from
+ms / m, an inertia moved by the parallel-axis theorem, eq. (22)'s masses summed back)
+are written as the shortest decimals that read back bit for bit.
 """
 from __future__ import annotations
 
