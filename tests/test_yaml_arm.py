@@ -187,11 +187,7 @@ def _friction_of(spec, formulation, options, rng):
 @pytest.mark.parametrize("formulation, options", [
     ("amm", {"modes": 2, "basis": "sine"}),
     ("nepvp", {"elements": 2}),
-    pytest.param("nepvp", {"modes": 2, "basis": "sine"}, marks=pytest.mark.xfail(
-        strict=True, reason="NEPVPContract applies the friction of an actuated joint "
-        "carrying an assumed-mode beam at the chord joint's rate and on the chord joint "
-        "coordinate (T^T [f(q_NE'); 0]) instead of [f(shaft rate); 0]: "
-        "formulations/nepvp_contract.py")),
+    ("nepvp", {"modes": 2, "basis": "sine"}),
 ])
 def test_motor_friction_acts_on_the_shaft_rate_and_coordinate(spec, formulation, options):
     """The geared motors' friction (README: r kc sign + r^2 kv at the joint) is a torque

@@ -183,8 +183,10 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
     for a, b in zip(knots[:-1], knots[1:]):
         window[:] = [a, b]
         sel = (time >= a - 1e-12) & (time <= b + 1e-12)
+        # a first trial step of one output step at most: scipy's own guess can be so
+        # large that the loop closure fails before the step could be rejected
         sol = solve_ivp(rhs, (a, b), x, method="DOP853", t_eval=time[sel], rtol=rtol,
-                        atol=atol)
+                        atol=atol, first_step=min(step, b - a))
         if not sol.success:
             raise ModelError(f"integration failed at t = {sol.t[-1] if len(sol.t) else a}: "
                              f"{sol.message}")

@@ -155,7 +155,7 @@ def apply_sets(spec, sets, origin: str = "description"):
             if isinstance(node, list):
                 if not isinstance(p, int) or not 0 <= p < len(node):
                     raise DescriptionError(f"--set {key}: {'.'.join(map(str, parts[:k + 1]))}"
-                                           f" is not an item (a list of {len(node)})")
+                                           f" is not an item; allowed: an index 0 to {len(node) - 1}")
                 node = node[p]
                 continue
             if not isinstance(node, dict):
@@ -167,7 +167,8 @@ def apply_sets(spec, sets, origin: str = "description"):
         last = parts[-1]
         if isinstance(node, list):
             if not isinstance(last, int) or not 0 <= last < len(node):
-                raise DescriptionError(f"--set {key}: no item {last} (a list of {len(node)})")
+                raise DescriptionError(f"--set {key}: no item {last}; allowed: an index 0 to "
+                                       f"{len(node) - 1}")
             node[last] = value
         elif isinstance(node, dict):
             node[last] = value

@@ -78,6 +78,25 @@ class NEPVPContract(NonlinearModel):
                 R[a, cols] = rot[2]
         self._R = R
         self._plain = not R.any()
+        # friction of eq. (26) acts on the joint's variable; with a root slope the motor
+        # turns the shaft angle q_c instead: the generated model then carries no friction
+        # on those joints, and bias() adds it on the contract's actuated coordinates
+        self._shaft_friction = None
+        act = [robot.joints[s.joints[k] - 1].name for k in s.actuated]
+        sloped = [nm for a, nm in enumerate(act) if R[a].any()]
+        if sloped and any(nm in robot.viscous or nm in robot.coulomb for nm in sloped):
+            from dataclasses import replace
+
+            from ..description.friction import Friction
+            self._shaft_friction = [
+                Friction(viscous=robot.viscous.get(nm, 0.0),
+                         coulomb=robot.coulomb.get(nm, 0.0), smoothing_velocity=0.0)
+                if nm in sloped else None for nm in act]
+            robot = replace(robot, viscous={k: v for k, v in robot.viscous.items()
+                                            if k not in sloped},
+                            coulomb={k: v for k, v in robot.coulomb.items()
+                                     if k not in sloped})
+            self.model = NEPVPModel(robot)
         self.T = np.eye(na + ne)
         self.T[:na, na:] = -R
         self._cache: OrderedDict = OrderedDict()
@@ -111,7 +130,12 @@ class NEPVPContract(NonlinearModel):
         if hit is None:
             _, e, va, ve = self._split(st)
             M, c = self.model.dynamics(st.detail["joints"], e, va, ve)
-            hit = (self.T.T @ M @ self.T, self.T.T @ c)
+            c = self.T.T @ c
+            if self._shaft_friction is not None:
+                for a, f in enumerate(self._shaft_friction):
+                    if f is not None:
+                        c[a] += float(f.torque(st.v[a]))
+            hit = (self.T.T @ M @ self.T, c)
             self._cache[key] = hit
             if len(self._cache) > 64:
                 self._cache.popitem(last=False)
