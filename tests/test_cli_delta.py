@@ -115,6 +115,10 @@ EXPLICIT = ["simulate", "delta-kuo2016", "--formulation", "explicit"]
     (EXPLICIT + ["--offset", "0", "0", "nan"], "--offset"),
     (EXPLICIT + ["--offset", "1", "1", "1"], "--offset"),
     (["simulate", "delta-asadi2020", "--radius", "1"], "--centre/--radius"),
+    # a Delta follows its platform's path: a joint-space motion would be read as positions
+    (["torques", "delta-asadi2020", "--trajectory", "rest-to-rest", "--to", "0", "0", "0"],
+     "--trajectory"),
+    (EXPLICIT + ["--trajectory", "bang-bang", "--to", "0", "0", "0"], "--trajectory"),
 ])
 def test_bad_input_one_line_exit_2(args, name, capsys):
     assert main(args) == 2

@@ -54,6 +54,9 @@ def run(a) -> int:
                          f"for {spec.name}")
     if path == "circle":
         refuse(a, {"from_": "--from", "to": "--to"}, "only with --path line")
+        if "inverse_kinematics" not in model.capabilities:
+            raise InputError("--path", "circle", f"line (--from, --to) for this robot: the "
+                             f"{model.formulation} model has no inverse kinematics")
         dim = 3 if spec.family == "delta" else 2
         centre = a.centre if given(a, "centre") else ((0.0, 0.0, 0.5) if dim == 3 else None)
         if centre is None:

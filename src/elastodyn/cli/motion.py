@@ -7,6 +7,7 @@ the law's options override single parameters; an option of another law is refuse
 from __future__ import annotations
 
 import contextlib
+import os
 
 import numpy as np
 
@@ -34,8 +35,8 @@ INVERTED_U_KUO = {"law": "inverted-u", "space": "task", "start": [-0.08, -0.02, 
 def add_motion_options(p):
     p.add_argument("--scenario", help="a paper scenario of the preset (elastodyn robots)")
     p.add_argument("--trajectory",
-                   help="circle, inverted-u, bang-bang, rest-to-rest or table (default: "
-                        "the scenario's)")
+                   help="circle, inverted-u, bang-bang, rest-to-rest, hold or table "
+                        "(default: the scenario's)")
     c = p.add_argument_group("circle (task space)")
     c.add_argument("--centre", type=number("--centre"), nargs="+", metavar="X",
                    help="centre [m]: X Y Z for a Delta (Kuo: 0 0 0.5; Asadi: 0 0 0.45), X Y "
@@ -62,8 +63,9 @@ def add_motion_options(p):
     t = p.add_argument_group("table (a CSV file: time_s, then one column per coordinate; "
                              "optional <name>_dot, <name>_ddot)")
     t.add_argument("--file", help="the CSV table")
-    p.add_argument("--hold", dest="at_", type=number("--hold"), nargs="+", metavar="Q",
-                   help=__import__("argparse").SUPPRESS)
+    h = p.add_argument_group("hold (the actuated coordinates held still: free vibration)")
+    h.add_argument("--hold", dest="at_", type=number("--hold"), nargs="+", metavar="Q",
+                   help="the held actuated coordinates [rad or m]")
     p.add_argument("--duration", type=number("--duration"),
                    help="simulated or sampled time window [s] (default: the scenario's, one "
                         "period of a circle, or the whole motion)")
@@ -109,6 +111,18 @@ def motion_spec(a, family: str, model=None) -> tuple[dict, dict]:
             base[key] = getattr(a, dest)
     if model is not None:
         _check_space(a, base, model)
+    if law == "hold" and base.get("at") is None:
+        raise InputError("--hold", None, "the actuated coordinates to hold (--trajectory "
+                         "hold --hold Q...)")
+    if law == "table":
+        if base.get("file") is None:
+            raise InputError("--file", None, "a CSV table (time_s, then one column per "
+                             "coordinate)")
+        from pathlib import Path
+        f = Path(base["file"])
+        if not f.is_file() or not os.access(f, os.R_OK):
+            raise InputError("--file", str(f), "a readable CSV file" + (
+                " (no such file)" if not f.exists() else ""))
     if law == "circle" and given(a, "period"):
         base.pop("angular_rate", None)
     if law == "circle":
@@ -176,10 +190,16 @@ def _space_of(tspec) -> str:
 
 
 def _check_space(a, tspec, model) -> None:
-    """A task-space motion needs a model with an inverse kinematics."""
+    """A task-space motion needs a model with an inverse kinematics; a Delta's models
+    follow the platform's path (task space) only."""
     space = _space_of(tspec)
     if space not in ("joint", "task"):
         raise InputError("--space", space, "joint or task")
+    if space == "joint" and model.formulation in ("explicit", "multipliers", "ked"):
+        flag = "--space" if given(a, "space") else "--trajectory"
+        raise InputError(flag, space if flag == "--space" else tspec.get("law"),
+                         "a path of the platform for a Delta (circle, inverted-u; "
+                         "bang-bang, rest-to-rest or table with --space task)")
     if space == "task" and "inverse_kinematics" not in model.capabilities:
         flag = "--space" if given(a, "space") else "--trajectory"
         raise InputError(flag, space if flag == "--space" else tspec.get("law"),
