@@ -151,6 +151,8 @@ def test_simulate_with_controller_needs_the_rigid_formulation(capsys):
     (["modes", "delta-kuo2016", "--preload", "--no-preload"], "--preload"),
     (["modes", "delta-kuo2016", "--at", "0.1", "0"], "--at"),
     (["modes", "delta-kuo2016", "--modes", "2"], "--modes"),
+    (["modes", "delta-kuo2016", "--set", "joints.b=clamped", "--joint-b", "spherical"],
+     "--joint-b"),
     (["map", "delta-asadi2020"], "ROBOT"),
     (["map", "delta-kuo2016", "--path", "line", "--from", "0", "0", "0"], "--to"),
     (["map", "delta-kuo2016", "--path", "square"], "--path"),

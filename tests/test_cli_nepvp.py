@@ -106,6 +106,14 @@ def test_simulate_old_spellings_end_and_duration(capsys):
     assert old["inputs"] == new["inputs"]
 
 
+def test_controller_none_is_the_motion_driven_simulation(capsys):
+    """--controller none says explicitly what the five-bar does anyway."""
+    argv = ["simulate", "prrrp-briot2013", "--duration", "0.02", "--json"]
+    a = _json(capsys, argv)
+    b = _json(capsys, argv + ["--controller", "none"])
+    assert a["force_n"] == b["force_n"] and a["inputs"] == b["inputs"]
+
+
 def test_torques_five_bar_equals_the_simulation(capsys):
     """torques on the five-bar (new: inverse dynamics of a flexible tree robot): the
     actuator forces of the motion-driven simulation, the library's numbers."""

@@ -182,6 +182,9 @@ def load_robot(a):
             if value not in DELTA_JOINTS:
                 raise InputError(f"--{dest.replace('_', '-')}", value,
                                  "one of " + ", ".join(DELTA_JOINTS))
+            if any(item.split("=", 1)[0].strip() == key for item in sets):
+                raise InputError(f"--{dest.replace('_', '-')}", value, f"not with --set "
+                                 f"{key}=... (the same entry)")
             joints.append(f"{key}={value}")
     spec = load_description(a.robot, sets)
     if joints:

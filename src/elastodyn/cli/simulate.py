@@ -158,7 +158,8 @@ def run(a) -> int:
     tspec, scen = motion_spec(a, spec.family, model)
     ctrl = _controller(a, model, spec, tspec, scen)
     if not ctrl:
-        refuse(a, LOOP_OPTIONS, "only with --controller (closed loop)")
+        refuse(a, {d: f for d, f in LOOP_OPTIONS.items() if d != "controller"},
+               "only with --controller (closed loop)")
     check_spec(a, tspec, model)
     traj = build_trajectory(tspec, model)
     rigid = model.formulation in ("explicit", "multipliers")
