@@ -5,7 +5,8 @@ Rules (README, "Command line"): every option a verb declares defaults to "not gi
 an option that does not apply to the chosen robot or formulation ends the run with
 exit code 2 and one line naming it (:func:`refuse`), it is never ignored and never
 switches the physics. Old spellings of renamed options print one note naming the new
-spelling and keep working (:func:`renamed`).
+spelling and keep working (:func:`renamed`, :func:`old_spelling`); the note is printed
+when the run goes on, or ends the one error line when the input is refused.
 """
 from __future__ import annotations
 
@@ -256,7 +257,7 @@ def preload_choice(a):
     return True if given(a, "preload") else None
 
 
-def flexible_model(a, spec, *, verb: str, **build_kw):
+def flexible_model(a, spec, *, verb: str) -> str:
     """The model for a verb that needs elastic coordinates (modes, map, convergence):
     a rigid choice is refused, naming --formulation when it was given and ROBOT when it
     is the robot's default."""

@@ -2,10 +2,9 @@
 steady motion."""
 from __future__ import annotations
 
-from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
-                     emit, flexible_model, given, integer, load_robot,
-                     preload_choice, number, pose_state, refuse)
+                     emit, flexible_model, given, integer, load_robot, number, pose_state,
+                     preload_choice, refuse)
 
 DEFAULT_AT = {"delta": (0.1, 0.0, 0.5)}
 """Default pose per family where the paper has one (Kuo 2016 5.2: P = (0.1, 0, 0.5) m)."""
