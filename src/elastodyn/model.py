@@ -46,6 +46,7 @@ KINDS = ("actuated", "elastic")
 CAPABILITIES = (
     "state",              # state(actuated=..., pose=...): loop closure / inverse kinematics
     "pose",               # pose(state): end-effector position (and orientation)
+    "inverse_kinematics", # inverse_kinematics(pose): actuated coordinates of a pose
     "mass_matrix",        # mass_matrix(state): M (n, n)
     "bias",               # bias(state): c (n,), M qdd + c = [tau; 0]
     "linearize",          # linearize(state): M, C, K, F about a pose or a reference motion

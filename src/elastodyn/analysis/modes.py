@@ -87,6 +87,8 @@ class ModesResult(Result):
 
 def _pose_inputs(state) -> dict:
     out = {"actuated": state.actuated.tolist()}
+    if np.size(state.passive):
+        out["passive"] = np.asarray(state.passive).tolist()
     if state.pose is not None:
         out["position_m"] = np.asarray(state.pose).tolist()
     return out
@@ -173,7 +175,7 @@ def modes(model, state=None, *, count: int | None = None, preload: bool | None =
     return ModesResult("modes", name, model.formulation, dict(model.options), inputs, q,
                        summary, (), {"wall_time_s": time.perf_counter() - t0},
                        index="mode", stem="modes", title=title,
-                       columns={})
+                       columns={"mode_shapes": [f"shape_{c}" for c in names]})
 
 
 class MapResult(Result):

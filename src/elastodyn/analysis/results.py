@@ -160,6 +160,8 @@ class Result:
         """Lines for people (standard error, summary.md)."""
         lines = [self.title or f"{self.robot}: {self.command} ({self.formulation})"]
         for k, v in self.summary.items():
+            if k == "validity_warning":       # printed below, with the other warnings
+                continue
             lines.append(f"  {k}: {_fmt(v)}")
         for w in self.warnings:
             lines.append(f"  WARNING: {w}")

@@ -51,7 +51,11 @@ class KEDContract:
     formulation = "ked"
     capabilities = frozenset({"state", "pose", "inverse_kinematics", "linearize",
                               "static_deflection", "simulate_motion"})
-    default_preload = True
+
+    @property
+    def default_preload(self) -> bool:
+        """The model's own switch (Kuo: the static link forces in the stiffness)."""
+        return self.ked.preload
 
     def __init__(self, robot: FlexibleDelta, *, elements: int = 1, order: str = "cubic",
                  preload: bool = True, rayleigh=(0.0, 0.0)):

@@ -40,7 +40,8 @@ def check_output_folder(folder, name: str = "--out") -> Path:
         entries = [p.name for p in path.iterdir()]
         if entries and MARKER not in entries:
             raise InputError(name, str(path), "a new or empty folder, or an earlier output "
-                             "folder of elastodyn (it holds other files)")
+                             "folder of elastodyn (it holds other files; a folder written "
+                             "by an earlier elastodyn version has no marker: remove it first)")
         parent = path.parent
     else:
         parent = path.parent
