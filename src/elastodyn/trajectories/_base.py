@@ -49,7 +49,7 @@ class TrajectorySample:
         time = np.asarray(self.time, dtype=float)
         if time.ndim != 1:
             raise DimensionError(f"invalid time: expected shape (n,), got {time.shape}")
-        object.__setattr__(self, "time", _readonly(time))
+        object.__setattr__(self, "time", readonly(time))
         shape = None
         for name in ("position", "velocity", "acceleration", "jerk"):
             arr = np.asarray(getattr(self, name), dtype=float)
@@ -60,7 +60,7 @@ class TrajectorySample:
             if shape is not None and arr.shape != shape:
                 raise DimensionError(f"invalid {name}: expected shape {shape}, got {arr.shape}")
             shape = arr.shape
-            object.__setattr__(self, name, _readonly(arr))
+            object.__setattr__(self, name, readonly(arr))
 
     @property
     def dim(self) -> int:
@@ -196,51 +196,50 @@ class PeriodicPath(Trajectory):
 
     def nominal_phase(self, t) -> np.ndarray:
         """Phase :math:`\\theta_0 + \\omega (t - t_\\mathrm{start})` in rad, shape (n,), at times ``t`` (s)."""
-        t = _as_times(t)
+        t = as_times(t)
         return self.phase_at_start + self.phase_rate * (t - self.t_start)
 
 
 # ----------------------------------------------------------------------------- helpers
+#
+# Shared by the trajectory modules of this package (their names are public so that the
+# modules import no private name; the package's API is what ``__init__`` re-exports).
 
 
-def _readonly(arr: np.ndarray) -> np.ndarray:
+def readonly(arr: np.ndarray) -> np.ndarray:
+    """Return a read-only float copy of ``arr`` (the caller's array is not touched)."""
     arr = np.array(arr, dtype=float, copy=True)
     arr.setflags(write=False)
     return arr
 
 
-def _as_times(t) -> np.ndarray:
+def as_times(t) -> np.ndarray:
     """Return ``t`` as a finite float array of shape (n,) (a scalar gives (1,))."""
-    try:
-        arr = np.asarray(t, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError("t", t, "a finite time in s or a 1-D array of them") from None
-    if arr.ndim == 0:
-        arr = arr.reshape(1)
-    if arr.ndim != 1:
-        raise DimensionError(f"invalid t: expected a scalar or shape (n,), got {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise InputError("t", t, "finite times in s")
-    return arr
+    return _finite_1d("t", t, "a finite time in s", "finite times in s")
 
 
-def _as_phases(theta) -> np.ndarray:
+def as_phases(theta) -> np.ndarray:
     """Return ``theta`` as a finite float array of shape (n,) (a scalar gives (1,))."""
+    return _finite_1d("theta", theta, "a finite phase in rad", "finite phases in rad")
+
+
+def _finite_1d(name: str, value, one: str, many: str) -> np.ndarray:
+    """``value`` as a finite float array of shape (n,); ``one``/``many`` word the errors."""
     try:
-        arr = np.asarray(theta, dtype=float)
+        arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise InputError("theta", theta, "a finite phase in rad or a 1-D array of them") from None
+        raise InputError(name, value, f"{one} or a 1-D array of them") from None
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if arr.ndim != 1:
-        raise DimensionError(f"invalid theta: expected a scalar or shape (n,), got {arr.shape}")
+        raise DimensionError(f"invalid {name}: expected a scalar or shape (n,), got {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise InputError("theta", theta, "finite phases in rad")
+        raise InputError(name, value, many)
     return arr
 
 
-def _space(value) -> str:
-    """Validate a ``space`` value (one of :data:`SPACES`)."""
+def check_space(value) -> str:
+    """Return ``value`` if it is one of :data:`SPACES`, else raise :class:`InputError`."""
     if not isinstance(value, str) or value not in SPACES:
         raise InputError(
             "space",
@@ -251,7 +250,7 @@ def _space(value) -> str:
     return value
 
 
-def _as_vector(name: str, value) -> np.ndarray:
+def as_vector(name: str, value) -> np.ndarray:
     """Return a scalar or 1-D finite array as a read-only float array of shape (dim,)."""
     try:
         arr = np.asarray(value, dtype=float)
@@ -261,20 +260,20 @@ def _as_vector(name: str, value) -> np.ndarray:
         arr = arr.reshape(1)
     if arr.ndim != 1 or arr.size == 0:
         raise InputError(name, value, "a finite scalar or non-empty 1-D vector")
-    return _readonly(_validate.vector(name, arr, arr.size))
+    return readonly(_validate.vector(name, arr, arr.size))
 
 
-def _endpoints(start, end) -> tuple[np.ndarray, np.ndarray]:
-    """Validate a (start, end) pair of equal length."""
-    a = _as_vector("start", start)
-    b = _as_vector("end", end)
+def as_endpoints(start, end) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a (start, end) pair of equal length (each by :func:`as_vector`)."""
+    a = as_vector("start", start)
+    b = as_vector("end", end)
     if a.shape != b.shape:
         raise InputError("end", end, f"a vector of the same length as start ({a.size})")
     return a, b
 
 
-def _interval(t0, tf) -> tuple[float, float]:
-    """Validate a time interval t0 < tf (finite, s)."""
+def as_interval(t0, tf) -> tuple[float, float]:
+    """Validate a time interval t0 < tf (finite, s) and return it as two floats."""
     a = _validate.finite("t0", t0)
     b = _validate.finite("tf", tf)
     if not b > a:
@@ -282,12 +281,15 @@ def _interval(t0, tf) -> tuple[float, float]:
     return a, b
 
 
-def _sample(t: np.ndarray, p, v, a, j) -> TrajectorySample:
+def sample(t: np.ndarray, p, v, a, j) -> TrajectorySample:
+    """The :class:`TrajectorySample` of times ``t`` with position, velocity,
+    acceleration and jerk ``p, v, a, j`` (shorthand of the keyword constructor)."""
     return TrajectorySample(time=t, position=p, velocity=v, acceleration=a, jerk=j)
 
 
-class _Segment:
-    """Properties shared by the finite segments with fields start, t0, tf."""
+class Segment:
+    """Mixin of the finite segments with fields ``start``, ``t0``, ``tf``
+    (:class:`RestToRest`, :class:`BangBang`): their ``dim``, ``t_start`` and ``t_end``."""
 
     @property
     def dim(self) -> int:

@@ -8,19 +8,19 @@ import numpy as np
 from ._base import (
     Trajectory,
     TrajectorySample,
-    _Segment,
-    _as_times,
-    _endpoints,
-    _interval,
-    _sample,
-    _space,
+    Segment,
+    as_endpoints,
+    as_interval,
+    as_times,
+    check_space,
+    sample,
 )
 
 __all__ = ["BangBang"]
 
 
 @dataclass(frozen=True, eq=False)
-class BangBang(_Segment, Trajectory):
+class BangBang(Segment, Trajectory):
     r"""Bang-bang acceleration profile between two rest positions.
 
     With :math:`d = q_f - q_0`, :math:`T = t_f - t_0`, :math:`t_m = (t_0 + t_f)/2`
@@ -76,9 +76,9 @@ class BangBang(_Segment, Trajectory):
     space: str = "joint"
 
     def __post_init__(self) -> None:
-        start, end = _endpoints(self.start, self.end)
-        t0, tf = _interval(self.t0, self.tf)
-        space = _space(self.space)
+        start, end = as_endpoints(self.start, self.end)
+        t0, tf = as_interval(self.t0, self.tf)
+        space = check_space(self.space)
         for name, value in (("start", start), ("end", end), ("t0", t0), ("tf", tf), ("space", space)):
             object.__setattr__(self, name, value)
 
@@ -106,7 +106,7 @@ class BangBang(_Segment, Trajectory):
             ``time`` (n,); ``position``, ``velocity``, ``acceleration``, ``jerk``
             (n, dim) in SI units.
         """
-        t = _as_times(t)
+        t = as_times(t)
         t0, tm, tf = self.switch_times
         a = self.acceleration_level
         first = ((t >= t0) & (t < tm))[:, None]
@@ -121,7 +121,7 @@ class BangBang(_Segment, Trajectory):
         )
         vel = np.where(first, a * u, np.where(second, a * w, 0.0))
         acc = np.where(first, a, np.where(second, -a, 0.0))
-        return _sample(t, pos, vel, acc, np.zeros_like(pos))
+        return sample(t, pos, vel, acc, np.zeros_like(pos))
 
     @classmethod
     def briot2013(cls) -> "BangBang":

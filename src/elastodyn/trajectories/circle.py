@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _validate
 from ..exceptions import DimensionError, InputError
-from ._base import PeriodicPath, TrajectorySample, _as_phases, _as_times, _readonly, _sample
+from ._base import PeriodicPath, TrajectorySample, as_phases, as_times, readonly, sample
 
 __all__ = ["Circle"]
 
@@ -137,15 +137,15 @@ class Circle(PeriodicPath):
         e1 /= np.linalg.norm(e1)
         e2 = np.cross(n, e1)
         d = centre.size
-        set_(self, "centre", _readonly(centre))
+        set_(self, "centre", readonly(centre))
         set_(self, "radius", radius)
         set_(self, "period", period)
         set_(self, "angular_rate", rate)
         set_(self, "phase", phase)
-        set_(self, "normal", _readonly(normal))
+        set_(self, "normal", readonly(normal))
         set_(self, "t_start", t_start)
-        set_(self, "e1", _readonly(e1[:d]))
-        set_(self, "e2", _readonly(e2[:d]))
+        set_(self, "e1", readonly(e1[:d]))
+        set_(self, "e2", readonly(e2[:d]))
 
     @property
     def dim(self) -> int:
@@ -207,7 +207,7 @@ class Circle(PeriodicPath):
         DimensionError
             ``theta`` not a scalar or 1-D.
         """
-        theta = _as_phases(theta)
+        theta = as_phases(theta)
         c = np.cos(theta)[:, None]
         s = np.sin(theta)[:, None]
         radial = c * self.e1 + s * self.e2  # unit vector from the centre, (n, dim)
@@ -229,14 +229,14 @@ class Circle(PeriodicPath):
             ``time`` (n,), ``position`` (n, dim) in m, ``velocity`` in m/s,
             ``acceleration`` in m/s^2, ``jerk`` in m/s^3.
         """
-        t = _as_times(t)
+        t = as_times(t)
         w, r = self.angular_rate, self.radius
         theta = w * (t - self.t_start) + self.phase
         c = np.cos(theta)[:, None]
         s = np.sin(theta)[:, None]
         radial = c * self.e1 + s * self.e2  # unit vector from the centre, (n, dim)
         tangent = -s * self.e1 + c * self.e2  # unit tangent, direction of motion
-        return _sample(
+        return sample(
             t,
             self.centre + r * radial,
             (r * w) * tangent,

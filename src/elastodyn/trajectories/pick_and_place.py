@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _validate
 from ..exceptions import InputError
-from ._base import Trajectory, TrajectorySample, _as_times, _readonly, _sample
+from ._base import Trajectory, TrajectorySample, as_times, readonly, sample
 from .piecewise import PiecewiseTrajectory
 from .polynomial import RestToRest
 
@@ -93,9 +93,9 @@ class InvertedU(Trajectory):
             (RestToRest(z0, z1, t0=t0, tf=t2, order=7), RestToRest(z1, z0, t0=t2, tf=tf, order=7))
         )
         set_ = object.__setattr__
-        set_(self, "start", _readonly(start))
-        set_(self, "travel", _readonly(travel))
-        set_(self, "times", _readonly(times))
+        set_(self, "start", readonly(start))
+        set_(self, "travel", readonly(travel))
+        set_(self, "times", readonly(times))
         set_(self, "_xy", xy)
         set_(self, "_z", z)
 
@@ -126,9 +126,9 @@ class InvertedU(Trajectory):
 
     def evaluate(self, t) -> TrajectorySample:
         """Evaluate at times ``t`` (float or array_like (n,), s); see :class:`Trajectory`."""
-        t = _as_times(t)
+        t = as_times(t)
         a, b = self._xy.evaluate(t), self._z.evaluate(t)
-        return _sample(
+        return sample(
             t,
             np.hstack([a.position, b.position]),
             np.hstack([a.velocity, b.velocity]),

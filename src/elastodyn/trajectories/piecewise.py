@@ -8,7 +8,7 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 
 from ..exceptions import InputError
-from ._base import Trajectory, TrajectorySample, _as_times, _sample, _space
+from ._base import Trajectory, TrajectorySample, as_times, check_space, sample
 
 __all__ = ["PiecewiseTrajectory"]
 
@@ -70,7 +70,7 @@ class PiecewiseTrajectory(Trajectory):
                     f"{s.space!r}; build the segments with space=...)",
                 )
         space = segs[0].space
-        if self.space is not None and _space(self.space) != space:
+        if self.space is not None and check_space(self.space) != space:
             raise InputError("space", self.space, f"None or {space!r}, the space of the segments")
         for i, (a, b) in enumerate(zip(segs[:-1], segs[1:])):
             tol = 1e-12 * max(1.0, abs(a.t_end))
@@ -105,7 +105,7 @@ class PiecewiseTrajectory(Trajectory):
 
     def evaluate(self, t) -> TrajectorySample:
         """Evaluate at times ``t`` (float or array_like (n,), s); see :class:`Trajectory`."""
-        t = _as_times(t)
+        t = as_times(t)
         bounds = np.array([s.t_start for s in self.segments[1:]])
         idx = np.searchsorted(bounds, t, side="right")
         out = [np.empty((t.size, self.dim)) for _ in range(4)]
@@ -116,4 +116,4 @@ class PiecewiseTrajectory(Trajectory):
             part = seg.evaluate(t[mask])
             for arr, val in zip(out, (part.position, part.velocity, part.acceleration, part.jerk)):
                 arr[mask] = val
-        return _sample(t, *out)
+        return sample(t, *out)

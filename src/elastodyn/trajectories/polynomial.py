@@ -10,32 +10,33 @@ from ..exceptions import InputError
 from ._base import (
     Trajectory,
     TrajectorySample,
-    _Segment,
-    _as_times,
-    _endpoints,
-    _interval,
-    _sample,
-    _space,
+    Segment,
+    as_endpoints,
+    as_interval,
+    as_times,
+    check_space,
+    sample,
 )
 
 __all__ = ["RestToRest", "rest_to_rest_profile", "REST_TO_REST_ORDERS"]
 
-#: Coefficients (ascending powers of tau) of the normalised rest-to-rest profiles.
-_PROFILES = {
+#: Coefficients (ascending powers of tau) of the normalised rest-to-rest profiles
+#: s(tau), s(0) = 0, s(1) = 1, by order (3, 5, 7); also used by :mod:`.ramp`.
+PROFILES = {
     3: (0.0, 0.0, 3.0, -2.0),
     5: (0.0, 0.0, 0.0, 10.0, -15.0, 6.0),
     7: (0.0, 0.0, 0.0, 0.0, 35.0, -84.0, 70.0, -20.0),
 }
 _DERIVATIVES = {
-    k: tuple(np.asarray(P.polyder(c, m)) for m in range(4)) for k, c in _PROFILES.items()
+    k: tuple(np.asarray(P.polyder(c, m)) for m in range(4)) for k, c in PROFILES.items()
 }
 
 #: Allowed polynomial orders of :class:`RestToRest`.
-REST_TO_REST_ORDERS = tuple(sorted(_PROFILES))
+REST_TO_REST_ORDERS = tuple(sorted(PROFILES))
 
 
 def _order(order) -> int:
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order not in _PROFILES:
+    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order not in PROFILES:
         raise InputError("order", order, "one of " + ", ".join(map(str, REST_TO_REST_ORDERS)))
     return int(order)
 
@@ -80,7 +81,7 @@ def rest_to_rest_profile(tau, order: int = 7) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class RestToRest(_Segment, Trajectory):
+class RestToRest(Segment, Trajectory):
     r"""Polynomial rest-to-rest motion between two points.
 
     .. math::
@@ -129,10 +130,10 @@ class RestToRest(_Segment, Trajectory):
     space: str = "task"
 
     def __post_init__(self) -> None:
-        start, end = _endpoints(self.start, self.end)
-        t0, tf = _interval(self.t0, self.tf)
+        start, end = as_endpoints(self.start, self.end)
+        t0, tf = as_interval(self.t0, self.tf)
         order = _order(self.order)
-        space = _space(self.space)
+        space = check_space(self.space)
         for name, value in (
             ("start", start), ("end", end), ("t0", t0), ("tf", tf), ("order", order), ("space", space)
         ):
@@ -152,7 +153,7 @@ class RestToRest(_Segment, Trajectory):
             ``time`` (n,); ``position``, ``velocity``, ``acceleration``, ``jerk``
             (n, dim) in SI units.
         """
-        t = _as_times(t)
+        t = as_times(t)
         T = self.tf - self.t0
         tau = (t - self.t0) / T
         inside = (tau >= 0.0) & (tau <= 1.0)
@@ -165,4 +166,4 @@ class RestToRest(_Segment, Trajectory):
         out = [prof[k][:, None] * (scale[k] * d) for k in range(4)]
         # exact end values at and after tf (start + (end - start) may round)
         out[0] = np.where((tau >= 1.0)[:, None], self.end, out[0] + self.start)
-        return _sample(t, *out)
+        return sample(t, *out)

@@ -9,14 +9,14 @@ from numpy.polynomial import polynomial as P
 
 from .. import _validate
 from ..exceptions import InputError
-from ._base import PeriodicPath, Trajectory, TrajectorySample, _as_times, _sample
-from .polynomial import _PROFILES, rest_to_rest_profile
+from ._base import PeriodicPath, Trajectory, TrajectorySample, as_times, sample
+from .polynomial import PROFILES, rest_to_rest_profile
 
 __all__ = ["Ramped"]
 
 #: Ascending coefficients of S(tau) = integral of the septic smoothstep from 0 to tau:
 #: 7 tau^5 - 14 tau^6 + 10 tau^7 - 5/2 tau^8, with S(1) = 1/2.
-_SEPTIC_INTEGRAL = tuple(float(c) for c in P.polyint(_PROFILES[7]))
+_SEPTIC_INTEGRAL = tuple(float(c) for c in P.polyint(PROFILES[7]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,7 +162,7 @@ class Ramped(Trajectory):
             :math:`\theta` (rad), :math:`\dot\theta` (rad/s), :math:`\ddot\theta`
             (rad/s^2), :math:`\dddot\theta` (rad/s^3).
         """
-        t = _as_times(t)
+        t = as_times(t)
         w, T = self.trajectory.phase_rate, self.ramp_duration
         theta0, t0 = self.trajectory.phase_at_start, self.t_start
         tau = (t - t0) / T
@@ -182,11 +182,11 @@ class Ramped(Trajectory):
 
     def evaluate(self, t) -> TrajectorySample:
         """Evaluate at times ``t`` (float or array_like (n,), s); see :class:`Trajectory`."""
-        t = _as_times(t)
+        t = as_times(t)
         th = self.phase(t)
         d0, d1, d2, d3 = self.trajectory.at_phase(th[0])
         w1, w2, w3 = (x[:, None] for x in th[1:])
-        return _sample(
+        return sample(
             t,
             d0,
             d1 * w1,

@@ -10,7 +10,7 @@ import numpy as np
 from scipy.interpolate import BPoly, make_interp_spline
 
 from ..exceptions import DimensionError, InputError
-from ._base import Trajectory, TrajectorySample, _as_times, _readonly, _sample, _space
+from ._base import Trajectory, TrajectorySample, as_times, check_space, readonly, sample
 
 __all__ = ["TableTrajectory", "TABLE_BOUNDARIES", "TIME_COLUMN", "VELOCITY_SUFFIX", "ACCELERATION_SUFFIX"]
 
@@ -121,7 +121,7 @@ class TableTrajectory(Trajectory):
     _derivatives: tuple[Callable, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        space = _space(self.space)
+        space = check_space(self.space)
         if not isinstance(self.boundary, str) or self.boundary not in TABLE_BOUNDARIES:
             raise InputError("boundary", self.boundary, "one of " + ", ".join(TABLE_BOUNDARIES))
         time = _numeric_array("time", self.time)
@@ -191,10 +191,10 @@ class TableTrajectory(Trajectory):
 
         set_ = object.__setattr__
         set_(self, "space", space)
-        set_(self, "time", _readonly(time))
-        set_(self, "position", _readonly(position))
-        set_(self, "velocity", _readonly(derivs[0]) if hermite else None)
-        set_(self, "acceleration", _readonly(derivs[1]) if hermite else None)
+        set_(self, "time", readonly(time))
+        set_(self, "position", readonly(position))
+        set_(self, "velocity", readonly(derivs[0]) if hermite else None)
+        set_(self, "acceleration", readonly(derivs[1]) if hermite else None)
         set_(self, "names", names)
         set_(self, "_derivatives", chain)
 
@@ -230,14 +230,14 @@ class TableTrajectory(Trajectory):
             (n, dim) in SI units; end values held outside the table (see Notes of
             the class).
         """
-        t = _as_times(t)
+        t = as_times(t)
         t0, t1 = self.time[0], self.time[-1]
         inside = ((t >= t0) & (t <= t1))[:, None]
         tc = np.clip(t, t0, t1)
         vals = [np.asarray(f(tc), dtype=float).reshape(t.size, self.dim) for f in self._derivatives]
         held = np.where((t < t0)[:, None], self.position[0], self.position[-1])
         out = [np.where(inside, vals[0], held)] + [np.where(inside, v, 0.0) for v in vals[1:]]
-        return _sample(t, *out)
+        return sample(t, *out)
 
     # ------------------------------------------------------------------ CSV
 
@@ -298,7 +298,7 @@ class TableTrajectory(Trajectory):
         OSError
             The file cannot be read (e.g. FileNotFoundError).
         """
-        space = _space(space)
+        space = check_space(space)
         if not isinstance(boundary, str) or boundary not in TABLE_BOUNDARIES:
             raise InputError("boundary", boundary, "one of " + ", ".join(TABLE_BOUNDARIES))
         fname = os.fspath(path)
