@@ -35,7 +35,7 @@ import numpy as np
 
 from ..description.delta import RigidDelta
 from ..exceptions import DimensionError, InputError
-from ..kinematics.delta import DeltaKinematics, KinematicState, _points
+from ..kinematics.delta import DeltaKinematics, KinematicState, as_points
 from ._delta_point import PointModel, solve3
 
 __all__ = ["DeltaDynamicsResult", "ExplicitDeltaModel", "MultiplierDeltaModel",
@@ -166,7 +166,7 @@ class _DeltaModel:
         """
         single = np.asarray(X).ndim == 1
         st = self.kinematics.state(X, Xd)
-        tau = _points("torque", torque)[0]
+        tau = as_points("torque", torque)[0]
         tau = np.broadcast_to(tau, st.X.shape)
         Xdd = self._forward(st, tau, _force("force", force, len(st.X)))
         return Xdd[0] if single else Xdd

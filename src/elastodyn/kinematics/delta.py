@@ -71,7 +71,30 @@ class SingularityWarning(UserWarning):
     """A configuration near a singularity (condition number of J above the warning level)."""
 
 
-def _points(name: str, value) -> tuple[np.ndarray, bool]:
+def as_points(name: str, value) -> tuple[np.ndarray, bool]:
+    """Validate one point or a stack of points of R^3 (positions, angles, torques...).
+
+    Parameters
+    ----------
+    name : str
+        Name of the argument, for the error messages.
+    value : array_like, shape (3,) or (n, 3)
+        Finite values.
+
+    Returns
+    -------
+    (numpy.ndarray, bool)
+        The values as a float array of shape (n, 3) (n = 1 for a single point) and
+        whether ``value`` was a single point (shape (3,)), so that a caller can give
+        back the shape it was given.
+
+    Raises
+    ------
+    DimensionError
+        If the shape is neither (3,) nor (n, 3).
+    InputError
+        If a value is not finite.
+    """
     arr = np.asarray(value, dtype=float)
     single = arr.ndim == 1
     if arr.shape[-1:] != (3,) or arr.ndim not in (1, 2):
@@ -150,7 +173,7 @@ class DeltaKinematics:
 
     def elbows(self, q) -> np.ndarray:
         """Elbow positions B_i [m], shape (n, 3 legs, 3) (or (3, 3) for q of shape (3,))."""
-        q, single = _points("q", q)
+        q, single = as_points("q", q)
         B, _ = self._elbow_terms(q)
         return B[0] if single else B
 
@@ -163,7 +186,7 @@ class DeltaKinematics:
 
     def platform_joints(self, X) -> np.ndarray:
         """Platform joint positions D_i = X + r_B e_i [m], shape (n, 3 legs, 3)."""
-        X, single = _points("X", X)
+        X, single = as_points("X", X)
         D = X[:, None, :] + self.geometry.platform_radius * self._e
         return D[0] if single else D
 
@@ -194,7 +217,7 @@ class DeltaKinematics:
             ``[..., 0]`` the elbow-out angle, ``[..., 1]`` the elbow-in angle [rad],
             wrapped to (-pi, pi]. The 8 assembly modes are the combinations over legs.
         """
-        X, single = _points("X", X)
+        X, single = as_points("X", X)
         rho, zeta, k, a, b, R, _ = self._ik_terms(X)
         psi = np.arctan2(b, a)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -229,7 +252,7 @@ class DeltaKinematics:
             A point is outside the workspace; the message names the point, the leg and
             by how much the leg's lower link misses it.
         """
-        Xa, single = _points("X", X)
+        Xa, single = as_points("X", X)
         branches = (branch,) * 3 if isinstance(branch, str) else tuple(branch)
         if len(branches) != 3:
             raise InputError("branch", branch, '"out", "in" or a sequence of 3 of them')
@@ -252,7 +275,7 @@ class DeltaKinematics:
         -------
         numpy.ndarray, shape (3,) or (n, 3)
         """
-        Xa, single = _points("X", X)
+        Xa, single = as_points("X", X)
         g = self.geometry
         _, _, _, _, _, R, P = self._ik_terms(Xa)
         pp = np.einsum("nij,nij->ni", P, P)
@@ -268,7 +291,7 @@ class DeltaKinematics:
 
     def check_reachable(self, X) -> None:
         """Raise :class:`UnreachableError` for the first unreachable point and leg."""
-        Xa, _ = _points("X", X)
+        Xa, _ = as_points("X", X)
         above = np.flatnonzero(Xa[:, 2] <= 0.0)
         if above.size:   # the mirror assembly mode above the base is not the working mode
             n = int(above[0])
@@ -309,7 +332,7 @@ class DeltaKinematics:
             The three spheres do not meet (the angles cannot be assembled), or their
             centres are collinear.
         """
-        qa, single = _points("q", q)
+        qa, single = as_points("q", q)
         choice("branch", branch, ("below", "above"))
         g = self.geometry
         c = self.elbows(qa) - g.platform_radius * self._e       # (n, 3, 3) sphere centres
@@ -344,8 +367,8 @@ class DeltaKinematics:
         -sin phi12 cos phi3), phi12 = phi_1 + phi_2, with phi_1 = s q (Kuo's angle).
         phi_3 in [-pi/2, pi/2].
         """
-        Xa, single = _points("X", X)
-        qa, _ = _points("q", q)
+        Xa, single = as_points("X", X)
+        qa, _ = as_points("q", q)
         U = self.platform_joints(Xa).reshape(-1, 3, 3) - self.elbows(qa).reshape(-1, 3, 3)
         d = U / self.geometry.lower_length
         y = np.stack([-self._e[:, 1], self._e[:, 0], np.zeros(3)], axis=1)
@@ -379,14 +402,14 @@ class DeltaKinematics:
         ------
         UnreachableError, SingularConfigurationError
         """
-        Xa, _ = _points("X", X)
+        Xa, _ = as_points("X", X)
         n = len(Xa)
-        Xd = np.zeros_like(Xa) if Xd is None else _points("Xd", Xd)[0]
-        Xdd = np.zeros_like(Xa) if Xdd is None else _points("Xdd", Xdd)[0]
+        Xd = np.zeros_like(Xa) if Xd is None else as_points("Xd", Xd)[0]
+        Xdd = np.zeros_like(Xa) if Xdd is None else as_points("Xdd", Xdd)[0]
         if Xd.shape != Xa.shape or Xdd.shape != Xa.shape:
             raise DimensionError(f"invalid Xd/Xdd: expected shape {Xa.shape}, "
                                  f"got {Xd.shape} and {Xdd.shape}")
-        qa = self.inverse_kinematics(Xa, branch) if q is None else _points("q", q)[0]
+        qa = self.inverse_kinematics(Xa, branch) if q is None else as_points("q", q)[0]
         if qa.shape != Xa.shape:
             raise DimensionError(f"invalid q: expected shape {Xa.shape}, got {qa.shape}")
         qa = qa.reshape(n, 3)
@@ -429,13 +452,13 @@ class DeltaKinematics:
         the workspace on the axis, J unbounded) only the second term sees the serial
         (type-1) singularity. Both terms are dimensionless.
         """
-        Xa, single = _points("X", X)
+        Xa, single = as_points("X", X)
         c = self._condition(*self._lower_links(Xa, q))
         return c[0] if single else c
 
     def _lower_links(self, Xa, q):
         """U_i = D_i - B_i and U_i . T_i at points Xa (n, 3), IK unless q is given."""
-        qa = self.inverse_kinematics(Xa) if q is None else _points("q", q)[0]
+        qa = self.inverse_kinematics(Xa) if q is None else as_points("q", q)[0]
         B, T = self._elbow_terms(qa.reshape(-1, 3))
         U = Xa[:, None, :] + self.geometry.platform_radius * self._e - B
         return U, np.einsum("nij,nij->ni", U, T)
@@ -468,6 +491,6 @@ class DeltaKinematics:
     def check_singularity(self, X, q=None) -> np.ndarray:
         """Condition numbers at X; warns above ``warn_condition``, raises above
         ``max_condition`` (:class:`SingularConfigurationError`)."""
-        Xa, _ = _points("X", X)
+        Xa, _ = as_points("X", X)
         U, UT = self._lower_links(Xa, q)
         return self._check_condition(U, UT, Xa)
