@@ -115,7 +115,7 @@ class _DeltaModel:
         m = self.robot.masses
         g = self.g
         rk = m.lower_com_ratio
-        A = self.kinematics._A
+        A = self.kinematics.base_joints
         vK = (1 - rk) * st.T * st.qd[..., None] + rk * st.Xd[:, None, :]
         T = (0.5 * (m.platform + 3 * m.platform_joint_mass) * np.einsum("ni,ni->n", st.Xd, st.Xd)
              + 0.5 * (self._I_leg + m.elbow_mass * self._L1**2) * np.sum(st.qd**2, axis=1)
@@ -267,7 +267,7 @@ class ExplicitDeltaModel(_DeltaModel):
         across it in the direction of T_i) in world coordinates; shape (n, 3, 3, 3)."""
         n = len(st.X)
         axes = np.broadcast_to(self.robot.geometry.axes, (n, 3, 3))
-        y = (st.B - self.kinematics._A) / self._L1
+        y = (st.B - self.kinematics.base_joints) / self._L1
         z = st.T / self._L1
         return np.stack([axes, y, z], axis=-2)
 
@@ -378,7 +378,7 @@ class MultiplierDeltaModel(_DeltaModel):
 
     def _inverse(self, st, force):
         cK, MX, mX, I, mq = self._coefficients()
-        Tp = -(st.B - self.kinematics._A)
+        Tp = -(st.B - self.kinematics.base_joints)
         # step 4: platform equations -> lambda
         lhs_X = (MX * st.Xdd + cK * np.einsum("nij,ni->nj", st.T, st.qdd)
                  + cK * np.einsum("nij,ni->nj", Tp, st.qd**2) - mX * self.g - force)
@@ -396,7 +396,7 @@ class MultiplierDeltaModel(_DeltaModel):
         """Solve the 6 equations for (Xdd, lambda) with qdd = J Xdd + Jd Xd."""
         cK, MX, mX, I, mq = self._coefficients()
         n = len(st.X)
-        Tp = -(st.B - self.kinematics._A)
+        Tp = -(st.B - self.kinematics.base_joints)
         Jd_Xd = np.einsum("nij,nj->ni", st.Jd, st.Xd)
         UT = np.einsum("nij,nij->ni", st.U, st.T)
         tau_f = self._friction(st)

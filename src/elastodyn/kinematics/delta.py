@@ -168,8 +168,14 @@ class DeltaKinematics:
         self._e = geometry.radial                      # (3 legs, 3)
         self._s = geometry.sign
         self._A = geometry.base_radius * self._e       # (3, 3)
+        self._A.setflags(write=False)
 
     # ---------------------------------------------------------------- leg geometry
+
+    @property
+    def base_joints(self) -> np.ndarray:
+        """Actuated (base) joint positions A_i = r_A e_i [m], shape (3 legs, 3), read-only."""
+        return self._A
 
     def elbows(self, q) -> np.ndarray:
         """Elbow positions B_i [m], shape (n, 3 legs, 3) (or (3, 3) for q of shape (3,))."""
