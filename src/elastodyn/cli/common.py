@@ -384,6 +384,8 @@ def emit(a, result) -> int:
     names = result.save(a.out, formats=a.formats) if given(a, "out") else None
     if a.json:
         print(result.to_json())
+        for w in result.warnings:       # people read standard error: one line each
+            print(f"elastodyn: warning: {w}".splitlines()[0], file=sys.stderr)
     else:
         print("\n".join(result.summary_lines()), file=sys.stderr)
     if names is not None:
