@@ -50,6 +50,14 @@ __all__ = [
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
+    """Mark ``a`` read-only in place and return it: the result arrays this module has
+    just allocated are frozen without a copy (n_steps x n_dof each).
+
+    Not ``trajectories.readonly``, which copies (and casts to float) arrays that come
+    from the caller; and that one cannot be imported here: ``integrators`` and
+    ``trajectories`` are independent modules of one layer (pyproject.toml's import
+    contracts). A shared helper would belong in ``_validate``, the layer below both.
+    """
     a.setflags(write=False)
     return a
 
