@@ -14,16 +14,23 @@ in them. Every simulation reports the largest elastic displacement of any link n
 relative to that link's length and the largest elastic rotation, and sets
 ``validity_warning`` when either leaves the small-deformation range:
 
-* displacement / length > ``MAX_DISPLACEMENT_RATIO`` = 0.02, or
-* rotation > ``MAX_ROTATION_RAD`` = 0.05 rad (2.9 deg).
+* displacement / length > ``MAX_DISPLACEMENT_RATIO`` = 0.1 (10 % of the link length),
+  or
+* rotation > ``MAX_ROTATION_RAD`` = 0.1 rad (5.7 deg);
+
+the displacement is the largest norm of the translations of any node of any link, the
+rotation the largest norm of the small rotations of any node or of the platform. The
+warning (:class:`KEDValidityWarning`, and the simulation's ``validity_warning``) gives
+both values with these limits.
 
 Why these values: the neglected geometric nonlinearity of a beam is of relative order
 theta^2 (the chord shortening and the second-order terms of the rotation matrices);
-at 0.05 rad it is 0.25 % of the linear response, and grows fast beyond. A cantilever whose
-tip turns by theta deflects by about 2/3 theta L, so the two limits are consistent. Past
-them the linear model still runs, but its numbers describe its own linearization, not
-the robot: near resonance (the lowest modes of Kuo's 5 mm links are at 3-4 Hz, excited
-by a 0.8 s pick-and-place) an independent nonlinear model vibrates by about +-0.1 m.
+at 0.1 rad it is about 1 % of the linear response, and grows fast beyond. A cantilever
+whose tip turns by theta deflects by about 2/3 theta L (0.067 L at 0.1 rad), so the two
+limits are of the same order. Past them the linear model still runs, but its numbers
+describe its own linearization, not the robot: near resonance (the lowest modes of Kuo's
+5 mm links are at 3-4 Hz, excited by a 0.8 s pick-and-place) an independent nonlinear
+model vibrates by about +-0.1 m.
 
 Initial conditions
 ------------------
