@@ -37,6 +37,19 @@ def _space(traj) -> str:
     return getattr(traj, "space", "task")
 
 
+def _rigid(model) -> bool:
+    """The registry's answer: the model's formulation has no elastic coordinates (False
+    for a formulation the registry does not know)."""
+    from ..formulations.registry import lookup
+    entry = lookup(model.formulation)
+    return entry is not None and entry.rigid
+
+
+def _closed_loop_formulations() -> str:
+    from ..formulations.registry import FORMULATIONS
+    return ", ".join(n for n, f in FORMULATIONS.items() if f.closed_loop)
+
+
 def _window(traj, duration, periods=None) -> float:
     if duration is not None and periods is not None:
         raise InputError("--periods", periods, "not with --duration")
@@ -432,7 +445,7 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
     inputs.update({"duration_s": T, "step_s": step, "controller": kind,
                    "kp": controller.get("kp"), "kd": controller.get("kd")})
     name = _name(model, robot)
-    if model.formulation in ("explicit", "multipliers"):
+    if _rigid(model):
         return _rigid_tracking(model, trajectory, controller, T, step, initial_offset,
                                name, inputs)
     if model.formulation == "amm":
@@ -442,7 +455,7 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
             raise InputError("--offset", list(initial_offset), "only for a rigid Delta")
         return _arm_pd(model, trajectory, controller, T, step, name, inputs, free_vibration)
     raise InputError("--controller", kind, f"a formulation with a closed-loop engine "
-                     f"(explicit, multipliers, amm); {model.formulation} simulates "
+                     f"({_closed_loop_formulations()}); {model.formulation} simulates "
                      "prescribed motions (leave --controller out)")
 
 
@@ -550,7 +563,7 @@ def torques(model, trajectory, *, duration: float | None = None, step: float = 1
     efforts of a flexible model's motion-driven simulation (with the rigid ones)."""
     name = _name(model, robot)
     inputs = dict(inputs or {})
-    if model.formulation in ("explicit", "multipliers"):
+    if _rigid(model):
         if method is not None:
             raise InputError("--method", method, "no integrator for a rigid model's "
                              "inverse dynamics")

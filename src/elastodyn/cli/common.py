@@ -21,7 +21,8 @@ from ..exceptions import InputError
 __all__ = ["Parser", "UsageError", "number", "integer", "add_robot", "add_model_options",
            "add_output", "load_robot", "build", "refuse", "renamed", "given", "emit",
            "progress_bar", "note", "old_spelling", "flush_notes", "pending_notes",
-           "add_pose", "pose_state", "flexible_model", "input_error", "preload_choice"]
+           "add_pose", "pose_state", "flexible_model", "input_error", "preload_choice",
+           "formulation_entry", "option_flags", "preload_in_model", "pose_dim"]
 
 
 class UsageError(Exception):
@@ -139,8 +140,8 @@ def add_robot(p, *, formulation: bool = True):
                         "links.lower.section.width=0.008 (repeatable)")
     if formulation:
         p.add_argument("--formulation", metavar="F",
-                       help="model: explicit, multipliers, ked, nepvp or amm (elastodyn "
-                            "robots lists which apply; default: the robot's first)")
+                       help="the model (elastodyn robots lists each robot's "
+                            "formulations; default: the robot's first)")
 
 
 def add_model_options(p, *, preload: bool = True, rayleigh: bool = False):
@@ -200,12 +201,34 @@ def load_robot(a):
 
 MODEL_OPTIONS = {"elements": "--elements", "order": "--order", "modes": "--modes",
                  "basis": "--basis", "rayleigh": "--rayleigh"}
+"""Model options given by a flag of the same meaning (dest -> flag)."""
+
+OPTION_FLAGS = {**MODEL_OPTIONS, "preload": "--no-preload"}
+"""The flag of each model option of the registry (``preload`` is switched off by
+--no-preload)."""
+
+_OPTION_DEST = {"preload": "no_preload"}
+
+
+def option_flags(form, a) -> list[str]:
+    """The flags of the model options that formulation ``form`` (a registry entry) takes
+    and this verb declares (``a``: its parsed arguments), in the registry's order."""
+    return [OPTION_FLAGS[k] for k in form.options
+            if k in OPTION_FLAGS and hasattr(a, _OPTION_DEST.get(k, k))]
+
+
+def formulation_entry(a, spec, formulation=None):
+    """The registry entry of --formulation (or ``formulation``, else the robot's
+    default); an unknown or inapplicable name is bad input naming --formulation."""
+    from ..formulations.registry import formulation_for
+    return formulation_for(spec, formulation or getattr(a, "formulation", None))
 
 
 def build(a, spec, *, formulation=None, preload_is_model: bool = True, **extra):
     """The model of ``spec`` by --formulation (or ``formulation``) with the model options
-    given on the command line; an option the formulation does not take is refused."""
-    from ..formulations.registry import OPTIONS, build_model
+    given on the command line; an option the formulation does not take is refused,
+    naming the flags it takes."""
+    from ..formulations.registry import build_model, formulations_for, get
     name = formulation or getattr(a, "formulation", None)
     opts = {}
     for dest in MODEL_OPTIONS:
@@ -214,22 +237,22 @@ def build(a, spec, *, formulation=None, preload_is_model: bool = True, **extra):
     if preload_is_model and given(a, "no_preload"):
         opts["preload"] = False
     opts.update(extra)
-    from ..formulations.registry import formulations_for
-    chosen = name or formulations_for(spec)[0]
-    if chosen in OPTIONS:
-        for dest, value in list(opts.items()):
-            if dest not in OPTIONS[chosen]:
-                flag = MODEL_OPTIONS.get(dest, "--no-preload" if dest == "preload" else dest)
-                takes = ", ".join(f"--{k}" for k in OPTIONS[chosen]) or "no model options"
-                raise InputError(flag, value if value is not False else "given",
-                                 f"not an option of the {chosen} formulation (it takes "
-                                 f"{takes})")
-        if chosen != "ked":
-            refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
-                   f"only for the ked formulation (the joint models of the flexible links; "
-                   f"the {chosen} model has none)")
+    form = formulation_entry(a, spec, name)
+    for dest, value in list(opts.items()):
+        if dest not in form.options:
+            flag = OPTION_FLAGS.get(dest, dest)
+            takes = ", ".join(option_flags(form, a)) or "no model options"
+            raise InputError(flag, value if value is not False else "given",
+                             f"not an option of the {form.name} formulation (it takes "
+                             f"{takes})")
+    if form.rigid:
+        flexible = [f for f in formulations_for(spec) if not get(f).rigid]
+        refuse(a, {"joint_b": "--joint-b", "joint_d": "--joint-d"},
+               "only for " + (f"the {', '.join(flexible)} formulation" if flexible else
+                              "a flexible formulation") + " (the joint models of the "
+               f"flexible links; the {form.name} model has none)")
     try:
-        return build_model(spec, name, **opts)
+        return build_model(spec, form.name, **opts)
     except InputError as exc:
         raise _option_named(exc, a) from None
 
@@ -260,21 +283,37 @@ def preload_choice(a):
 def flexible_model(a, spec, *, verb: str) -> str:
     """The model for a verb that needs elastic coordinates (modes, map, convergence):
     a rigid choice is refused, naming --formulation when it was given and ROBOT when it
-    is the robot's default."""
-    from ..formulations.registry import default_formulation, formulations_for
-    form = getattr(a, "formulation", None) or default_formulation(spec)
-    if form in ("explicit", "multipliers"):
-        flexible = [f for f in formulations_for(spec) if f not in ("explicit", "multipliers")]
+    is the robot's default; an unknown one names --formulation."""
+    from ..formulations.registry import formulations_for, get
+    form = formulation_entry(a, spec)
+    if form.rigid:
+        forms = formulations_for(spec)
+        flexible = [f for f in forms if not get(f).rigid]
         if given(a, "formulation"):
-            raise InputError("--formulation", form, (
+            raise InputError("--formulation", form.name, (
                 "a flexible formulation of this robot: " + ", ".join(flexible)
                 if flexible else "a flexible formulation (this robot has no flexible "
                 "links)") + f" (a rigid model has no natural frequencies for {verb})")
         raise InputError("ROBOT", a.robot, f"a robot with flexible links for {verb} "
                          f"({spec.name} is rigid: its formulations "
-                         f"{', '.join(formulations_for(spec))} have no natural frequencies; "
+                         f"{', '.join(forms)} have no natural frequencies; "
                          "give the links a section and material)")
-    return form
+    return form.name
+
+
+def preload_in_model(name: str) -> bool:
+    """Whether --no-preload is a model option of formulation ``name`` (KED's geometric
+    stiffness switch) rather than the analysis's choice of reference."""
+    from ..formulations.registry import get
+    return "preload" in get(name).options
+
+
+def pose_dim(model) -> int | None:
+    """Coordinates of a task-space pose of ``model`` (--at, a path): 3 for a Delta's
+    platform centre, 2 for an arm's tip; None when the registry does not say."""
+    from ..formulations.registry import lookup
+    entry = lookup(model.formulation)
+    return None if entry is None else entry.pose_dim
 
 
 # ------------------------------------------------------------------ poses
@@ -315,16 +354,12 @@ def pose_state(a, model, default_at=None):
                              f"{model.formulation} model has no inverse kinematics: give "
                              "the actuated coordinates " + ", ".join(
                                  model.coordinates.actuated) + ")")
-        dim = POSE_DIM.get(model.formulation)
+        dim = pose_dim(model)
         if dim is not None and len(at) != dim:
-            raise InputError("--at", list(at), f"{dim} coordinates [m] (" + (
-                "platform centre X Y Z" if dim == 3 else "tip X Y") + ")")
+            raise InputError("--at", list(at), f"{dim} coordinates [m] (" + {
+                3: "platform centre X Y Z", 2: "tip X Y"}.get(dim, "end-effector") + ")")
         return _closed(model, "--at", at, pose=np.asarray(at, dtype=float))
     return _closed(model, "ROBOT", "home", )
-
-
-POSE_DIM = {"explicit": 3, "multipliers": 3, "ked": 3, "amm": 2}
-"""Coordinates of --at for the formulations with an inverse kinematics."""
 
 
 def _closed(model, flag, value, **kw):

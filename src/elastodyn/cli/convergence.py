@@ -5,10 +5,8 @@ from __future__ import annotations
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
                      emit, flexible_model, given, integer, load_robot, pose_state,
-                     preload_choice, progress_bar, refuse)
+                     preload_choice, preload_in_model, progress_bar, refuse)
 from .modes import DEFAULT_AT
-
-MAX = {"ked": 32, "nepvp": 8, "amm": 12}
 
 
 def register(sub):
@@ -32,30 +30,39 @@ def register(sub):
 
 def run(a) -> int:
     from ..analysis.modes import convergence
+    from ..formulations.registry import get
     check_out(a)
     spec = load_robot(a)
-    form = flexible_model(a, spec, verb="convergence")
+    form = get(flexible_model(a, spec, verb="convergence"))
     if given(a, "max_elements") and given(a, "max_modes"):
         raise InputError("--max-modes", a.max_modes, "not with --max-elements")
-    option = "modes" if (given(a, "max_modes") or form == "amm") else "elements"
-    if form == "amm" and given(a, "max_elements"):
-        refuse(a, {"max_elements": "--max-elements"}, "--max-modes for the amm formulation")
-    if form == "ked" and given(a, "max_modes"):
-        refuse(a, {"max_modes": "--max-modes"}, "--max-elements for the ked formulation")
+    # what is varied: the option asked for, else elements where the formulation takes
+    # them (modes for an assumed-mode formulation)
+    takes = [o for o in ("elements", "modes") if o in form.options]
+    if not takes:
+        raise InputError("--formulation", form.name, "a formulation with a discretization "
+                         "option (--elements or --modes) for convergence")
+    for option in ("elements", "modes"):
+        if given(a, f"max_{option}") and option not in takes:
+            refuse(a, {f"max_{option}": f"--max-{option}"}, " or ".join(
+                f"--max-{o}" for o in takes) + f" for the {form.name} formulation")
+    option = "modes" if (given(a, "max_modes") or "elements" not in takes) else "elements"
     varied = "--elements" if option == "elements" else "--modes"
     refuse(a, {option: varied}, f"varied by --max-{option}")
     n_max = getattr(a, f"max_{option}")
     n_max = 8 if n_max is None else n_max
-    if not 1 <= n_max <= MAX[form]:
-        raise InputError(f"--max-{option}", n_max, f"an integer in [1, {MAX[form]}]")
+    hi = getattr(form.limits, option)
+    if not 1 <= n_max <= hi:
+        raise InputError(f"--max-{option}", n_max, f"an integer in [1, {hi}]")
     preload = preload_choice(a)
-    first = build(a, spec, preload_is_model=form == "ked", **{option: 1})
+    in_model = preload_in_model(form.name)
+    first = build(a, spec, preload_is_model=in_model, **{option: 1})
     state0 = pose_state(a, first, DEFAULT_AT.get(spec.family))
 
     def state_of(model):
         return model.state(actuated=state0.actuated)
 
-    result = convergence(lambda n: build(a, spec, preload_is_model=form == "ked",
+    result = convergence(lambda n: build(a, spec, preload_is_model=in_model,
                                          **{option: n}),
                          state_of, max_n=n_max, count=a.count, preload=preload,
                          option=option, robot=spec.name,

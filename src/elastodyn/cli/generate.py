@@ -11,8 +11,6 @@ from .common import (add_model_options, add_robot, build, flush_notes, given, in
                      load_robot, refuse)
 
 MAX_LINKS = 12
-PROBLEMS = {"nepvp": ("inverse", "direct", "model"), "amm": ("model",),
-            "explicit": ("model",)}
 
 
 def register(sub):
@@ -73,22 +71,23 @@ def _formulation(a, spec):
     """--formulation, or the robot's first formulation with a symbolic program; a
     robot whose default is not symbolic (the flexible Delta: ked) is refused naming
     ROBOT and the formulation to add."""
-    from ..formulations.registry import formulations_for
+    from ..formulations.registry import formulations_for, get
     forms = formulations_for(spec)
     if given(a, "formulation"):
         return a.formulation
-    if forms[0] in PROBLEMS:
+    if get(forms[0]).problems:
         return forms[0]
-    symbolic = [f for f in forms if f in PROBLEMS]
+    symbolic = [f for f in forms if get(f).problems]
     raise InputError("ROBOT", a.robot, f"a robot whose default formulation has a symbolic "
                      f"program ({spec.name}'s is {forms[0]}, which has none" + (
                          f"; add --formulation {symbolic[0]} for its "
-                         f"{'rigid ' if symbolic[0] == 'explicit' else ''}model as code)"
+                         f"{'rigid ' if get(symbolic[0]).rigid else ''}model as code)"
                          if symbolic else ")"))
 
 
 def run(a) -> int:
     from .._validate import choice
+    from ..formulations.registry import formulations_for, get
     from ..symbolic import LANGUAGES, print_program
     a.lang = a.lang or "c"
     choice("--lang", a.lang, LANGUAGES)
@@ -102,10 +101,12 @@ def run(a) -> int:
         refuse(a, {"links": "--links"}, "only with ROBOT arm (a description has its links)")
         spec = load_robot(a)
         model = build(a, spec, formulation=_formulation(a, spec))
-        if "program" not in model.capabilities:
-            raise InputError("--formulation", model.formulation, "a symbolic formulation "
-                             "(nepvp, amm, explicit)")
-        problems = PROBLEMS[model.formulation]
+        problems = get(model.formulation).problems
+        if "program" not in model.capabilities or not problems:
+            symbolic = [f for f in formulations_for(spec) if get(f).problems]
+            raise InputError("--formulation", model.formulation, "a symbolic formulation ("
+                             + (", ".join(symbolic) + " for this robot" if symbolic else
+                                "this robot has none") + ")")
         problem = a.problem or problems[0]
         choice("--problem", problem, problems)
         prog = model.program(problem)

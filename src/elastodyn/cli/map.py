@@ -8,9 +8,11 @@ import numpy as np
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      flexible_model, given, integer, load_robot, number, preload_choice,
-                     progress_bar, refuse)
+                     pose_dim, preload_in_model, progress_bar, refuse)
 
 MAX_POINTS = 10_000
+DEFAULT_CENTRE = {"delta": (0.0, 0.0, 0.5)}
+"""Default circle centre per family where the paper has one (Kuo 2016 Fig. 4)."""
 
 
 def register(sub):
@@ -44,8 +46,8 @@ def run(a) -> int:
     spec = load_robot(a)
     preload = preload_choice(a)
     form = flexible_model(a, spec, verb="map")
-    model = build(a, spec, preload_is_model=form == "ked")
-    path = a.path or ("circle" if spec.family == "delta" else None)
+    model = build(a, spec, preload_is_model=preload_in_model(form))
+    path = a.path or ("circle" if spec.family in DEFAULT_CENTRE else None)
     points = 360 if a.points is None else a.points
     if not 1 <= points <= MAX_POINTS:
         raise InputError("--points", points, f"an integer in [1, {MAX_POINTS}]")
@@ -57,10 +59,12 @@ def run(a) -> int:
         if "inverse_kinematics" not in model.capabilities:
             raise InputError("--path", "circle", f"line (--from, --to) for this robot: the "
                              f"{model.formulation} model has no inverse kinematics")
-        dim = 3 if spec.family == "delta" else 2
-        centre = a.centre if given(a, "centre") else ((0.0, 0.0, 0.5) if dim == 3 else None)
+        dim = pose_dim(model)
+        centre = a.centre if given(a, "centre") else DEFAULT_CENTRE.get(spec.family)
         if centre is None:
-            raise InputError("--centre", None, "the circle's centre X Y [m]")
+            raise InputError("--centre", None, "the circle's centre" + (
+                " X Y [m]" if dim == 2 else " [m]"))
+        dim = len(centre) if dim is None else dim
         if len(centre) != dim:
             raise InputError("--centre", list(centre), f"{dim} coordinates [m]")
         radius = 0.1 if a.radius is None else a.radius

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .common import (add_model_options, add_output, add_pose, add_robot, build, check_out,
                      emit, flexible_model, given, integer, load_robot, number, pose_state,
-                     preload_choice, refuse)
+                     preload_choice, preload_in_model, refuse)
 
 DEFAULT_AT = {"delta": (0.1, 0.0, 0.5)}
 """Default pose per family where the paper has one (Kuo 2016 5.2: P = (0.1, 0, 0.5) m)."""
@@ -41,9 +41,10 @@ def run(a) -> int:
     spec = load_robot(a)
     preload = preload_choice(a)
     form = flexible_model(a, spec, verb="modes")
-    model = build(a, spec, preload_is_model=form == "ked")
-    if given(a, "speed") and model.formulation == "ked":
-        refuse(a, {"speed": "--speed"}, "a nonlinear formulation (KED linearizes about a "
+    model = build(a, spec, preload_is_model=preload_in_model(form))
+    if given(a, "speed") and "steady_motion" not in model.capabilities:
+        refuse(a, {"speed": "--speed"}, f"a formulation that linearizes about a steady "
+               f"motion (the {model.formulation} model linearizes about a pose or a "
                "prescribed path: use map)")
     state = pose_state(a, model, DEFAULT_AT.get(spec.family))
     if given(a, "speed"):

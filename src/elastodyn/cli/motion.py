@@ -12,7 +12,7 @@ import os
 import numpy as np
 
 from ..exceptions import InputError, ModelError
-from .common import POSE_DIM, given, input_error, number, old_spelling, refuse
+from .common import given, input_error, number, old_spelling, pose_dim, refuse
 
 LAW_OPTIONS = {
     "circle": {"centre": "--centre", "radius": "--radius", "period": "--period",
@@ -168,7 +168,7 @@ def check_spec(a, tspec, model) -> None:
     names = ", ".join(model.coordinates.actuated)
     _check_space(a, tspec, model)
     if space == "task":
-        dim = POSE_DIM.get(model.formulation)
+        dim = pose_dim(model)
         if law == "inverted-u" and dim != 3:
             raise InputError("--trajectory", law, f"a path of {dim} coordinates (the "
                              "inverted-U is a Delta platform's 3-D path)")
@@ -190,15 +190,18 @@ def _space_of(tspec) -> str:
 
 
 def _check_space(a, tspec, model) -> None:
-    """A task-space motion needs a model with an inverse kinematics; a Delta's models
-    follow the platform's path (task space) only."""
+    """A task-space motion needs a model with an inverse kinematics; a model whose
+    registry entry is ``task_space_only`` (a Delta's) follows end-effector paths only."""
     space = _space_of(tspec)
     if space not in ("joint", "task"):
         raise InputError("--space", space, "joint or task")
-    if space == "joint" and model.formulation in ("explicit", "multipliers", "ked"):
+    from ..formulations.registry import lookup
+    entry = lookup(model.formulation)
+    if space == "joint" and entry is not None and entry.task_space_only:
         flag = "--space" if given(a, "space") else "--trajectory"
         raise InputError(flag, space if flag == "--space" else tspec.get("law"),
-                         "a path of the platform for a Delta (circle, inverted-u; "
+                         f"a path of the end-effector for the {model.formulation} "
+                         "model, which follows task-space paths only (circle, inverted-u; "
                          "bang-bang, rest-to-rest or table with --space task)")
     if space == "task" and "inverse_kinematics" not in model.capabilities:
         flag = "--space" if given(a, "space") else "--trajectory"

@@ -5,7 +5,6 @@ import json
 import sys
 
 
-
 def register(sub):
     p = sub.add_parser("robots", help="list the preset robots, their formulations and verbs",
                        description="The preset robots (each paper's), the formulations that "
@@ -18,27 +17,26 @@ def register(sub):
     p.set_defaults(func="robots")
 
 
-VERBS_OF = {
-    "explicit": ("describe", "torques", "simulate (--controller)", "generate"),
-    "multipliers": ("describe", "torques", "simulate (--controller)"),
-    "ked": ("describe", "modes", "map", "convergence", "torques", "simulate"),
-    "nepvp": ("describe", "modes", "map", "convergence", "torques", "simulate", "generate"),
-    "amm": ("describe", "modes", "map", "convergence", "torques", "simulate", "generate"),
-}
+def verbs(form) -> list[str]:
+    """The verbs of the command line that answer for formulation ``form`` (a registry
+    entry): describe, then the registry's; a rigid model simulates under a controller
+    only."""
+    return ["describe"] + [v + " (--controller)" if v == "simulate" and form.rigid else v
+                           for v in form.verbs]
 
 
 def table() -> list[dict]:
     from ..description.files import load_description
     from ..description.presets import PRESETS
     from ..description.scenarios import scenario_names
-    from ..formulations.registry import describe_formulation, formulations_for
+    from ..formulations.registry import formulations_for, get
     rows = []
     for name in PRESETS:
         spec = load_description(name)
         forms = formulations_for(spec)
         rows.append({"name": name, "family": spec.family, "formulations": forms,
-                     "descriptions": {f: describe_formulation(f) for f in forms},
-                     "verbs": {f: list(VERBS_OF[f]) for f in forms},
+                     "descriptions": {f: get(f).description for f in forms},
+                     "verbs": {f: verbs(get(f)) for f in forms},
                      "scenarios": scenario_names(name)})
     return rows
 

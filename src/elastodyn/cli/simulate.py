@@ -14,8 +14,8 @@ from .common import (add_model_options, add_output, add_robot, build, check_out,
 from .motion import add_motion_options, check_window, motion_spec
 
 MAX_STEPS = 200_000
-MAX_TIME = {"explicit": 1000.0, "multipliers": 1000.0, "ked": 100.0, "nepvp": 20.0,
-            "amm": 60.0}
+"""Most output samples of a simulation (the longest window is the formulation's:
+``registry.Limits.simulate_time``)."""
 
 
 def register(sub):
@@ -77,8 +77,6 @@ def _old_spellings(a):
 CONTROLLERS = ("pd", "computed-torque", "none")
 LOOP_OPTIONS = {"controller": "--controller", "kp": "--kp", "kd": "--kd",
                 "gravity_compensation": "--gravity-compensation", "offset": "--offset"}
-CLOSED_LOOP = ("explicit", "multipliers", "amm")
-"""Formulations with a closed-loop engine (simulate_controlled)."""
 
 
 def _controller(a, model, spec, tspec, scen) -> dict:
@@ -87,14 +85,18 @@ def _controller(a, model, spec, tspec, scen) -> dict:
     switch to another model."""
     if given(a, "controller") and a.controller not in CONTROLLERS:
         raise InputError("--controller", a.controller, "one of " + ", ".join(CONTROLLERS))
+    from ..formulations.registry import formulations_for, get
     asked = [d for d in LOOP_OPTIONS if given(a, d) and not (
         d == "controller" and a.controller == "none")]
     form = model.formulation
-    if form not in CLOSED_LOOP:
+    entry = get(form)
+    if not entry.closed_loop:
         if asked:
-            hint = ("add --formulation explicit for the rigid Delta under joint control"
-                    if spec.family == "delta" else "no formulation of this robot has a "
-                    "closed-loop engine")
+            closed = [f for f in formulations_for(spec) if get(f).closed_loop]
+            hint = (f"add --formulation {closed[0]} for the "
+                    f"{'rigid ' if get(closed[0]).rigid else ''}{spec.family} robot under "
+                    "joint control" if closed else
+                    "no formulation of this robot has a closed-loop engine")
             d = asked[0]
             value = getattr(a, d)
             raise InputError(LOOP_OPTIONS[d], value if value is not True else "given",
@@ -104,7 +106,7 @@ def _controller(a, model, spec, tspec, scen) -> dict:
     scen_motion = not given(a, "trajectory") or tspec.get("law") == scen.get(
         "trajectory", {}).get("law")
     ctrl = dict(scen.get("controller") or {}) if scen_motion else {}
-    rigid = form in ("explicit", "multipliers")
+    rigid = entry.rigid
     if given(a, "controller"):
         if a.controller == "none":
             if rigid:
@@ -150,6 +152,7 @@ def _controller(a, model, spec, tspec, scen) -> dict:
 def run(a) -> int:
     from ..analysis.scenario import build_trajectory
     from ..analysis.simulate import simulate_controlled, simulate_motion
+    from ..formulations.registry import get
     from .motion import check_path, check_spec, path_errors, window_flag
     check_out(a)
     _old_spellings(a)
@@ -162,12 +165,14 @@ def run(a) -> int:
                "only with --controller (closed loop)")
     check_spec(a, tspec, model)
     traj = build_trajectory(tspec, model)
-    rigid = model.formulation in ("explicit", "multipliers")
+    entry = get(model.formulation)
+    rigid = entry.rigid
+    max_time = entry.limits.simulate_time
     wname = window_flag(a, tspec)
     if ctrl:
         step = a.step if a.step is not None else (1e-2 if rigid else 1e-3)
         duration = _duration(a, scen, traj)
-        check_window(duration, step, max_time=MAX_TIME[model.formulation],
+        check_window(duration, step, max_time=max_time,
                      max_samples=MAX_STEPS, name=wname)
         if tspec.get("law") != "hold":
             check_path(a, tspec, model, traj, duration, step)
@@ -190,7 +195,7 @@ def run(a) -> int:
         return emit(a, result)
     step = 1e-3 if a.step is None else a.step
     duration = _duration(a, scen, traj)
-    check_window(duration, step, max_time=MAX_TIME[model.formulation], max_samples=MAX_STEPS,
+    check_window(duration, step, max_time=max_time, max_samples=MAX_STEPS,
                  name=wname)
     check_path(a, tspec, model, traj, duration, step)
     initial = a.initial or scen.get("initial") or "static"

@@ -7,11 +7,6 @@ from .common import (add_model_options, add_output, add_robot, build, check_out,
                      given, load_robot, progress_bar)
 from .motion import add_motion_options, check_window, motion_spec
 
-MAX_SAMPLES = 1_000_000
-MAX_TIME = 1000.0
-_PAPER_FORMULATION = {"delta-kuo2016": "multipliers", "delta-asadi2020": "explicit"}
-"""The torques verb's default for the Delta presets: each paper's own inverse dynamics
-(Kuo's multipliers give the lower-link tensions too)."""
 
 
 def register(sub):
@@ -34,12 +29,15 @@ def register(sub):
 def run(a) -> int:
     from ..analysis.scenario import build_trajectory
     from ..analysis.simulate import torques
+    from ..description.scenarios import paper_formulation
+    from ..formulations.registry import get
     from .motion import (check_path, check_spec, path_errors, preset_of, window_flag)
     check_out(a)
     spec = load_robot(a)
-    form = a.formulation or _PAPER_FORMULATION.get(preset_of(a) or "")
+    form = a.formulation or paper_formulation(preset_of(a), "torques")
     model = build(a, spec, formulation=form)
-    rigid = model.formulation in ("explicit", "multipliers")
+    entry = get(model.formulation)
+    rigid = entry.rigid
     if rigid:
         for dest, flag in (("initial", "--initial"), ("method", "--method")):
             if given(a, dest):
@@ -53,9 +51,8 @@ def run(a) -> int:
     duration = a.duration
     if duration is None:
         duration = traj.period if traj.period is not None else traj.t_end - traj.t_start
-    check_window(duration, step, max_time=MAX_TIME if rigid else 100.0,
-                 max_samples=MAX_SAMPLES if rigid else 200_000,
-                 name=window_flag(a, tspec))
+    check_window(duration, step, max_time=entry.limits.torques_time,
+                 max_samples=entry.limits.torques_samples, name=window_flag(a, tspec))
     check_path(a, tspec, model, traj, duration, step)
     inputs = {"trajectory": tspec}
     with path_errors(a, tspec):

@@ -18,6 +18,10 @@ A scenario is a mapping with
     ``zero``: undeformed).
 
 Every value is a number, a word or a list of numbers: no code.
+
+:data:`PAPER_FORMULATIONS` holds, per preset, the formulation a verb uses by default when
+the paper computed it with another model than the robot's default (the Delta papers'
+torques: each paper's own rigid inverse dynamics).
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ import math
 
 from ..exceptions import InputError
 
-__all__ = ["SCENARIOS", "scenario", "scenario_names"]
+__all__ = ["SCENARIOS", "PAPER_FORMULATIONS", "scenario", "scenario_names",
+           "paper_formulation"]
 
 SCENARIOS: dict = {
     "delta-kuo2016": {
@@ -63,6 +68,20 @@ SCENARIOS: dict = {
     },
 }
 """preset name -> {scenario name -> scenario}; the first scenario is the default."""
+
+PAPER_FORMULATIONS: dict = {
+    "delta-kuo2016": {"torques": "multipliers"},   # Kuo 2016 section 2.3 (with the
+                                                   # lower-link tensions)
+    "delta-asadi2020": {"torques": "explicit"},    # Asadi & Heydari 2020
+}
+"""preset name -> {verb -> the paper's formulation}: the verb's default for that preset
+when ``--formulation`` is not given (else the robot's default formulation)."""
+
+
+def paper_formulation(preset: str | None, verb: str) -> str | None:
+    """The formulation the paper of ``preset`` used for ``verb`` (its default there), or
+    None (a description file, or no such entry: the robot's default)."""
+    return PAPER_FORMULATIONS.get(preset or "", {}).get(verb)
 
 
 def scenario_names(preset: str) -> list[str]:
