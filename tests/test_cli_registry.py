@@ -1,7 +1,8 @@
 """The command line asks the formulation registry (and the models' capabilities), never a
 table of its own keyed by formulation name: a formulation added to the registry runs
-through the verbs, an unknown one is refused in one line (never a KeyError), and a
-refused model option names the flags the formulation takes."""
+through the verbs, an unknown one is refused in one line (never a KeyError), ``elastodyn
+robots`` lists each formulation's actuated coordinates, and a refused model option names
+the flags the formulation takes."""
 from __future__ import annotations
 
 import json
@@ -70,6 +71,7 @@ def test_new_formulation_listed_by_robots(fe2, capsys):
     assert five["formulations"] == ["nepvp", "fe2"]
     assert five["descriptions"]["fe2"] == fe2.description
     assert five["verbs"]["fe2"] == ["describe", *fe2.verbs]
+    assert five["actuated"]["fe2"] == {"names": ["q1", "q4"], "units": ["m", "m"]}
 
 
 def test_new_formulation_runs_modes_and_convergence(fe2, capsys):
@@ -107,6 +109,40 @@ def test_new_formulation_runs_simulate_and_generate(fe2, capsys):
                                  "--modes", "2"])
     assert code == 2 and err[0].endswith("not an option of the fe2 formulation (it takes "
                                          "--elements)"), err
+
+
+# ------------------------------------------------------------------ robots: actuated
+ACTUATED = {
+    "delta-kuo2016": {"names": ["q1", "q2", "q3"], "units": ["rad"] * 3},
+    "delta-asadi2020": {"names": ["q1", "q2", "q3"], "units": ["rad"] * 3},
+    "prrrp-briot2013": {"names": ["q1", "q4"], "units": ["m", "m"]},
+    "arm-yu2019": {"names": ["q1", "q2"], "units": ["rad", "rad"]},
+}
+"""Written from the papers: the Delta's three motor angles, the five-bar's two sliders
+(Briot's q1 and q4), the arm's two motor shaft angles."""
+
+
+def test_robots_lists_the_actuated_coordinates_and_units(capsys):
+    rows = _json(capsys, ["robots", "--json"])["robots"]
+    for r in rows:
+        assert set(r["actuated"]) == set(r["formulations"])
+        for form, act in r["actuated"].items():
+            assert act == ACTUATED[r["name"]], (r["name"], form)
+    code, out, err = _run(capsys, ["robots"])
+    assert code == 0 and out == ""
+    assert any(ln.startswith("  nepvp (default): ") and "actuated: q1 [m], q4 [m];" in ln
+               for ln in err), err
+    assert any(ln.startswith("  ked (default): ")
+               and "actuated: q1 [rad], q2 [rad], q3 [rad];" in ln for ln in err), err
+
+
+def test_actuated_takes_the_order_robots_lists(capsys):
+    """--actuated Q... in the order of elastodyn robots: the five-bar's q1 then q4."""
+    act = {r["name"]: r["actuated"] for r in _json(capsys, ["robots", "--json"])["robots"]}
+    names = act["prrrp-briot2013"]["nepvp"]["names"]
+    doc = _json(capsys, ["modes", "prrrp-briot2013", "--actuated", "0", "0.25", "--count",
+                         "1", "--json"])
+    assert dict(zip(names, doc["inputs"]["actuated"])) == {"q1": 0.0, "q4": 0.25}
 
 
 # ------------------------------------------------------------------ option refusals
