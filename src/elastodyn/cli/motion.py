@@ -300,6 +300,35 @@ def path_errors(a, tspec):
             "workspace")) from None
 
 
+def nominal_period(traj) -> float | None:
+    """The period [s] of a periodic path, ramped or not, or None for a motion without
+    one. A ramped circle (``trajectories.Ramped``) is not periodic itself (its
+    ``period`` is None): its path, and the period counted by ``--periods``, is its
+    ``trajectory``."""
+    from ..trajectories import Ramped
+    if traj.period is not None:
+        return float(traj.period)
+    if isinstance(traj, Ramped):
+        return float(traj.trajectory.period)
+    return None
+
+
+def ramp_time(traj) -> float:
+    """The duration [s] of the speed ramp of a ramped path (``--ramp``), else 0."""
+    from ..trajectories import Ramped
+    return float(traj.ramp_duration) if isinstance(traj, Ramped) else 0.0
+
+
+def default_window(traj) -> float:
+    """The time window of a motion without --duration or a scenario's: one period of a
+    periodic path after its ramp (a ramped circle: the ramp, then one period at the
+    nominal speed), else the whole motion (infinite for an endless one)."""
+    period = nominal_period(traj)
+    if period is not None:
+        return ramp_time(traj) + period
+    return traj.t_end - traj.t_start
+
+
 def window_flag(a, tspec) -> str:
     """The option that set the time window (named when the window is bad)."""
     for dest, flag in (("periods", "--periods"), ("duration", "--duration"),

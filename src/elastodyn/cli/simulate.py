@@ -11,7 +11,8 @@ from ..exceptions import InputError, ModelError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      given, input_error, load_robot, number, old_spelling, progress_bar,
                      refuse)
-from .motion import add_motion_options, check_window, motion_spec
+from .motion import (add_motion_options, check_window, default_window, motion_spec,
+                     nominal_period)
 
 MAX_STEPS = 200_000
 """Most output samples of a simulation (the longest window is the formulation's:
@@ -230,12 +231,17 @@ def _check_offset(a, model, traj):
 
 
 def _duration(a, scen, traj) -> float:
+    """The simulated window: --periods (periods of a circle's nominal period, a ramp's
+    periods included: --ramp 1 --periods 4 is the ramp and three periods at speed),
+    --duration, the scenario's (its periods count the ramp too), one period of a circle
+    (after its ramp), or the whole motion (0.25 s more after a joint-space one)."""
+    period = nominal_period(traj)
     if given(a, "periods"):
         if given(a, "duration"):
             raise InputError("--duration", a.duration, "not with --periods")
-        if traj.period is None and not hasattr(traj, "base"):
-            raise InputError("--periods", a.periods, "only for a periodic path (a circle)")
-        period = traj.period if traj.period is not None else traj.base.period
+        if period is None:
+            raise InputError("--periods", a.periods, "only for a periodic path (a circle, "
+                             "ramped or not)")
         if not a.periods > 0:
             raise InputError("--periods", a.periods, "a number > 0")
         return a.periods * period
@@ -243,14 +249,14 @@ def _duration(a, scen, traj) -> float:
         return a.duration
     from_scenario = not given(a, "trajectory") or a.trajectory == scen.get(
         "trajectory", {}).get("law")
-    if from_scenario and scen.get("periods") and traj.period is not None:
-        return scen["periods"] * traj.period
+    if from_scenario and scen.get("periods") and period is not None:
+        return scen["periods"] * period
     if from_scenario and scen.get("duration"):
         t = float(scen["duration"])
         end = traj.t_end - traj.t_start
         return t if not np.isfinite(end) or t >= end else end + 0.25
-    if traj.period is not None:
-        return traj.period
+    if period is not None:
+        return default_window(traj)
     end = traj.t_end - traj.t_start
     if not np.isfinite(end):
         raise InputError("--duration", None, "a time window [s] for this motion")

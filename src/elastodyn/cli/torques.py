@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      given, load_robot, progress_bar)
-from .motion import add_motion_options, check_window, motion_spec
+from .motion import add_motion_options, check_window, default_window, motion_spec
 
 
 
@@ -50,7 +50,7 @@ def run(a) -> int:
     step = 1e-3 if a.step is None else a.step
     duration = a.duration
     if duration is None:
-        duration = traj.period if traj.period is not None else traj.t_end - traj.t_start
+        duration = default_window(traj)
     check_window(duration, step, max_time=entry.limits.torques_time,
                  max_samples=entry.limits.torques_samples, name=window_flag(a, tspec))
     check_path(a, tspec, model, traj, duration, step)

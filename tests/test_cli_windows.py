@@ -1,0 +1,76 @@
+"""Time windows of ramped circles: --ramp with --periods, and the default windows."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from elastodyn.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def _run(capsys, argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err.strip().splitlines()
+
+
+def _json(capsys, argv):
+    code, out, err = _run(capsys, argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _numbers(doc):
+    """The document without what changes from run to run."""
+    return {k: v for k, v in doc.items() if k != "run"}
+
+
+# ------------------------------------------------------------------ ramped circles
+def test_periods_with_a_ramp_count_the_ramp(capsys):
+    """--ramp 1 --periods 4 on Kuo's 1 s circle: a 4 s window, the ramp's period
+    included (the ramp, then three periods at speed); the same run as --duration 4."""
+    base = ["simulate", "delta-kuo2016", "--trajectory", "circle", "--ramp", "1",
+            "--step", "0.01", "--json"]
+    doc = _json(capsys, base + ["--periods", "4"])
+    assert doc["inputs"]["duration_s"] == 4.0
+    assert doc["inputs"]["trajectory"]["ramp"] == 1.0
+    assert doc["time_s"][-1] == pytest.approx(4.0)
+    ref = _json(capsys, base + ["--duration", "4"])
+    assert _numbers(doc) == _numbers(ref)
+    # from rest: the platform starts still (position of the first samples)
+    p = doc["position_m"]
+    assert math.dist(p[0], p[1]) < 1e-6
+
+
+def test_periods_of_a_ramped_circle_use_its_nominal_period(capsys):
+    """Asadi's circle runs at 1 rad/s: its period is 2 pi s, ramped or not."""
+    doc = _json(capsys, ["simulate", "delta-asadi2020", "--ramp", "0.5", "--periods", "1.5",
+                         "--json"])
+    assert doc["inputs"]["duration_s"] == pytest.approx(1.5 * 2 * math.pi)
+
+
+@pytest.mark.parametrize("argv,window", [
+    # the scenario's 5 periods, the ramp's included
+    (["simulate", "delta-kuo2016", "--ramp", "1", "--step", "0.01"], 5.0),
+    # one period after the ramp
+    (["torques", "delta-kuo2016", "--ramp", "1"], 2.0),
+    (["torques", "delta-asadi2020", "--ramp", "0.5"], 1.5 * 2 * math.pi),
+    (["simulate", "delta-kuo2016", "--formulation", "explicit", "--trajectory", "circle",
+      "--ramp", "2"], 5.0),
+])
+def test_default_window_of_a_ramped_circle(argv, window, capsys):
+    doc = _json(capsys, argv + ["--json"])
+    assert doc["inputs"]["duration_s"] == pytest.approx(window, abs=1e-3)   # sampled: torques
+
+
+def test_periods_refused_on_a_path_that_is_not_periodic(capsys):
+    code, _, err = _run(capsys, ["simulate", "delta-kuo2016", "--trajectory", "inverted-u",
+                                 "--periods", "2"])
+    assert code == 2 and len(err) == 1
+    assert "invalid --periods: got 2.0; allowed: only for a periodic path" in err[0]
