@@ -1,12 +1,16 @@
-"""Time windows of ramped circles: --ramp with --periods, and the default windows."""
+"""Time windows of ramped circles (--ramp with --periods and the default windows) and
+the progress bar of closed-loop simulations."""
 from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 
+import elastodyn.cli.simulate as cli_simulate
 from elastodyn.cli import main
+from elastodyn.cli.common import progress_bar
 
 
 @pytest.fixture(autouse=True)
@@ -74,3 +78,47 @@ def test_periods_refused_on_a_path_that_is_not_periodic(capsys):
                                  "--periods", "2"])
     assert code == 2 and len(err) == 1
     assert "invalid --periods: got 2.0; allowed: only for a periodic path" in err[0]
+
+
+# ------------------------------------------------------------------ progress
+def test_progress_bar_is_silent_without_a_terminal(monkeypatch, capsys):
+    assert progress_bar(10**6, "simulate", minimum=2000) is None   # captured: no tty
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert progress_bar(100, "simulate", minimum=2000) is None     # too short
+    bar = progress_bar(4000, "simulate", minimum=2000)
+    assert callable(bar)
+    bar(4000, 4000)
+
+
+@pytest.fixture
+def recorder(monkeypatch):
+    """Replace the CLI's progress bar of simulate by a recorder of its calls."""
+    bars = []
+
+    def fake(total, what, *, minimum=50):
+        calls = []
+        bars.append({"total": total, "what": what, "minimum": minimum, "calls": calls})
+        return lambda done, total_=None: calls.append((done, total_))
+    monkeypatch.setattr(cli_simulate, "progress_bar", fake)
+    return bars
+
+
+@pytest.mark.parametrize("argv,total", [
+    (["simulate", "delta-asadi2020", "--duration", "1"], 100),          # step 0.01
+    (["simulate", "delta-kuo2016", "--formulation", "multipliers", "--duration", "0.5",
+      "--controller", "computed-torque"], 50),
+    (["simulate", "arm-yu2019", "--duration", "0.1"], 100),             # step 0.001
+])
+def test_closed_loop_reports_progress_and_the_same_numbers(argv, total, recorder, capsys,
+                                                            monkeypatch):
+    doc = _json(capsys, argv + ["--json"])
+    assert len(recorder) == 1
+    bar = recorder[0]
+    assert bar["total"] == total and bar["what"] == "simulate" and bar["minimum"] == 2000
+    done = [d for d, _ in bar["calls"]]
+    assert 2 <= len(done) <= 110, len(done)                  # sparse
+    assert done == sorted(done) and done[-1] == total          # forward, to the end
+    assert all(t == total for _, t in bar["calls"])
+    # without a progress callable: the same numbers
+    monkeypatch.setattr(cli_simulate, "progress_bar", lambda *a, **k: None)
+    assert _numbers(_json(capsys, argv + ["--json"])) == _numbers(doc)

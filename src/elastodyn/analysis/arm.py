@@ -138,7 +138,7 @@ def joint_angles(model, q) -> np.ndarray:
 
 def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
                 step: float = 1e-3, friction: bool = True, method: str = "Radau",
-                rtol: float = 1e-8, atol: float = 1e-11) -> ArmSimulation:
+                rtol: float = 1e-8, atol: float = 1e-11, progress=None) -> ArmSimulation:
     """Joint PD tracking on the encoder angles: tau = kp (theta_ref - vartheta) + kd
     (theta_ref_d - vartheta_d) [N m] with vartheta = B^T q (:func:`joint_angles`), and
     the geared motors' friction on the shaft rates (smoothed Coulomb,
@@ -163,6 +163,10 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
         default is Radau (implicit); DOP853 gives the same motion (tested) with 5 to 100
         times more evaluations, and LSODA stalls on this system without friction
         (2.7 million evaluations for 8 s).
+    progress : callable(t, T), optional
+        Called with the integrated time t [s] and the window T [s] as the integration
+        advances: at most about every T/100, with t increasing, and once with (T, T) at
+        the end. It does not change the results.
     """
     from scipy.integrate import solve_ivp
     from .._validate import positive
@@ -183,8 +187,13 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
         r, rd = reference(np.array([t]))
         return kp * (r[0] - q @ B) + kd * (rd[0] - qd @ B)
 
+    next_report = [0.0]
+
     def rhs(t, x):
         count[0] += 1
+        if progress is not None and t >= next_report[0]:
+            next_report[0] = t + T / 100.0
+            progress(min(t, T), T)
         q, qd = x[:nq], x[nq:]
         d = model.dynamics(q, qd)
         tj = torque(t, q, qd) - (model.friction(qd @ B, COULOMB_SMOOTHING) if friction
@@ -196,6 +205,9 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
     if not sol.success:
         from ..exceptions import ModelError
         raise ModelError(f"integration failed: {sol.message}")
+    if progress is not None:
+        progress(T, T)
+        next_report[0] = np.inf         # the outputs below call rhs again: no reports
     X = sol.y.T
     ref, ref_d = reference(time)
     tau = np.empty((len(time), n))

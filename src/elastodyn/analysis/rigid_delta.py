@@ -290,7 +290,8 @@ class TrackingResult:
 
 def simulate_tracking(plant, trajectory: Trajectory, controller, *, duration: float | None = None,
                       step: float = 1e-2, controller_model=None, initial_offset=(0.0, 0.0, 0.0),
-                      method: str = "RK45", rtol: float = 1e-7, atol: float = 1e-10) -> TrackingResult:
+                      method: str = "RK45", rtol: float = 1e-7, atol: float = 1e-10,
+                      progress=None) -> TrackingResult:
     """Simulate a joint-space controller tracking a platform trajectory.
 
     The plant is integrated in the state (X, Xd) (Asadi eq. 43); the controller sees the
@@ -312,6 +313,10 @@ def simulate_tracking(plant, trajectory: Trajectory, controller, *, duration: fl
         default the plant itself (exact model).
     initial_offset : array_like, shape (3,)
         Initial platform position minus the reference [m] (default on the path).
+    progress : callable(t, T), optional
+        Called with the integrated time t [s] from the start of the window and the
+        window T [s] as the integration advances: at most about every T/100, with t
+        increasing, and once with (T, T) at the end. It does not change the results.
 
     Returns
     -------
@@ -332,11 +337,19 @@ def simulate_tracking(plant, trajectory: Trajectory, controller, *, duration: fl
         meas = cmodel.joint_point(x[:3], x[3:])
         return controller.torque(cmodel, x[:3], x[3:], meas, ref)
 
+    t0, T = float(times[0]), float(times[-1] - times[0])
+    next_report = [t0]
+
     def rhs(t, x, u, params):
+        if progress is not None and t >= next_report[0]:
+            next_report[0] = t + T / 100.0
+            progress(min(t - t0, T), T)
         return plant.rhs(t, x, control(t, x))
 
     sol = simulate_state_space(rhs, x0, t_span=(times[0], times[-1]), t_eval=times,
                                method=method, rtol=rtol, atol=atol)
+    if progress is not None:
+        progress(T, T)
     X = sol.state[:, :3]
     Xd = sol.state[:, 3:]
     s = trajectory.evaluate(times)

@@ -50,6 +50,17 @@ def _closed_loop_formulations() -> str:
     return ", ".join(n for n, f in FORMULATIONS.items() if f.closed_loop)
 
 
+def _in_steps(progress, total: int):
+    """An engine's progress(t, T) [s] as the analyses' progress(done, total) in output
+    steps (None stays None)."""
+    if progress is None:
+        return None
+
+    def report(t, T):
+        progress(min(total, int(total * t / T)) if T > 0 else total, total)
+    return report
+
+
 def _window(traj, duration, periods=None) -> float:
     if duration is not None and periods is not None:
         raise InputError("--periods", periods, "not with --duration")
@@ -421,8 +432,8 @@ CONTROLLERS = ("pd", "computed-torque")
 def simulate_controlled(model, trajectory, controller: dict, *, duration: float | None = None,
                         periods: float | None = None, step: float = 1e-2,
                         initial_offset=None, robot: str | None = None,
-                        inputs: dict | None = None,
-                        free_vibration: bool = False) -> SimulationResult:
+                        inputs: dict | None = None, free_vibration: bool = False,
+                        progress=None) -> SimulationResult:
     """Closed-loop tracking of ``trajectory`` by a joint-space controller.
 
     Parameters
@@ -436,6 +447,9 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
         The controller holds the start of ``trajectory`` and the robot is released from
         rest, undeformed (Yu 2019 case 1): the result adds the spectrum of the last link's
         vertical tip acceleration and the linearized loop's frequencies (arms).
+    progress : callable(done, total) or None
+        Called as the engine integrates, in output steps (``total`` = the window over
+        ``step``), sparsely (about a hundred calls); the results do not depend on it.
     """
     kind = controller.get("kind", "pd")
     if kind not in CONTROLLERS:
@@ -445,21 +459,23 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
     inputs.update({"duration_s": T, "step_s": step, "controller": kind,
                    "kp": controller.get("kp"), "kd": controller.get("kd")})
     name = _name(model, robot)
+    report = _in_steps(progress, max(1, int(round(T / step))))
     if _rigid(model):
         return _rigid_tracking(model, trajectory, controller, T, step, initial_offset,
-                               name, inputs)
+                               name, inputs, report)
     if model.formulation == "amm":
         if kind != "pd":
             raise InputError("--controller", kind, "pd for an arm (Yu's joint PD)")
         if initial_offset is not None:
             raise InputError("--offset", list(initial_offset), "only for a rigid Delta")
-        return _arm_pd(model, trajectory, controller, T, step, name, inputs, free_vibration)
+        return _arm_pd(model, trajectory, controller, T, step, name, inputs, free_vibration,
+                       report)
     raise InputError("--controller", kind, f"a formulation with a closed-loop engine "
                      f"({_closed_loop_formulations()}); {model.formulation} simulates "
                      "prescribed motions (leave --controller out)")
 
 
-def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs):
+def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs, progress=None):
     from .rigid_delta import ComputedTorque, JointPD, sample_times, simulate_tracking
     kind = ctrl.get("kind", "pd")
     if kind == "pd":
@@ -476,7 +492,8 @@ def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs):
     plant.kinematics.state(s.position, s.velocity)   # the reference path is valid
     plant.kinematics.state(s.position[0] + np.asarray(offset, float))
     t0 = _time.perf_counter()
-    res = simulate_tracking(plant, traj, c, duration=T, step=step, initial_offset=offset)
+    res = simulate_tracking(plant, traj, c, duration=T, step=step, initial_offset=offset,
+                            progress=progress)
     wall = _time.perf_counter() - t0
     q = {"time_s": res.time, "position_m": res.position,
          "reference_position_m": res.reference_position,
@@ -498,7 +515,7 @@ def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs):
                                     "simulation", title)
 
 
-def _arm_pd(model, traj, ctrl, T, step, name, inputs, free_vibration):
+def _arm_pd(model, traj, ctrl, T, step, name, inputs, free_vibration, progress=None):
     from . import arm as A
     kp, kd = float(ctrl.get("kp", 125.0)), float(ctrl.get("kd", 25.0))
     for nm, v in (("--kp", kp), ("--kd", kd)):
@@ -518,7 +535,7 @@ def _arm_pd(model, traj, ctrl, T, step, name, inputs, free_vibration):
             s = traj.evaluate(np.asarray(t, dtype=float))
             return s.position, s.velocity
     t0 = _time.perf_counter()
-    sim = A.simulate_pd(amm, ref, T, kp, kd, step=step)
+    sim = A.simulate_pd(amm, ref, T, kp, kd, step=step, progress=progress)
     wall = _time.perf_counter() - t0
     vt = A.joint_angles(amm, sim.q)
     n = amm.n

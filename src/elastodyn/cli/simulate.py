@@ -184,7 +184,10 @@ def run(a) -> int:
                 result = simulate_controlled(model, traj, ctrl, duration=duration,
                                              step=step, initial_offset=a.offset,
                                              robot=spec.name, inputs={"trajectory": tspec},
-                                             free_vibration=tspec.get("law") == "hold")
+                                             free_vibration=tspec.get("law") == "hold",
+                                             progress=progress_bar(
+                                                 int(round(duration / step)), "simulate",
+                                                 minimum=2000))
         except InputError as exc:
             if rigid and str(exc.name) == "X":
                 # the reference path and the initial pose were checked: the plant left
