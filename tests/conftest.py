@@ -18,3 +18,9 @@ def rect():
 @pytest.fixture
 def rng():
     return np.random.default_rng(20261121)
+
+
+@pytest.fixture(autouse=True)
+def _compiled_code_cache(tmp_path_factory, monkeypatch):
+    """Compiled models go to one cache folder of this test session, never to the user's."""
+    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))

@@ -13,21 +13,8 @@ from elastodyn.cli import main
 from elastodyn.formulations import registry as R
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
-
-def _run(capsys, argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err.strip().splitlines()
-
-
-def _json(capsys, argv):
-    code, out, err = _run(capsys, argv)
-    assert code == 0, err
-    return json.loads(out)
+from cli_helpers import run as _run, run_json as _json  # noqa: E402
 
 
 # ------------------------------------------------------------------ unknown formulation

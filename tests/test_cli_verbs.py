@@ -21,22 +21,8 @@ from reference_delta_frame import frame_delta
 PRESETS = ("delta-kuo2016", "delta-asadi2020", "prrrp-briot2013", "arm-yu2019")
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
-
-def _run(capsys, argv):
-    """(exit code, stdout, stderr lines) of one in-process run."""
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err.strip().splitlines()
-
-
-def _json(capsys, argv):
-    code, out, err = _run(capsys, argv)
-    assert code == 0, err
-    return json.loads(out)
+from cli_helpers import run as _run, run_json as _json  # noqa: E402
 
 
 # ------------------------------------------------------------------ robots
