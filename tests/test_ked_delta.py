@@ -343,3 +343,26 @@ def test_free_actuators_carry_the_rotor_inertia(robot):
         assert (s1.F - s0.F) @ delta == pytest.approx(-Im * mo.qdd[0] @ dq, rel=1e-8)
     with pytest.raises(InputError, match="actuators"):
         KEDDeltaModel(replace(robot, friction=Friction(viscous=0.1)), actuators="free")
+
+
+def test_simulated_torques_follow_the_robots_angle_convention():
+    """The KED torques are the efforts on the actuated angles q in the robot's
+    convention, like its rigid torques: a flexible Delta described with Asadi's
+    convention (q_asadi = -q_kuo, so tau_asadi = -tau_kuo) gives the opposite torques
+    of the same robot in Kuo's convention, and they stay close to its rigid torques
+    along a slow, ramped circle (elastic response small)."""
+    from elastodyn.analysis.simulate import simulate_motion
+    from elastodyn.description.files import load_description
+    from elastodyn.formulations.registry import build_model
+    from elastodyn.trajectories import Ramped
+    path = Ramped(Circle([0.0, 0.0, 0.5], 0.05, period=2.0), 1.0)
+    out = {}
+    for conv in ("kuo2016", "asadi2020"):
+        ked = build_model(load_description("delta-kuo2016", [f"convention={conv}"]))
+        r = simulate_motion(ked, path, duration=1.0, step=1e-3)
+        out[conv] = np.asarray(r["torque_nm"]), np.asarray(r["rigid_torque_nm"])
+    (tk, rk), (ta, ra) = out["kuo2016"], out["asadi2020"]
+    np.testing.assert_allclose(ra, -rk, atol=1e-9)
+    np.testing.assert_allclose(ta, -tk, atol=1e-9)
+    scale = np.abs(ra).max()
+    assert np.abs(ta - ra).max() < 0.05 * scale

@@ -190,7 +190,8 @@ class KEDSimulation:
     delta, delta_dot : (nt, dof) global variables and rates
     position_variation : (nt, 3) platform displacement delta_1..3 [m]
     attitude_variation_deg : (nt, 3) platform rotation delta_4..6 [deg]
-    torque : (nt, 3) actuator torques with the elastic response [N m]
+    torque : (nt, 3) actuator torques with the elastic response [N m], on the actuated
+        angles in the robot's convention (as ``rigid_torque``)
     rigid_torque : (nt, 3) torques of the rigid motion (quasi-static reaction) [N m]
     midspan : (nt, 3 legs, 2 links, 4) axial u [m], torsion phi [rad], transverse v
         (link y) [m] and w (link z) [m] at half length, link frames
@@ -458,7 +459,9 @@ def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimul
     ks = np.arange(nt)
     mo = batch.mo
     rows = _field_rows(model)
-    torque = batch.actuator_torques(ks, Q, V, A)
+    # the kernel's torques act about the motor axes y_i (Kuo's phi_1i); the actuated
+    # angles of an asadi2020 robot are the opposite rotations (tau_asadi = -tau_kuo)
+    torque = model.robot.geometry.sign * batch.actuator_torques(ks, Q, V, A)
     q = batch.link_dofs(Q, ks)
     mid = np.zeros((nt, 3, 2, 4))
     max_ratio, max_rot = 0.0, 0.0
