@@ -234,6 +234,8 @@ def test_generate_arm_json_and_python_file(capsys, tmp_path):
     (["generate", "arm", "--modes", "9"], "--modes"),
     (["generate", "arm", "--basis", "legendre"], "--basis"),
     (["generate", "arm", "--problem", "inverse"], "--problem"),
+    (["generate", "arm", "--joint-b", "spherical"], "--joint-b"),
+    (["generate", "arm", "--joint-d", "clamped"], "--joint-d"),
     (["generate", "arm-yu2019", "--links", "3"], "--links"),
     (["generate", "prrrp-briot2013", "--modes", "13"], "--modes"),
     (["generate", "prrrp-briot2013", "--modes", "3", "--elements", "2"], "--elements"),

@@ -148,7 +148,8 @@ def _symbolic_arm(a):
     from ..description.presets import get_preset
     from ..formulations.amm_arm import generate_amm
     refuse(a, {"sets": "--set", "formulation": "--formulation", "problem": "--problem",
-               "elements": "--elements", "order": "--order"},
+               "elements": "--elements", "order": "--order", "joint_b": "--joint-b",
+               "joint_d": "--joint-d"},
            "not for ROBOT arm (it takes --links, --modes, --basis)")
     n = 2 if a.links is None else a.links
     if not 1 <= n <= MAX_LINKS:
