@@ -312,3 +312,15 @@ def test_modes_arm_two_formulations_agree(capsys):
     assert (amm["formulation"], tree["formulation"]) == ("amm", "nepvp")
     assert amm["dof"] == tree["dof"] == 4
     np.testing.assert_allclose(tree["omega_rad_s"], amm["omega_rad_s"], rtol=1e-8)
+
+
+def test_convergence_echoes_the_reference_it_linearized_about(capsys):
+    """convergence --preload (the deflected equilibrium under gravity) and without (the
+    linear structure) give different numbers for an arm: the inputs say which, as
+    those of modes and map do."""
+    docs = {p: _json(capsys, ["convergence", "arm-yu2019", "--max-modes", "2", "--count",
+                              "1", "--json"] + (["--preload"] if p else []))
+            for p in (False, True)}
+    assert docs[False]["frequencies_hz"] != docs[True]["frequencies_hz"]
+    assert docs[False]["inputs"]["preload"] is False
+    assert docs[True]["inputs"]["preload"] is True

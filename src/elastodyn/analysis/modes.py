@@ -302,7 +302,8 @@ def convergence(build, state_of, *, max_n: int, count: int | None = None,
             "frequencies_hz": [f"f{m + 1}_hz" for m in range(count)]}
     opts = {k: v for k, v in model.options.items() if k != option}
     r0 = state_of(model)
-    inputs = {**_pose_inputs(r0), f"max_{option}": max_n, "count": count}
+    inputs = {**_pose_inputs(r0), f"max_{option}": max_n, "count": count,
+              "preload": model.default_preload if preload is None else bool(preload)}
     title = f"{name}: natural frequencies against {option} per beam ({model.formulation})"
     summary = {"frequencies_hz": (om[-1] / (2 * math.pi)).tolist()}
     return ConvergenceResult("convergence", name, model.formulation, opts, inputs, q,
