@@ -47,6 +47,9 @@ __all__ = [
     "planar_stiffness",
     "rosyid_element_matrices",
     "rosyid_element_stiffness",
+    "BOUNDARY_CONDITIONS",
+    "BeamShape",
+    "fitted_mass_per_length",
 ]
 
 #: The planar "skew" matrix of Shabana/Rosyid eq. (27), ``I_tilde = [[0, 1], [-1, 0]]``.
@@ -163,9 +166,9 @@ class FFRFInvariants:
     length : float
         Beam length ``L`` in m.
     mass_per_length : float
-        ``rho A`` in kg/m.
+        Mean mass per length ``m / L`` in kg/m (``rho A`` for a uniform beam).
     mass : float
-        ``m = rho A L`` in kg (eq. (16)).
+        ``m = integral rho A dx`` in kg (eq. (16)).
     I1 : numpy.ndarray, shape (2,)
         ``integral rho u_o dV`` in kg m (eq. (18)); ``(m L / 2, 0)``.
     S_bar : numpy.ndarray, shape (2, n_f)
@@ -231,8 +234,33 @@ def _eval_shape(shape_fn: ShapeFunction, xi: np.ndarray, **kwargs) -> np.ndarray
     return S
 
 
-def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length: float,
-                    n_gauss: int | None = None) -> FFRFInvariants:
+def _segment_rule(n_gauss, breaks) -> tuple[np.ndarray, np.ndarray]:
+    """Gauss-Legendre nodes and weights on [0, 1], per segment ``breaks[k]..breaks[k+1]``
+    (piecewise polynomial shapes, e.g. finite elements, are then integrated exactly)."""
+    xi, w = _gauss(n_gauss)
+    if breaks is None:
+        return xi, w
+    b = np.asarray(breaks, dtype=float)
+    if b.ndim != 1 or b.size < 2 or b[0] != 0.0 or b[-1] != 1.0 or np.any(np.diff(b) <= 0):
+        raise InputError("breaks", breaks, "increasing abscissae from 0 to 1")
+    h = np.diff(b)
+    return ((b[:-1, None] + h[:, None] * xi[None, :]).ravel(),
+            (h[:, None] * w[None, :]).ravel())
+
+
+def _density(mass_per_length, xi: np.ndarray) -> np.ndarray:
+    """Mass per length [kg/m] at ``xi``: a constant > 0 or a callable of xi."""
+    if callable(mass_per_length):
+        mu = np.asarray(mass_per_length(xi), dtype=float) * np.ones_like(xi)
+        if not np.all(np.isfinite(mu)) or np.any(mu <= 0.0):
+            raise InputError("mass_per_length", "callable",
+                             "a callable giving finite values > 0 on [0, 1]")
+        return mu
+    return positive("mass_per_length", mass_per_length) * np.ones_like(xi)
+
+
+def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length,
+                    n_gauss: int | None = None, breaks=None) -> FFRFInvariants:
     """Inertia shape integrals of a straight uniform planar beam body by Gauss quadrature.
 
     Implements the volume integrals of Rosyid & El-Khasawneh (2020) eqs. (16)-(32) for the
@@ -246,12 +274,18 @@ def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length: 
         example ``functools.partial(rayleigh_ritz_shape, length=L)``.
     length : float
         Beam length ``L`` in m, > 0.
-    mass_per_length : float
-        ``rho A`` in kg/m, > 0.
+    mass_per_length : float or callable
+        ``rho A`` in kg/m, > 0, or a callable ``mu(xi)`` giving it along the beam (a body
+        whose mass, centre of mass and inertia are given, :func:`fitted_mass_per_length`).
     n_gauss : int, optional
-        Number of Gauss-Legendre points, >= 1.  Default :data:`DEFAULT_N_GAUSS` (12), exact
-        when the shape functions are polynomials of degree <= 11; pass more points for
-        non-polynomial shapes (e.g. assumed modes).
+        Number of Gauss-Legendre points per segment, >= 1.  Default
+        :data:`DEFAULT_N_GAUSS` (12), exact when the integrands are polynomials of degree
+        <= 23 (shapes of degree <= 11 with a density of degree <= 1, or degree <= 10 with
+        a quadratic density); pass more points for non-polynomial shapes (assumed modes).
+    breaks : array_like, optional
+        Segment boundaries in xi (0 = b_0 < ... < b_k = 1), each segment integrated by its
+        own rule: pass the element boundaries of a finite-element shape
+        (:class:`BeamShape`), whose derivatives jump there.
 
     Returns
     -------
@@ -265,13 +299,14 @@ def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length: 
         If ``shape_fn`` returns the wrong shape.
     """
     L = positive("length", length)
-    rho = positive("mass_per_length", mass_per_length)
-    xi, w = _gauss(n_gauss)
+    xi, w = _segment_rule(n_gauss, breaks)
+    mu = _density(mass_per_length, xi)
     S = _eval_shape(shape_fn, xi)                       # (n, 2, n_f)
-    wm = rho * L * w                                     # mass weights, kg
+    wm = mu * L * w                                      # mass weights, kg
     x = L * xi
     S1, S2 = S[:, 0, :], S[:, 1, :]
-    mass = rho * L
+    mass = float(np.sum(wm))
+    rho = mass / L
     I1 = np.array([np.sum(wm * x), 0.0])
     S_bar = np.einsum("q,qkf->kf", wm, S)
     S11 = np.einsum("q,qa,qb->ab", wm, S1, S1)
@@ -412,7 +447,8 @@ def planar_quadratic_velocity(inv: FFRFInvariants, theta: float, theta_dot: floa
 
 
 def planar_stiffness(shape_fn: ShapeFunction, *, length: float, axial_stiffness: float,
-                     bending_stiffness: float, n_gauss: int | None = None) -> np.ndarray:
+                     bending_stiffness: float, n_gauss: int | None = None,
+                     breaks=None) -> np.ndarray:
     """Elastic stiffness matrix ``K_ff`` of an Euler-Bernoulli planar beam body.
 
     Rosyid & El-Khasawneh (2020) eqs. (37)-(38) and (54)-(55)::
@@ -437,6 +473,8 @@ def planar_stiffness(shape_fn: ShapeFunction, *, length: float, axial_stiffness:
     n_gauss : int, optional
         Gauss-Legendre points, default :data:`DEFAULT_N_GAUSS` (exact for polynomial shapes
         of degree <= 13).
+    breaks : array_like, optional
+        Segment boundaries in xi (see :func:`ffrf_invariants`).
 
     Returns
     -------
@@ -448,7 +486,7 @@ def planar_stiffness(shape_fn: ShapeFunction, *, length: float, axial_stiffness:
     L = positive("length", length)
     EA = non_negative("axial_stiffness", axial_stiffness)
     EI = non_negative("bending_stiffness", bending_stiffness)
-    xi, w = _gauss(n_gauss)
+    xi, w = _segment_rule(n_gauss, breaks)
     d1 = _eval_shape(shape_fn, xi, derivative=1)[:, 0, :] / L
     d2 = _eval_shape(shape_fn, xi, derivative=2)[:, 1, :] / L**2
     wx = L * w
@@ -584,3 +622,139 @@ def rosyid_element_stiffness(length: float, *, axial_stiffness: float,
         [0, -b, -c, 0, b, -c],
         [0, c, e, 0, -c, d],
     ], dtype=float)
+
+
+# --------------------------------------------------------------------------------------
+# Body shapes: Rayleigh-Ritz (one element) and finite elements, with boundary conditions
+# --------------------------------------------------------------------------------------
+#: Boundary conditions of the body frame (Rosyid & El-Khasawneh 2020, section 4): the
+#: nodal elastic coordinates suppressed at the first node (x = 0) and at the last (x = L).
+#: Node coordinates are (u, v, r): axial, transverse displacement and slope.
+BOUNDARY_CONDITIONS = {
+    "fixed-free": (("u", "v", "r"), ()),
+    "fixed-pinned": (("u", "v", "r"), ("u", "v")),
+    "pinned-pinned": (("u", "v"), ("u", "v")),
+    "pinned-free": (("u", "v"), ()),
+}
+
+
+class BeamShape:
+    """Shape matrix ``S(xi)`` (2, n_f) of a straight planar beam body in its body frame:
+    ``elements`` cubic elements (linear axial, Hermite cubic transverse: Rosyid eq. (46)
+    per element), assembled and reduced by the boundary conditions of the body frame
+    (eqs. (117), (156)).
+
+    One element is the Rayleigh-Ritz body of section 5 (eq. (46); fixed-free: eq. (52)).
+    Several elements are the finite-element body of sections 6-7: for a straight beam the
+    intermediate element frames of eqs. (108)-(124) are parallel to the body frame
+    (C_ij = C_bar_ij = I), and the element shape functions hold the rigid-body modes,
+    so ``u_o = S_e q_o`` is the undeformed position and the element-level assembly of
+    eqs. (131)-(135) equals the integrals of this piecewise shape matrix (computed per
+    element with ``breaks``, exactly).
+
+    Parameters
+    ----------
+    length : float
+        [m], > 0.
+    elements : int
+        >= 1.
+    boundary : str
+        One of :data:`BOUNDARY_CONDITIONS`. "pinned-free" leaves the body frame's
+        rotation undetermined (the slope at x = 0 and the rigid rotation of the frame
+        are the same motion: a singular mass matrix, as section 4 of the paper says) and
+        is refused.
+    """
+
+    def __init__(self, length: float, elements: int = 1, boundary: str = "fixed-free"):
+        self.length = positive("length", length)
+        self.elements = positive_int("elements", elements)
+        if boundary not in BOUNDARY_CONDITIONS:
+            raise InputError("boundary", boundary, ", ".join(BOUNDARY_CONDITIONS))
+        if boundary == "pinned-free":
+            raise InputError("boundary", boundary,
+                             "fixed-free, fixed-pinned or pinned-pinned (pinned-free leaves "
+                             "the body frame's rotation undetermined: a singular mass "
+                             "matrix, Rosyid & El-Khasawneh 2020 section 4)")
+        self.boundary = boundary
+        first, last = BOUNDARY_CONDITIONS[boundary]
+        n_nodes = self.elements + 1
+        kinds = ("u", "v", "r")
+        keep = []
+        for node in range(n_nodes):
+            for k, kind in enumerate(kinds):
+                if (node == 0 and kind in first) or (node == n_nodes - 1 and kind in last):
+                    continue
+                keep.append(3 * node + k)
+        self._keep = np.array(keep, dtype=int)
+        self.names = tuple(f"{kinds[i % 3]}{i // 3 + 1}" for i in keep)
+        self.breaks = np.linspace(0.0, 1.0, self.elements + 1)
+        self.breaks.setflags(write=False)
+
+    @property
+    def n_f(self) -> int:
+        return int(self._keep.size)
+
+    @property
+    def units(self) -> tuple:
+        return tuple("rad" if n[0] == "r" else "m" for n in self.names)
+
+    def __call__(self, xi, derivative: int = 0) -> np.ndarray:
+        """``d^k S / d xi^k`` at ``xi`` (scalar or 1-D in [0, 1]): shape (2, n_f) or
+        (n, 2, n_f); xi-derivatives (``L^-k`` times them are x-derivatives)."""
+        x, scalar = _as_xi(xi)
+        ne, L = self.elements, self.length
+        e = np.minimum((x * ne).astype(int), ne - 1)
+        local = x * ne - e                                   # element abscissa in [0, 1]
+        Se = rayleigh_ritz_shape(local, L / ne, derivative=derivative) * float(ne) ** derivative
+        full = np.zeros((x.size, 2, 3 * (ne + 1)))
+        for i in range(x.size):
+            full[i, :, 3 * e[i]:3 * e[i] + 6] = Se[i]
+        out = full[:, :, self._keep]
+        return out[0] if scalar else out
+
+
+def fitted_mass_per_length(length: float, mass: float, centre: float, inertia: float):
+    """The quadratic mass per length mu(xi) = (m / L)(c0 + c1 xi + c2 xi^2) of a straight
+    body whose mass ``m`` [kg], centre of mass ``centre`` [m from x = 0, along the axis]
+    and rotary inertia ``inertia`` about the centre of mass [kg m^2] are given.
+
+    Decision (Rosyid & El-Khasawneh 2020, section 8.1): the paper gives each link's
+    mass, centre of mass and inertia; its inertias are those of uniform bars
+    (m L^2 / 12) but its centres of mass are not at mid-length, which no uniform beam
+    can give. The three moments ``integral mu = m``, ``integral mu x = m x_G`` and
+    ``integral mu (x - x_G)^2 = I_G`` fix a quadratic density exactly, so the flexible
+    body has the rigid link's mass properties (and the stiff body gives the paper's rigid
+    model); the stiffness still comes from E and the section.
+
+    Returns
+    -------
+    callable
+        ``mu(xi)`` [kg/m] for xi in [0, 1].
+
+    Raises
+    ------
+    InputError
+        If the moments are not those of a positive density on [0, L] (the centre of mass
+        must lie inside and the inertia be compatible).
+    """
+    L = positive("length", length)
+    m = positive("mass", mass)
+    xg = finite("centre_of_mass", centre) / L
+    j = non_negative("inertia", inertia) / (m * L * L)
+    A = np.array([[1.0, 1 / 2, 1 / 3], [1 / 2, 1 / 3, 1 / 4], [1 / 3, 1 / 4, 1 / 5]])
+    c = np.linalg.solve(A, [1.0, xg, xg * xg + j])
+    grid = np.linspace(0.0, 1.0, 201)
+    if not 0.0 < xg < 1.0 or np.min(c[0] + c[1] * grid + c[2] * grid**2) <= 0.0:
+        raise InputError("mass properties", {"mass": m, "centre_of_mass": centre,
+                                             "inertia": inertia},
+                         "a centre of mass inside the body and an inertia about it that a "
+                         "positive quadratic density along the length can have "
+                         f"(about m L^2 / 12 = {m * L * L / 12:.4g} kg m^2)")
+    coeff = (m / L) * c
+
+    def mu(xi):
+        xi = np.asarray(xi, dtype=float)
+        return coeff[0] + coeff[1] * xi + coeff[2] * xi * xi
+
+    mu.coefficients = coeff
+    return mu
