@@ -47,7 +47,7 @@ def fe2(monkeypatch):
         "fe2", ("tree",), "NE-PVP with two elements per beam", options={"elements": 2},
         verbs=("modes", "map", "convergence", "torques", "simulate", "generate"),
         limits=R.Limits(elements=3, simulate_time=0.5), problems=("model", "inverse"),
-        build=build)
+        applies=lambda spec: R.get("nepvp").applies(spec), build=build)
     monkeypatch.setitem(R.FORMULATIONS, "fe2", entry)
     return entry
 
@@ -55,7 +55,7 @@ def fe2(monkeypatch):
 def test_new_formulation_listed_by_robots(fe2, capsys):
     rows = {r["name"]: r for r in _json(capsys, ["robots", "--json"])["robots"]}
     five = rows["prrrp-briot2013"]
-    assert five["formulations"] == ["nepvp", "fe2"]
+    assert five["formulations"] == ["nepvp", "ffrf", "fe2"]
     assert five["descriptions"]["fe2"] == fe2.description
     assert five["verbs"]["fe2"] == ["describe", *fe2.verbs]
     assert five["actuated"]["fe2"] == {"names": ["q1", "q4"], "units": ["m", "m"]}
@@ -104,9 +104,10 @@ ACTUATED = {
     "delta-asadi2020": {"names": ["q1", "q2", "q3"], "units": ["rad"] * 3},
     "prrrp-briot2013": {"names": ["q1", "q4"], "units": ["m", "m"]},
     "arm-yu2019": {"names": ["q1", "q2"], "units": ["rad", "rad"]},
+    "3prr-rosyid2020": {"names": ["s1", "s2", "s3"], "units": ["m", "m", "m"]},
 }
 """Written from the papers: the Delta's three motor angles, the five-bar's two sliders
-(Briot's q1 and q4), the arm's two motor shaft angles."""
+(Briot's q1 and q4), the arm's two motor shaft angles, Rosyid's three sliders."""
 
 
 def test_robots_lists_the_actuated_coordinates_and_units(capsys):

@@ -18,7 +18,8 @@ from elastodyn.io.output_set import MARKER
 
 from reference_delta_frame import frame_delta
 
-PRESETS = ("delta-kuo2016", "delta-asadi2020", "prrrp-briot2013", "arm-yu2019")
+PRESETS = ("delta-kuo2016", "delta-asadi2020", "prrrp-briot2013", "arm-yu2019",
+           "3prr-rosyid2020")
 
 
 
@@ -37,11 +38,11 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
     assert {n: r["formulations"] for n, r in rows.items()} == {
         "delta-kuo2016": ["ked", "explicit", "multipliers"],
         "delta-asadi2020": ["explicit", "multipliers"],
-        "prrrp-briot2013": ["nepvp"],
-        "arm-yu2019": ["amm", "nepvp"]}
+        "prrrp-briot2013": ["nepvp", "ffrf"],
+        "arm-yu2019": ["amm", "nepvp"], "3prr-rosyid2020": ["ffrf"]}
     assert {n: r["family"] for n, r in rows.items()} == {
         "delta-kuo2016": "delta", "delta-asadi2020": "delta", "prrrp-briot2013": "tree",
-        "arm-yu2019": "arm"}
+        "arm-yu2019": "arm", "3prr-rosyid2020": "tree"}
     assert rows["arm-yu2019"]["scenarios"] == ["circle", "free-vibration"]
     for r in rows.values():
         assert set(r["verbs"]) == set(r["formulations"]) == set(r["descriptions"])

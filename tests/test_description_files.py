@@ -412,7 +412,7 @@ def test_python_object_tags_are_refused_and_nothing_runs(tmp_path):
     ("family: tree\njoints: [{name: hub, actuated: true}]\nterminals: [hub]\n"
      "bodies: {hub: {beam: {length: 1, sectoin: {}}}}\n",
      "unknown key bodies.hub.beam.sectoin; allowed: one of geometric_stiffening, length, "
-     "material, section, spatial"),
+     "mass_properties, material, section, spatial"),
     ("family: delta\ngeometry: {base_radius: 0.2, platform_radius: 0.05, leg_angle: 0}\n",
      "unknown key geometry.leg_angle; allowed: one of base_radius, leg_angles, "
      "platform_radius"),

@@ -116,7 +116,9 @@ def test_default_is_the_first_entry_that_takes_the_robot():
         "ked", "explicit", "multipliers"]
     assert R.formulations_for(load_description("delta-asadi2020")) == [
         "explicit", "multipliers"]
-    assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp"]
+    assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp", "ffrf"]
+    # given mass properties: nepvp's uniform beam elements cannot take them
+    assert R.formulations_for(load_description("3prr-rosyid2020")) == ["ffrf"]
     assert R.formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp"]
     for p in PRESETS:
         spec = load_description(p)
@@ -160,7 +162,7 @@ def test_a_new_formulation_is_one_entry(monkeypatch):
                           limits=R.Limits(elements=3), build=build)
     monkeypatch.setitem(R.FORMULATIONS, "nepvp-fe", entry)
     spec = load_description("prrrp-briot2013")
-    assert R.formulations_for(spec) == ["nepvp", "nepvp-fe"]
+    assert R.formulations_for(spec) == ["nepvp", "ffrf", "nepvp-fe"]
     model = R.build_model(spec, "nepvp-fe")
     assert model.formulation == "nepvp-fe"
     assert model.coordinates.n_elastic == 2 * R.build_model(spec, "nepvp").coordinates.n_elastic

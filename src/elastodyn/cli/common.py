@@ -147,12 +147,16 @@ def add_robot(p, *, formulation: bool = True):
 def add_model_options(p, *, preload: bool = True, rayleigh: bool = False):
     g = p.add_argument_group("model options (discretization and switches)")
     g.add_argument("--elements", type=integer("--elements"),
-                   help="finite elements per link/beam (ked, nepvp; 1)")
+                   help="finite elements per link/beam (ked, nepvp: 1; ffrf: 4)")
     g.add_argument("--order", help="ked element family: cubic (Kuo Table 2) or quintic "
                                    "(Table 3) (cubic)")
     g.add_argument("--modes", type=integer("--modes"),
                    help="assumed modes per link (amm 2; nepvp: assumed-mode beams)")
     g.add_argument("--basis", help="assumed-mode basis: sine (Yu eq. 4) or clamped-free")
+    g.add_argument("--shape", help="ffrf beam shape: fem (finite elements, --elements) or "
+                                   "rr (Rayleigh-Ritz, Rosyid eq. 46) (fem)")
+    g.add_argument("--boundary", help="ffrf body-frame boundary condition: fixed-free, "
+                                      "fixed-pinned or pinned-pinned (fixed-free)")
     g.add_argument("--joint-b", dest="joint_b",
                    help="Delta elbow joints: universal, spherical or clamped (same as "
                         "--set joints.b=...)")
@@ -200,7 +204,8 @@ def load_robot(a):
 
 
 MODEL_OPTIONS = {"elements": "--elements", "order": "--order", "modes": "--modes",
-                 "basis": "--basis", "rayleigh": "--rayleigh"}
+                 "basis": "--basis", "rayleigh": "--rayleigh", "shape": "--shape",
+                 "boundary": "--boundary"}
 """Model options given by a flag of the same meaning (dest -> flag)."""
 
 OPTION_FLAGS = {**MODEL_OPTIONS, "preload": "--no-preload"}

@@ -332,6 +332,11 @@ def _delta_spec_from_flexible(robot: FlexibleDelta) -> S.DeltaSpec:
 
 
 # ------------------------------------------------------------------ tree robots
+def _beam_mass(bm):
+    mp = bm.mass_properties
+    return None if mp is None else (mp.mass, mp.centre_of_mass, mp.inertia)
+
+
 def tree_robot(spec: S.TreeSpec, elements: int = 1) -> TreeRobot:
     """The TreeRobot of a tree spec, ``elements`` cubic elements per beam (a model
     option). Attachments become fixed joints (after the listed joints) carrying their
@@ -351,7 +356,8 @@ def tree_robot(spec: S.TreeSpec, elements: int = 1) -> TreeRobot:
             bodies[index[name]] = FlexibleBeam(bm.length, section(bm.section),
                                                material(bm.material), elements,
                                                geometric_stiffening=bm.geometric_stiffening,
-                                               spatial=bm.spatial)
+                                               spatial=bm.spatial,
+                                               mass_properties=_beam_mass(bm))
     for k, a in enumerate(spec.attachments):
         name = a.name or f"{a.beam}.at{k + 1}"
         if name in index:
@@ -366,7 +372,9 @@ def tree_robot(spec: S.TreeSpec, elements: int = 1) -> TreeRobot:
                      motor_inertia={k: m.inertia for k, m in spec.motors.items() if m.inertia},
                      viscous={k: m.viscous for k, m in spec.motors.items() if m.viscous},
                      coulomb={k: m.coulomb for k, m in spec.motors.items() if m.coulomb},
-                     home=dict(spec.home))
+                     home=dict(spec.home),
+                     end_effector=(() if spec.end_effector is None else
+                                   (spec.end_effector.point, spec.end_effector.toward)))
 
 
 def _attachment_suffix(robot: TreeRobot) -> int:
@@ -411,7 +419,10 @@ def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
             bodies[names[j]] = S.BodySpec(beam=S.BeamSpec(
                 length=b.length, section=_section_spec(b.section),
                 material=_material_spec(b.material), spatial=b.spatial,
-                geometric_stiffening=b.geometric_stiffening))
+                geometric_stiffening=b.geometric_stiffening,
+                mass_properties=None if b.mass_properties is None else S.BeamMassSpec(
+                    mass=b.mass_properties[0], centre_of_mass=b.mass_properties[1],
+                    inertia=b.mass_properties[2])))
         elif j <= first:
             bodies[names[j]] = S.BodySpec(rigid=_rigid_body_spec(b))
     for k, j in enumerate(range(first + 1, len(robot.joints) + 1)):
@@ -431,7 +442,10 @@ def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
                       terminals=tuple(names[t] for t in robot.terminals),
                       platform=_rigid_body_spec(robot.platform),
                       closure=tuple(S.CLOSURE_ROWS[r] for r in robot.closure_rows),
-                      motors=dict(sorted(motors.items())), home=dict(robot.home))
+                      motors=dict(sorted(motors.items())), home=dict(robot.home),
+                      end_effector=(S.EndEffectorSpec(point=robot.end_effector[0],
+                                                      toward=robot.end_effector[1])
+                                    if robot.end_effector else None))
 
 
 # ------------------------------------------------------------------ planar arms

@@ -4,13 +4,14 @@ from __future__ import annotations
 from ..exceptions import InputError
 from .delta import delta_asadi2020, delta_kuo2016
 from .arm import arm_yu2019
-from .tree import prrrp_briot2013
+from .tree import prr3_rosyid2020, prrrp_briot2013
 
 PRESETS = {
     "delta-kuo2016": delta_kuo2016,
     "delta-asadi2020": delta_asadi2020,
     "prrrp-briot2013": prrrp_briot2013,
     "arm-yu2019": arm_yu2019,
+    "3prr-rosyid2020": prr3_rosyid2020,
 }
 """Preset name -> factory returning the description."""
 

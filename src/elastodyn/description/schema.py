@@ -241,6 +241,16 @@ class DeltaSpec(_Spec):
 
 
 # ------------------------------------------------------------------ tree robots
+class BeamMassSpec(_Spec):
+    """A beam's given mass [kg], centre of mass [m from the frame origin along the beam]
+    and rotary inertia about the centre of mass [kg m^2] (instead of rho A; the
+    floating-frame formulation spreads them as a quadratic mass per length)."""
+
+    mass: Pos
+    centre_of_mass: Pos
+    inertia: NonNeg
+
+
 class BeamSpec(_Spec):
     """A flexible beam along the x axis of its joint frame, clamped at its origin:
     ``length`` [m], ``section``, ``material``; ``spatial`` (axial, torsion, two
@@ -252,6 +262,8 @@ class BeamSpec(_Spec):
     material: MaterialSpec
     spatial: bool = False
     geometric_stiffening: bool = True
+    mass_properties: BeamMassSpec | None = None
+
 
 
 class BodySpec(_Spec):
@@ -311,6 +323,14 @@ class JointMotorSpec(_Spec):
 CLOSURE_ROWS = ("vx", "vy", "vz", "wx", "wy", "wz")
 
 
+class EndEffectorSpec(_Spec):
+    """A planar robot's end-effector: the origin of joint frame ``point`` [its position],
+    oriented from there toward the origin of joint frame ``toward``."""
+
+    point: Ident
+    toward: Ident
+
+
 class TreeSpec(_Spec):
     """A tree or closed-loop robot: joints (MDH), the bodies they carry, rigid bodies
     attached along beams, the terminal joints of the legs (whose frames coincide with
@@ -330,10 +350,15 @@ class TreeSpec(_Spec):
     closure: tuple[Literal["vx", "vy", "vz", "wx", "wy", "wz"], ...] = CLOSURE_ROWS
     motors: dict[Ident, JointMotorSpec] = {}
     home: dict[Ident, Num] = {}
+    end_effector: EndEffectorSpec | None = None
 
     @model_validator(mode="after")
     def _names(self):
         names = [j.name for j in self.joints]
+        if self.end_effector is not None:
+            for k in (self.end_effector.point, self.end_effector.toward):
+                if k not in names:
+                    raise ValueError(f"end_effector: {k!r} is not a joint")
         if len(set(names)) != len(names):
             dup = next(n for n in names if names.count(n) > 1)
             raise ValueError(f"joint name {dup!r} appears twice")

@@ -33,7 +33,8 @@ from .._validate import choice, non_negative, positive, positive_int
 from ..exceptions import InputError
 from .materials import Material, Section
 
-__all__ = ["MDHJoint", "RigidBody", "FlexibleBeam", "TreeRobot", "JOINT_KINDS"]
+__all__ = ["MDHJoint", "RigidBody", "FlexibleBeam", "TreeRobot", "JOINT_KINDS",
+           "prrrp_briot2013", "prr3_rosyid2020"]
 
 JOINT_KINDS = ("revolute", "prismatic", "fixed")
 
@@ -124,6 +125,13 @@ class FlexibleBeam:
         No axial coordinate, so ``geometric_stiffening`` must be False.
     modes : int
         Number of assumed modes (shapes other than "fe"), >= 1.
+    mass_properties : (mass, centre_of_mass, inertia) or None
+        A beam whose mass [kg], centre of mass [m from the frame origin, along x] and
+        rotary inertia about the centre of mass [kg m^2, about z] are given instead of
+        following from rho A (a link with fittings: Rosyid & El-Khasawneh 2020 section
+        8.1). The floating-frame formulation spreads them as a quadratic mass per length
+        (:func:`elastodyn.fem.ffrf.fitted_mass_per_length`); None (default): uniform
+        rho A.
     """
 
     length: float
@@ -134,6 +142,7 @@ class FlexibleBeam:
     spatial: bool = False
     shapes: str = "fe"
     modes: int = 2
+    mass_properties: tuple | None = None
 
     def __post_init__(self):
         positive("length", self.length)
@@ -142,6 +151,13 @@ class FlexibleBeam:
             raise InputError("spatial", self.spatial, "True or False")
         if self.shapes not in ("fe", "sine", "clamped-free"):
             raise InputError("shapes", self.shapes, "fe, sine or clamped-free")
+        if self.mass_properties is not None:
+            mp = tuple(float(v) for v in self.mass_properties)
+            if len(mp) != 3 or mp[0] <= 0 or not 0 < mp[1] < self.length or mp[2] < 0:
+                raise InputError("mass_properties", self.mass_properties,
+                                 f"(mass > 0, centre of mass in (0, {self.length}), "
+                                 "inertia >= 0)")
+            object.__setattr__(self, "mass_properties", mp)
         if self.shapes != "fe":
             positive_int("modes", self.modes)
             if self.spatial:
@@ -166,6 +182,8 @@ class FlexibleBeam:
 
     @property
     def mass(self) -> float:
+        if self.mass_properties is not None:
+            return self.mass_properties[0]
         return self.material.rho * self.section.area * self.length
 
 
@@ -195,6 +213,10 @@ class TreeRobot:
         An assembled configuration of the rigid robot (every joint variable); the
         closure solver starts from it (continuation along the actuated variables), which
         selects the assembly mode.
+    end_effector : (point, toward) joint names, or ()
+        The end-effector of a planar robot in the floating-frame formulation: the origin
+        of joint frame ``point``, its orientation the direction from there to the origin
+        of frame ``toward`` (() : the platform frame and its x axis).
     """
 
     name: str
@@ -208,8 +230,13 @@ class TreeRobot:
     viscous: dict = field(default_factory=dict)
     coulomb: dict = field(default_factory=dict)
     home: dict = field(default_factory=dict)
+    end_effector: tuple = ()
 
     def __post_init__(self):
+        ee = tuple(self.end_effector)
+        object.__setattr__(self, "end_effector", ee)
+        if ee and (len(ee) != 2 or any(n not in [jt.name for jt in self.joints] for n in ee)):
+            raise InputError("end_effector", list(ee), "two joint names (point, toward)")
         for j, jt in enumerate(self.joints, start=1):
             if not 0 <= jt.antecedent < j:
                 raise InputError(f"joints[{j}].antecedent", jt.antecedent, f"0 .. {j - 1}")
@@ -310,3 +337,64 @@ def prrrp_briot2013(elements: int = 1) -> TreeRobot:
     return TreeRobot("prrrp-briot2013", joints, {1: carriage, 2: beam, 4: carriage, 5: beam},
                      terminals=(3, 6), platform=RigidBody(1.0), gravity=(0.0, 0.0, 9.81),
                      closure_rows=(0, 2, 4), home=home)
+
+
+def prr3_rosyid2020(elements: int = 1) -> TreeRobot:
+    """The nonsymmetric 3-PRR with fully flexible links of Rosyid & El-Khasawneh 2020,
+    section 8.1, as a planar tree robot (plane x0-y0, gravity -y0).
+
+    Leg i: slider s_i (prismatic along x0, actuated, q = the slider's x [m]; a 7 kg
+    carriage), revolute a_i at the slider (the leg's angle from x0) carrying the leg (a
+    beam from the slider: 486, 500, 507 mm); leg 2 ends at D, where the revolute b2 carries
+    the platform (a beam D -> E of 315 mm); legs 1 and 3 end at E (the two upper joints
+    coincide, x_p2 = x_p3 = x_p), revolutes b1 and b3 there; the fixed frame e2 at the
+    platform's tip E is leg 2's terminal. The tree's platform is a massless frame at E
+    (the paper's platform is the flexible beam b2). End-effector: D (b2's origin), its
+    orientation the direction D -> E.
+
+    Every link: E = 70 GPa, section 150 x 50 mm (h = 50 mm in the plane: ``width`` 0.05 m
+    along the beam's y axis, ``height`` 0.15 m along z), no friction; the masses, centres
+    of mass (from the slider or from D) and inertias about them as given, spread by the
+    floating-frame formulation as quadratic densities (``FlexibleBeam.mass_properties``;
+    the paper's inertias are m L^2 / 12 but its centres of mass are off mid-length).
+    rho = 2800 kg/m^3 (Briot's aluminium) is not used by these links.
+
+    Start (our decision; the paper gives none): D = (0, 0.40) m, theta = 0, at rest and
+    undeformed; leg 1 (slider A) ends at E with A left of E, leg 2 (slider B) ends at D
+    with B right of D (legs 1 and 2 cross), leg 3 (slider C) ends at E with C right of E.
+    ``elements`` is kept for the preset signature (the formulations take their
+    discretization as a model option).
+    """
+    legs = (0.486, 0.500, 0.507)
+    com = (0.199, 0.2448685, 0.2389118)
+    mass = (8.5, 9.8470, 10.8420)
+    inertia = (0.1673, 0.2051, 0.2322)
+    xp, xpg, mp, ip = 0.315, 0.1659629, 15.2425, 0.1260
+    sec = Section.rectangle(0.05, 0.15)
+    D, E = (0.0, 0.40), (xp, 0.40)
+    tips = (E, D, E)
+    side = (-1.0, 1.0, 1.0)      # slider left (-1) or right (+1) of its leg's tip
+    h = math.pi / 2
+    joints, bodies, home = [], {}, {}
+    for i in range(3):
+        n = i + 1
+        tx, ty = tips[i]
+        ax = tx + side[i] * math.sqrt(legs[i] ** 2 - ty ** 2)
+        psi = math.atan2(ty, tx - ax)
+        joints.append(MDHJoint(f"s{n}", 0, "prismatic", True, gamma=h, alpha=h))
+        bodies[len(joints)] = RigidBody(7.0)
+        joints.append(MDHJoint(f"a{n}", len(joints), "revolute", alpha=-h, theta=-h))
+        bodies[len(joints)] = FlexibleBeam(legs[i], sec, ALUMINIUM, elements,
+                                           mass_properties=(mass[i], com[i], inertia[i]))
+        leg = len(joints)
+        joints.append(MDHJoint(f"b{n}", leg, "revolute", d=legs[i]))
+        home.update({f"s{n}": ax, f"a{n}": psi, f"b{n}": -psi})
+        if n == 2:
+            bodies[len(joints)] = FlexibleBeam(xp, sec, ALUMINIUM, elements,
+                                               mass_properties=(mp, xpg, ip))
+            joints.append(MDHJoint("e2", len(joints), "fixed", d=xp))
+    names = [j.name for j in joints]
+    terminals = tuple(names.index(t) + 1 for t in ("b1", "e2", "b3"))
+    return TreeRobot("3prr-rosyid2020", tuple(joints), bodies, terminals=terminals,
+                     platform=RigidBody(0.0), gravity=(0.0, -9.81, 0.0),
+                     closure_rows=(0, 1, 5), home=home, end_effector=("b2", "e2"))

@@ -11,6 +11,8 @@ formulation     family    what                                                  
 ``amm``         arm       assumed modes and Lagrange (Yu & Chen 2019)            modes (2), basis (sine)
 ``nepvp``       tree,     recursive Newton-Euler and virtual powers              elements (1) or modes and basis
                 arm       (Briot & Khalil 2013)                                  (assumed-mode beams)
+``ffrf``        tree      planar floating frame of reference (Rosyid &           shape (fem), elements (4),
+                          El-Khasawneh 2020)                                     boundary (fixed-free)
 ==============  ========  =====================================================  ==================================
 
 Each formulation is one :class:`Formulation` in :data:`FORMULATIONS`: its families, its
@@ -212,6 +214,40 @@ def _flexible_links(spec) -> bool:
     return bool(spec.flexible)
 
 
+def _uniform_beams(spec) -> bool:
+    """nepvp's beam elements have a uniform rho A: no beam with given mass properties."""
+    if getattr(spec, "family", None) != "tree":
+        return True
+    return all(b.beam is None or b.beam.mass_properties is None
+               for b in spec.bodies.values())
+
+
+_PLANES = ({"vx", "vy", "wz"}, {"vx", "vz", "wy"}, {"vy", "vz", "wx"})
+
+
+def _planar_tree(spec) -> bool:
+    """ffrf is planar: the closure rows of a plane and planar beams."""
+    return (set(spec.closure) in _PLANES and len(spec.closure) == 3
+            and all(b.beam is None or not b.beam.spatial for b in spec.bodies.values()))
+
+
+def _ffrf(form, robot, fam, opts):
+    from .ffrf_contract import FFRFContract
+    from ..description.tree import TreeRobot
+    if opts["shape"] not in ("fem", "rr"):
+        raise InputError("--shape", opts["shape"], "fem or rr")
+    if opts["shape"] == "rr" and opts["elements"] != 1:
+        if opts["elements"] != form.options["elements"]:
+            raise InputError("--elements", opts["elements"],
+                             "not with --shape rr (one Rayleigh-Ritz polynomial per body)")
+    tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(_spec(robot))
+    model = FFRFContract(tree, {"shape": opts["shape"], "elements": opts["elements"],
+                                "boundary": opts["boundary"]})
+    if opts["shape"] == "rr":
+        model.options = {"shape": "rr", "boundary": opts["boundary"]}
+    return model
+
+
 _RIGID_LIMITS = Limits(simulate_time=1000.0, torques_time=1000.0, torques_samples=1_000_000)
 _ALL_VERBS = ("modes", "map", "convergence", "torques", "simulate", "generate")
 
@@ -244,7 +280,15 @@ FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
                                   "Khalil 2013)",
         options={"elements": 1, "modes": None, "basis": None}, verbs=_ALL_VERBS,
         limits=Limits(elements=8, modes=12, simulate_time=20.0),
-        problems=("inverse", "direct", "model"), build=_nepvp),
+        problems=("inverse", "direct", "model"), applies=_uniform_beams,
+        needs="beams of uniform rho A (no mass_properties)", build=_nepvp),
+    Formulation(
+        "ffrf", ("tree",), "planar floating frame of reference, Rayleigh-Ritz or finite "
+                           "elements (Rosyid & El-Khasawneh 2020)",
+        options={"shape": "fem", "elements": 4, "boundary": "fixed-free"},
+        verbs=("modes", "map", "convergence", "torques", "simulate"),
+        limits=Limits(elements=16, simulate_time=10.0), applies=_planar_tree,
+        needs="a planar robot (closure rows of a plane, planar beams)", build=_ffrf),
 )}
 """name -> :class:`Formulation`, in the order of preference (a robot's default is the
 first that takes it)."""

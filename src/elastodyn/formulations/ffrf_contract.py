@@ -1,0 +1,139 @@
+"""The floating-frame formulation (Rosyid & El-Khasawneh 2020) behind the model contract.
+
+Coordinates: the robot's actuated joint variables (sliders [m], motors [rad]) and the
+elastic coordinates of every beam (``<joint>.u2``, ``.v2``, ``.r2``, ...: nodal axial and
+transverse displacements [m] and slopes [rad] in the beam's body frame). They are the
+independent coordinates of the coordinate partitioning of eqs. (91)-(106); the passive
+joint variables and every body's reference coordinates follow from the constraints
+(``State.detail["q"]``: the full FFRF coordinates). ``mass_matrix`` and ``bias`` are the
+partitioned equations ``N^T M N`` and ``N^T (M nu - Q)`` (:meth:`~.ffrf_multibody.
+MultibodySystem.reduced`), so linearization, static deflection and the generic engines
+of the contract run on them; :func:`.ffrf_solve.integrate` integrates the system by
+partitioning or by projection.
+
+``pose``: the end-effector position [m] and orientation [rad] in the plane (e1, e2): the
+origin of the robot's ``end_effector`` point frame (default: the platform frame) and the
+direction from it to the origin of its ``toward`` frame (default: the platform frame's x
+direction).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..description.tree import TreeRobot
+from ..exceptions import InputError
+from ..model import Coordinates, State
+from .base import NONLINEAR_CAPABILITIES, NonlinearModel
+from .ffrf_multibody import Marker
+from .ffrf_tree import tree_system
+
+__all__ = ["FFRFContract"]
+
+
+class FFRFContract(NonlinearModel):
+    """A planar tree robot by the floating frame of reference (module docstring).
+
+    Options: ``shape`` ("fem" or "rr"), ``elements`` (fem), ``boundary`` (fixed-free,
+    fixed-pinned, pinned-pinned), ``rigid`` (the rigid model). The end-effector is the
+    robot's ``end_effector`` (default: the platform frame).
+    """
+
+    formulation = "ffrf"
+    capabilities = NONLINEAR_CAPABILITIES | {"pose"}
+    default_preload = False
+
+    def __init__(self, robot: TreeRobot, options: dict | None = None):
+        if not isinstance(robot, TreeRobot):
+            raise InputError("robot", type(robot).__name__, "a TreeRobot")
+        opts = {"shape": "fem", "elements": 4, "boundary": "fixed-free", "rigid": False}
+        opts.update(options or {})
+        self.robot = robot
+        self.options = {k: opts[k] for k in ("shape", "elements", "boundary")}
+        ts = tree_system(robot, shape=opts["shape"], elements=opts["elements"],
+                         boundary=opts["boundary"], rigid=bool(opts["rigid"]))
+        self.tree = ts
+        self.system = ts.system
+        units = []
+        for a in ts.actuated:
+            jt = next(j for j in robot.joints if j.name == a)
+            units.append("m" if jt.kind == "prismatic" else "rad")
+        enames = self.system.elastic_names()
+        self.coordinates = Coordinates(
+            tuple(ts.actuated) + enames, tuple(units) + self.system.elastic_units(),
+            ("actuated",) * len(ts.actuated) + ("elastic",) * len(enames))
+        ee = robot.end_effector or (None, None)
+        self._ee = self._marker(ee[0], "end_effector")
+        self._dir = None if ee[1] is None else self._marker(ee[1], "end_effector")
+
+    def _marker(self, name, what) -> Marker:
+        """The marker of a joint frame's origin (None: the platform frame)."""
+        if name is None:
+            return Marker(self.tree.platform, (0.0, 0.0), 0.0)
+        if name not in self.tree.markers:
+            raise InputError(what, name, "a joint name: " + ", ".join(self.tree.markers))
+        return self.tree.markers[name]
+
+    # ------------------------------------------------------------------ states
+    def home_actuated(self) -> np.ndarray:
+        return self.tree.home.copy()
+
+    def full(self, st: State) -> tuple[np.ndarray, np.ndarray]:
+        """The FFRF coordinates and rates (n_q,) of a closed state."""
+        q = st.detail["q"]
+        N = self.system.velocity_map(q)
+        return q, N @ self._v(st)
+
+    def _v(self, st: State) -> np.ndarray:
+        na = self.n_actuated
+        v = st.v.copy()
+        v[:na] = st.v[:na] / self.tree.scale
+        return v
+
+    def _complete(self, st: State) -> State:
+        na = self.n_actuated
+        s = self.tree.from_joint(st.q[:na])
+        guess = st.detail.get("q", self.tree.q_home)
+        q = self.system.close(guess, s, st.q[na:])
+        detail = dict(st.detail, q=q)
+        joints = self.system.joint_coordinates(q)
+        passive = np.array([v for k, v in joints.items() if k not in self.tree.actuated
+                            and not k.startswith("closure.")])
+        st = st.with_(passive=passive, detail=detail)
+        return st.with_(pose=self.pose_of(q))
+
+    def pose_of(self, q) -> np.ndarray:
+        """End-effector (x, y) [m] and orientation [rad] at FFRF coordinates q."""
+        p = self.system.marker(self._ee, q)
+        if self._dir is None:
+            ang = p.phi
+        else:
+            d = self.system.marker(self._dir, q).r - p.r
+            ang = math.atan2(d[1], d[0])
+        return np.array([p.r[0], p.r[1], ang])
+
+    # ------------------------------------------------------------------ dynamics
+    def _scaling(self) -> np.ndarray:
+        na = self.n_actuated
+        S = np.ones(self.n)
+        S[:na] = 1.0 / self.tree.scale
+        return S
+
+    def _mc(self, st: State):
+        q = st.detail["q"]
+        v = self._v(st)
+        N = self.system.velocity_map(q)
+        qd = N @ v
+        Mr, cr, _ = self.system.reduced(q, qd)
+        S = self._scaling()          # robot joint rates = scale * system rates
+        return S[:, None] * Mr * S[None, :], S * cr
+
+    def mass_matrix(self, st: State) -> np.ndarray:
+        return self._mc(st)[0]
+
+    def bias(self, st: State) -> np.ndarray:
+        return self._mc(st)[1]
+
+    def elastic_stiffness(self) -> np.ndarray:
+        return self.system.elastic_stiffness().copy()
