@@ -361,13 +361,12 @@ def solve_spd(rec, M, B):
     L = sp.eye(n)
     U = sp.zeros(n, n)      # U[i, k] = L[i, k] D[k]: one multiplication per update term
     D = [None] * n
-    for j in range(n):
-        d = M[j, j] - sum((U[j, k] * L[j, k] for k in range(j) if L[j, k] != 0),
-                          sp.Integer(0))
+    for j in range(n):      # one Add of all terms (sum() re-sorts the Add at every term)
+        d = M[j, j] - sp.Add(*[U[j, k] * L[j, k] for k in range(j) if L[j, k] != 0])
         D[j] = rec(d)
         for i in range(j + 1, n):
-            v = M[i, j] - sum((U[i, k] * L[j, k] for k in range(j)
-                               if L[i, k] != 0 and L[j, k] != 0), sp.Integer(0))
+            v = M[i, j] - sp.Add(*[U[i, k] * L[j, k] for k in range(j)
+                                   if L[i, k] != 0 and L[j, k] != 0])
             if v != 0:
                 U[i, j] = rec(v)
                 L[i, j] = rec(U[i, j] / D[j])
