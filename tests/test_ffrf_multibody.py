@@ -52,7 +52,7 @@ def _pendulum(boundary="fixed-free", elements=8, gravity=(0.0, 0.0)):
 def _locked_omegas(system, q):
     """Natural frequencies [rad/s] with the actuated coordinates locked: the elastic block
     of the partitioned mass matrix and the elastic stiffness."""
-    Mr, _, _ = system.reduced(q, np.zeros(system.n))
+    Mr, _, _, _ = system.reduced(q, np.zeros(system.n_actuated + system.n_elastic))
     na = system.n_actuated
     lam = sl.eigh(system.elastic_stiffness(), Mr[na:, na:], eigvals_only=True)
     return np.sqrt(lam)

@@ -82,14 +82,7 @@ class FFRFContract(NonlinearModel):
     def full(self, st: State) -> tuple[np.ndarray, np.ndarray]:
         """The FFRF coordinates and rates (n_q,) of a closed state."""
         q = st.detail["q"]
-        N = self.system.velocity_map(q)
-        return q, N @ self._v(st)
-
-    def _v(self, st: State) -> np.ndarray:
-        na = self.n_actuated
-        v = st.v.copy()
-        v[:na] = st.v[:na] / self.tree.scale
-        return v
+        return q, self.system.velocity_map(q) @ (st.v * self._scaling())
 
     def _complete(self, st: State) -> State:
         na = self.n_actuated
@@ -115,18 +108,16 @@ class FFRFContract(NonlinearModel):
 
     # ------------------------------------------------------------------ dynamics
     def _scaling(self) -> np.ndarray:
+        """d(system coordinates)/d(robot coordinates), diagonal: 1 / scale on the actuated
+        joints (scale = +-1, the joint axis against the plane normal), 1 elsewhere."""
         na = self.n_actuated
         S = np.ones(self.n)
         S[:na] = 1.0 / self.tree.scale
         return S
 
     def _mc(self, st: State):
-        q = st.detail["q"]
-        v = self._v(st)
-        N = self.system.velocity_map(q)
-        qd = N @ v
-        Mr, cr, _ = self.system.reduced(q, qd)
-        S = self._scaling()          # robot joint rates = scale * system rates
+        S = self._scaling()          # system rates = S * the robot's joint rates
+        Mr, cr, _, _ = self.system.reduced(st.detail["q"], st.v * S)
         return S[:, None] * Mr * S[None, :], S * cr
 
     def mass_matrix(self, st: State) -> np.ndarray:

@@ -465,14 +465,16 @@ class MultibodySystem:
         nu[self.ref_index] = np.linalg.solve(J[:, self.ref_index], np.concatenate([gc, ga]))
         return nu
 
-    def reduced(self, q, qd):
-        """The partitioned equations in v = [s; qf] (eqs. (105)-(106)):
-        ``M_r v_dd + c_r = [tau; 0]`` with M_r = N^T M N, c_r = N^T (M nu - Q)."""
+    def reduced(self, q, v):
+        """The partitioned equations in the independent coordinates (eqs. (105)-(106)):
+        ``M_r v_dd + c_r = [tau; 0]`` with M_r = N^T M N, c_r = N^T (M nu - Q), at the
+        independent rates ``v = [s_dot; qf_dot]``. Returns (M_r, c_r, N, q_dot)."""
         N = self.velocity_map(q)
+        qd = N @ np.asarray(v, dtype=float)
         M = self.mass_matrix(q)
         nu = self.convective(q, qd)
         Q = self.forces(q, qd)
-        return N.T @ M @ N, N.T @ (M @ nu - Q), N
+        return N.T @ M @ N, N.T @ (M @ nu - Q), N, qd
 
     # ------------------------------------------------------------------ augmented
     def accelerations(self, q, qd, tau=None, *, driven: bool = False):

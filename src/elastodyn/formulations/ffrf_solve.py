@@ -97,6 +97,13 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
                   motion, solver, rtol, atol, max_step, progress)
 
 
+def _det_measure(system, q, sign0) -> float:
+    """The dependent Jacobian's determinant, signed so that it starts positive and scaled
+    by its largest entry to the power n (an event function: zero at a singularity)."""
+    J = system.dependent_jacobian(q)
+    return float(sign0 * np.linalg.det(J)) / max(1.0, float(np.abs(J).max()) ** J.shape[0])
+
+
 def _singular_check(system, q, sign0):
     sign, cond = _dependent_det(system, q)
     return sign != sign0 or not np.isfinite(cond) or cond > SINGULAR_COND, cond
@@ -122,41 +129,30 @@ def _partitioned(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, m
             cache["t_ok"] = max(cache["t_ok"], float(t))
         return q
 
+    def accelerations(Mr, rhs_r, t):
+        out = np.linalg.solve(Mr, rhs_r)
+        if not np.all(np.isfinite(out)):
+            raise SingularConfiguration("non-finite accelerations", t)
+        if progress is not None:
+            progress(t, T)
+        return out
+
     if efforts is not None:
         def rhs(t, y):
             x, v = y[:na + ne], y[na + ne:]
-            q = positions(x, t)
-            N = system.velocity_map(q)
-            qd = N @ v
-            M = system.mass_matrix(q)
-            nu = system.convective(q, qd)
-            f = N.T @ (system.forces(q, qd) - M @ nu)
+            Mr, cr, _, _ = system.reduced(positions(x, t), v)
+            f = -cr
             f[:na] += efforts(t)
-            if progress is not None:
-                progress(t, T)
-            out = np.concatenate([v, np.linalg.solve(N.T @ M @ N, f)])
-            if not np.all(np.isfinite(out)):
-                raise SingularConfiguration("non-finite accelerations", t)
-            return out
+            return np.concatenate([v, accelerations(Mr, f, t)])
         y0 = np.concatenate([s0, q0[el], v0])
     else:
         def rhs(t, y):
             s, sd, sdd = motion(t)
             x = np.concatenate([s, y[:ne]])
             v = np.concatenate([sd, y[ne:]])
-            q = positions(x, t)
-            N = system.velocity_map(q)
-            qd = N @ v
-            M = system.mass_matrix(q)
-            nu = system.convective(q, qd) + N[:, :na] @ sdd
-            Mr = N.T @ M @ N
-            f = N.T @ (system.forces(q, qd) - M @ nu)
-            if progress is not None:
-                progress(t, T)
-            out = np.concatenate([v[na:], np.linalg.solve(Mr[na:, na:], f[na:])])
-            if not np.all(np.isfinite(out)):
-                raise SingularConfiguration("non-finite accelerations", t)
-            return out
+            Mr, cr, _, _ = system.reduced(positions(x, t), v)
+            f = -cr - Mr[:, :na] @ sdd       # the prescribed actuated accelerations
+            return np.concatenate([v[na:], accelerations(Mr[na:, na:], f[na:], t)])
         y0 = np.concatenate([q0[el], v0[na:]])
 
     def event(t, y):
@@ -168,8 +164,7 @@ def _partitioned(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, m
             q = positions(x)
         except SingularConfiguration:
             return -1e-300      # no assembly there: past the singularity
-        J = system.dependent_jacobian(q)
-        return float(sign0 * np.linalg.det(J)) / max(1.0, float(np.abs(J).max()) ** J.shape[0])
+        return _det_measure(system, q, sign0)
     event.terminal = True
 
     ts, ys = [float(t_eval[0])], [y0]
@@ -243,8 +238,7 @@ def _projected(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, max
         return np.concatenate([qd, qdd])
 
     def event(t, y):
-        J = system.dependent_jacobian(y[:n])
-        return float(sign0 * np.linalg.det(J)) / max(1.0, float(np.abs(J).max()) ** J.shape[0])
+        return _det_measure(system, y[:n], sign0)
     event.terminal = True
 
     q, qd = q0.copy(), qd0.copy()

@@ -109,7 +109,7 @@ class TreeSystem:
         return (np.asarray(q, dtype=float) - self.home) / self.scale
 
 
-def _rigid_planar(name, body: RigidBody, R: np.ndarray, e1, e2, n, ref):
+def _rigid_planar(name, body: RigidBody, R: np.ndarray, n, ref):
     """A 3-D rigid body (frame rotation R in base axes, planar reference axis ``ref``) as
     a planar rigid body in the body frame (ref, n x ref): mass, centre of mass, inertia
     about the normal through the centre of mass."""
@@ -231,7 +231,7 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
                 b = flexible_body(name, sh, mu, EA=body.material.E * body.section.area,
                                   EI=body.material.E * body.section.iz)
         elif isinstance(body, RigidBody):
-            b = _rigid_planar(name, body, R, e1, e2, nrm, ax)
+            b = _rigid_planar(name, body, R, nrm, ax)
         else:
             b = rigid_body(name, 0.0)
         bodies.append(b)
@@ -258,7 +258,7 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
             raise InputError("home", dict(robot.home), "an assembled home configuration "
                              "(the terminal frames do not meet)")
     kp = len(bodies)
-    bodies.append(_rigid_planar("platform", robot.platform, T[t0][:3, :3], e1, e2, nrm, pax))
+    bodies.append(_rigid_planar("platform", robot.platform, T[t0][:3, :3], nrm, pax))
     frame_pose[("body", kp)] = (po, pphi)
     for t in robot.terminals:
         tb, tpoint, tang = owner[t]
