@@ -669,7 +669,7 @@ class BeamShape:
         self.length = positive("length", length)
         self.elements = positive_int("elements", elements)
         if boundary not in BOUNDARY_CONDITIONS:
-            raise InputError("boundary", boundary, ", ".join(BOUNDARY_CONDITIONS))
+            raise InputError("boundary", boundary, "fixed-free, fixed-pinned or pinned-pinned")
         if boundary == "pinned-free":
             raise InputError("boundary", boundary,
                              "fixed-free, fixed-pinned or pinned-pinned (pinned-free leaves "

@@ -225,8 +225,12 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
                 else:
                     b = rigid_body(name, mp[0], (mp[1], 0.0), mp[2])
             else:
-                mu = (body.material.rho * body.section.area if mp is None
-                      else fitted_mass_per_length(body.length, *mp))
+                try:
+                    mu = (body.material.rho * body.section.area if mp is None
+                          else fitted_mass_per_length(body.length, *mp))
+                except InputError as exc:
+                    raise InputError(f"bodies.{name}.beam.mass_properties", list(mp),
+                                     exc.allowed) from None
                 sh = BeamShape(body.length, 1 if shape == "rr" else elements, boundary)
                 b = flexible_body(name, sh, mu, EA=body.material.E * body.section.area,
                                   EI=body.material.E * body.section.iz)
