@@ -44,6 +44,10 @@ __all__ = [
     "ffrf_invariants",
     "planar_body_mass_matrix",
     "planar_quadratic_velocity",
+    "StackedInvariants",
+    "stack_invariants",
+    "planar_mass_blocks",
+    "planar_velocity_gravity_blocks",
     "planar_stiffness",
     "rosyid_element_matrices",
     "rosyid_element_stiffness",
@@ -332,17 +336,91 @@ def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length,
 # --------------------------------------------------------------------------------------
 # Mass matrix, quadratic velocity vector, stiffness
 # --------------------------------------------------------------------------------------
-def _rot(theta: float) -> tuple[np.ndarray, np.ndarray]:
-    c, s = np.cos(theta), np.sin(theta)
-    A = np.array([[c, -s], [s, c]])
-    A_theta = np.array([[-s, -c], [c, -s]])
-    return A, A_theta
-
-
 def _check_inv(inv) -> FFRFInvariants:
     if not isinstance(inv, FFRFInvariants):
         raise InputError("inv", inv, "an FFRFInvariants instance")
     return inv
+
+
+@dataclass(frozen=True)
+class StackedInvariants:
+    """The invariants of g bodies with the same number of elastic coordinates F, stacked
+    on a leading axis (for the batched kernels :func:`planar_mass_blocks` and
+    :func:`planar_velocity_gravity_blocks`): mass (g,), I1 (g, 2), S_bar (g, 2, F),
+    J_oo (g,), I_o (g, F), J_of (g, F), S_ff (g, F, F), S_tilde (g, F, F)."""
+
+    mass: np.ndarray
+    I1: np.ndarray
+    S_bar: np.ndarray
+    J_oo: np.ndarray
+    I_o: np.ndarray
+    J_of: np.ndarray
+    S_ff: np.ndarray
+    S_tilde: np.ndarray
+
+
+def stack_invariants(invs) -> StackedInvariants:
+    """Stack the invariants of bodies with equal n_f (see :class:`StackedInvariants`)."""
+    invs = [_check_inv(i) for i in invs]
+    if len({i.n_f for i in invs}) != 1:
+        raise InputError("invs", [i.n_f for i in invs], "bodies with equal n_f")
+    return StackedInvariants(*(np.array([getattr(i, k) for i in invs], dtype=float)
+                               for k in ("mass", "I1", "S_bar", "J_oo", "I_o", "J_of",
+                                         "S_ff", "S_tilde")))
+
+
+def _rot_batch(theta):
+    c, s = np.cos(theta), np.sin(theta)
+    A = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+    A_th = np.stack([np.stack([-s, -c], -1), np.stack([c, -s], -1)], -2)
+    return A, A_th
+
+
+def planar_mass_blocks(st: StackedInvariants, theta, q_f) -> np.ndarray:
+    """The mass matrices (g, 3 + F, 3 + F) of g bodies at orientations theta (g,) [rad]
+    and elastic coordinates q_f (g, F): eqs. (16)-(28), see
+    :func:`planar_body_mass_matrix` (the one-body form, with input checks). Complex
+    inputs give complex blocks (complex-step differentiation)."""
+    g, F = st.I_o.shape
+    A, A_th = _rot_batch(theta)
+    first = st.I1 + np.einsum("gkf,gf->gk", st.S_bar, q_f)
+    M = np.zeros((g, 3 + F, 3 + F), dtype=np.result_type(theta, q_f, float))
+    M[:, 0, 0] = M[:, 1, 1] = st.mass
+    M[:, 0:2, 2] = np.einsum("gkl,gl->gk", A_th, first)
+    M[:, 0:2, 3:] = np.einsum("gkl,glf->gkf", A, st.S_bar)
+    M[:, 2, 2] = (st.J_oo + 2.0 * np.einsum("gf,gf->g", st.I_o, q_f)
+                  + np.einsum("gf,gfh,gh->g", q_f, st.S_ff, q_f))
+    M[:, 2, 3:] = st.J_of + np.einsum("gf,gfh->gh", q_f, st.S_tilde)
+    M[:, 3:, 3:] = st.S_ff
+    M[:, 2:, 0:2] = np.swapaxes(M[:, 0:2, 2:], 1, 2)
+    M[:, 3:, 2] = M[:, 2, 3:]
+    return M
+
+
+def planar_velocity_gravity_blocks(st: StackedInvariants, theta, theta_dot, q_f, q_f_dot,
+                                   gravity=None) -> np.ndarray:
+    """Quadratic velocity vectors (eq. (30), see :func:`planar_quadratic_velocity`) plus
+    the generalized gravity forces (eq. (33): ``m g``, ``(A_theta (I1 + S_bar q_f))^T g``,
+    ``(A S_bar)^T g``) of g bodies, (g, 3 + F). theta, theta_dot (g,) [rad, rad/s];
+    q_f, q_f_dot (g, F); gravity (2,) [m/s^2] or None."""
+    g, F = st.I_o.shape
+    w = theta_dot
+    A, A_th = _rot_batch(theta)
+    first = st.I1 + np.einsum("gkf,gf->gk", st.S_bar, q_f)
+    gv = np.einsum("gfh,gh->gf", st.S_ff, q_f) + st.I_o
+    Sqd = np.einsum("gkf,gf->gk", st.S_bar, q_f_dot)
+    Q = np.empty((g, 3 + F), dtype=np.result_type(theta, theta_dot, q_f, q_f_dot, float))
+    Q[:, 0:2] = ((w * w)[:, None] * np.einsum("gkl,gl->gk", A, first)
+                 - (2.0 * w)[:, None] * np.einsum("gkl,gl->gk", A_th, Sqd))
+    Q[:, 2] = -2.0 * w * np.einsum("gf,gf->g", q_f_dot, gv)
+    Q[:, 3:] = ((w * w)[:, None] * gv
+                + (2.0 * w)[:, None] * np.einsum("gfh,gh->gf", st.S_tilde, q_f_dot))
+    if gravity is not None:
+        gr = np.asarray(gravity)
+        Q[:, 0:2] += st.mass[:, None] * gr
+        Q[:, 2] += np.einsum("gkl,gl,k->g", A_th, first, gr)
+        Q[:, 3:] += np.einsum("gkl,glf,k->gf", A, st.S_bar, gr)
+    return Q
 
 
 def planar_body_mass_matrix(inv: FFRFInvariants, theta: float, q_f) -> np.ndarray:
@@ -383,18 +461,8 @@ def planar_body_mass_matrix(inv: FFRFInvariants, theta: float, q_f) -> np.ndarra
     """
     inv = _check_inv(inv)
     th = finite("theta", theta)
-    n = inv.n_f
-    q = vector("q_f", q_f, n)
-    A, A_th = _rot(th)
-    M = np.zeros((3 + n, 3 + n))
-    M[0:2, 0:2] = inv.mass * np.eye(2)
-    M[0:2, 2] = A_th @ (inv.I1 + inv.S_bar @ q)
-    M[0:2, 3:] = A @ inv.S_bar
-    M[2, 2] = inv.J_oo + 2.0 * inv.I_o @ q + q @ inv.S_ff @ q
-    M[2, 3:] = inv.J_of + q @ inv.S_tilde
-    M[3:, 3:] = inv.S_ff
-    M[2:, 0:2] = M[0:2, 2:].T
-    M[3:, 2] = M[2, 3:]
+    q = vector("q_f", q_f, inv.n_f)
+    M = planar_mass_blocks(stack_invariants([inv]), np.array([th]), q[None])[0]
     return M
 
 
@@ -437,12 +505,8 @@ def planar_quadratic_velocity(inv: FFRFInvariants, theta: float, theta_dot: floa
     n = inv.n_f
     q = vector("q_f", q_f, n)
     qd = vector("q_f_dot", q_f_dot, n)
-    A, A_th = _rot(th)
-    g = inv.S_ff @ q + inv.I_o
-    Qv = np.empty(3 + n)
-    Qv[0:2] = w * w * A @ (inv.I1 + inv.S_bar @ q) - 2.0 * w * A_th @ (inv.S_bar @ qd)
-    Qv[2] = -2.0 * w * (qd @ g)
-    Qv[3:] = w * w * g + 2.0 * w * (inv.S_tilde @ qd)
+    Qv = planar_velocity_gravity_blocks(stack_invariants([inv]), np.array([th]),
+                                        np.array([w]), q[None], qd[None])[0]
     return Qv
 
 

@@ -38,10 +38,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.linalg
 
 from ..exceptions import InputError, ModelError
-from ..fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants,
-                        planar_body_mass_matrix, planar_quadratic_velocity, planar_stiffness)
+from ..fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
+                        planar_stiffness, planar_velocity_gravity_blocks, stack_invariants)
 
 __all__ = ["Body", "rigid_body", "flexible_body", "Marker", "Joint", "MultibodySystem",
            "SingularConfiguration"]
@@ -173,6 +174,192 @@ class _MarkerState:
     phid: float = 0.0
 
 
+def _ext(q):
+    """q with a trailing zero: the coordinate that ground markers and padding read."""
+    q = np.asarray(q)
+    return np.concatenate([q, np.zeros(1, dtype=q.dtype)])
+
+
+@dataclass
+class _Kin:
+    r: np.ndarray            # (k, 2)
+    phi: np.ndarray          # (k,)
+    Jr: np.ndarray           # (k, 2, 3 + F) over the marker's columns
+    Jphi: np.ndarray         # (k, 3 + F)
+    rd: np.ndarray = None    # (k, 2)
+    phid: np.ndarray = None  # (k,)
+    ar: np.ndarray = None    # (k, 2) quadratic part of r_dd
+
+
+class _MarkerTable:
+    """Markers evaluated together (vectorized over markers). Each marker reads the
+    coordinates ``cols`` (k, 3 + F): its body's R_x, R_y, theta and elastic
+    coordinates, padded with the index n (the zero appended by :func:`_ext`; ground
+    markers read only it, so their body is the identity at the origin)."""
+
+    def __init__(self, system, markers):
+        n = system.n
+        F = max([1] + [system.bodies[m.body].n_f for m in markers if m.body >= 0])
+        k = len(markers)
+        self.u0 = np.zeros((k, 2))
+        self.ang = np.zeros(k)
+        self.S = np.zeros((k, 2, F))
+        self.slope = np.zeros((k, F))
+        self.cols = np.full((k, 3 + F), n, dtype=int)
+        for i, m in enumerate(markers):
+            self.u0[i] = np.asarray(m.point, dtype=float)
+            self.ang[i] = float(m.angle)
+            if m.body < 0:
+                continue
+            b, o = system.bodies[m.body], system.offsets[m.body]
+            self.cols[i, :3 + b.n_f] = np.arange(o, o + 3 + b.n_f)
+            if b.shape is not None:
+                xi = min(max(float(m.point[0]) / b.length, 0.0), 1.0)
+                self.S[i, :, :b.n_f] = b.shape(xi)
+                self.slope[i, :b.n_f] = b.shape(xi, derivative=1)[1] / b.length
+
+    def evaluate(self, qe, qde=None) -> _Kin:
+        """Marker kinematics at the extended coordinates (:func:`_ext`): r = R + A(th)
+        (u0 + S q_f), phi = th + angle + v'(x) q_f and their derivatives."""
+        g = qe[self.cols]
+        th, qf = g[:, 2], g[:, 3:]
+        c, s = np.cos(th), np.sin(th)
+        u = self.u0 + np.einsum("kij,kj->ki", self.S, qf)
+        Au = np.stack([c * u[:, 0] - s * u[:, 1], s * u[:, 0] + c * u[:, 1]], axis=1)
+        Atu = np.stack([-Au[:, 1], Au[:, 0]], axis=1)
+        r = g[:, :2] + Au
+        phi = th + self.ang + np.einsum("kj,kj->k", self.slope, qf)
+        k, F = self.slope.shape
+        Jr = np.zeros((k, 2, 3 + F), dtype=g.dtype)
+        Jr[:, 0, 0] = 1.0
+        Jr[:, 1, 1] = 1.0
+        Jr[:, :, 2] = Atu
+        Jr[:, 0, 3:] = c[:, None] * self.S[:, 0] - s[:, None] * self.S[:, 1]
+        Jr[:, 1, 3:] = s[:, None] * self.S[:, 0] + c[:, None] * self.S[:, 1]
+        Jphi = np.zeros((k, 3 + F), dtype=g.dtype)
+        Jphi[:, 2] = 1.0
+        Jphi[:, 3:] = self.slope
+        out = _Kin(r, phi, Jr, Jphi)
+        if qde is not None:
+            gd = qde[self.cols]
+            w = gd[:, 2]
+            out.rd = np.einsum("kij,kj->ki", Jr, gd)
+            out.phid = np.einsum("kj,kj->k", Jphi, gd)
+            Sv = np.einsum("kij,kj->ki", self.S, gd[:, 3:])
+            ASv = np.stack([c * Sv[:, 0] - s * Sv[:, 1], s * Sv[:, 0] + c * Sv[:, 1]],
+                           axis=1)
+            AtSv = np.stack([-ASv[:, 1], ASv[:, 0]], axis=1)
+            # r_dd = R_dd + A_theta u th_dd + A S qf_dd - A u w^2 + 2 A_theta S qf_d w
+            out.ar = -Au * (w * w)[:, None] + 2.0 * w[:, None] * AtSv
+        return out
+
+
+# joint row kinds: the x and y of b's point less a's (revolute, rigid), an angle
+# (phi_b - phi_a - c0: rigid, prismatic, revolute coordinate), b's point across a's line
+# (prismatic), b's point along it (prismatic coordinate)
+_RX, _RY, _ANG, _ACROSS, _ALONG = range(5)
+
+
+def _constraint_rows(j: Joint) -> list:
+    if j.kind == "prismatic":
+        return [(_ANG, j.a, j.b, j.angle0), (_ACROSS, j.a, j.b, 0.0)]
+    rows = [(_RX, j.a, j.b, 0.0), (_RY, j.a, j.b, 0.0)]
+    return rows + ([(_ANG, j.a, j.b, j.angle0)] if j.kind == "rigid" else [])
+
+
+def _coordinate_row(j: Joint):
+    """The joint coordinate: revolute, the angle of b's direction from a's; prismatic,
+    the travel of b's point along a's direction (each less ``offset``)."""
+    return (_ANG if j.kind == "revolute" else _ALONG, j.a, j.b, j.offset)
+
+
+class _RowSet:
+    """Joint rows (constraint equations or joint coordinates) evaluated together:
+    values, Jacobians (eqs. (60)-(87) for revolute and prismatic joints) and gamma =
+    -(quadratic part of the second derivative)."""
+
+    def __init__(self, system, rows):
+        self.n = system.n
+        markers = list(dict.fromkeys([r[1] for r in rows] + [r[2] for r in rows]))
+        self.table = system._table(markers) if markers else None
+        pos = {m: i for i, m in enumerate(markers)}
+        self.kind = np.array([r[0] for r in rows], dtype=int)
+        self.ia = np.array([pos[r[1]] for r in rows], dtype=int)
+        self.ib = np.array([pos[r[2]] for r in rows], dtype=int)
+        self.c0 = np.array([r[3] for r in rows], dtype=float)
+        k = len(rows)
+        if k:
+            w = self.n + 1
+            ra = np.arange(k)[:, None] * w
+            self.flat = np.concatenate([(ra + self.table.cols[self.ia]).ravel(),
+                                        (ra + self.table.cols[self.ib]).ravel()])
+        self.k = k
+        kind = self.kind
+        self.groups = {c: np.flatnonzero(kind == c) for c in range(5)}
+        self.coef = (np.where(kind == _RX, -1.0, 0.0), np.where(kind == _RY, -1.0, 0.0),
+                     np.where(kind == _ANG, -1.0, 0.0))
+        self.angle_b = np.where(kind == _ANG, 1.0, 0.0)
+
+    def evaluate(self, q, qd=None):
+        n, k = self.n, self.k
+        if k == 0:
+            z = np.zeros(0)
+            return (z, np.zeros((0, n))) if qd is None else (z, np.zeros((0, n)), z)
+        K = self.table.evaluate(_ext(q), None if qd is None else _ext(qd))
+        a, b = self.ia, self.ib
+        d = K.r[b] - K.r[a]
+        pa = K.phi[a]
+        t = np.stack([np.cos(pa), np.sin(pa)], axis=1)
+        nv = np.stack([-t[:, 1], t[:, 0]], axis=1)
+        td = np.einsum("ki,ki->k", t, d)
+        nd = np.einsum("ki,ki->k", nv, d)
+        ang = K.phi[b] - pa
+        g = self.groups
+        val = np.empty(k, dtype=d.dtype)
+        val[g[_RX]] = d[g[_RX], 0]
+        val[g[_RY]] = d[g[_RY], 1]
+        val[g[_ANG]] = ang[g[_ANG]]
+        val[g[_ACROSS]] = nd[g[_ACROSS]]
+        val[g[_ALONG]] = td[g[_ALONG]]
+        val -= self.c0
+        # each row = sum over its markers of cx Jr_x + cy Jr_y + cp Jphi (b: -cx, -cy
+        # and +1 on Jphi for the angle rows)
+        cxa, cya, cpa = (np.array(c, dtype=d.dtype) for c in self.coef)
+        for grp, sign in ((g[_ACROSS], nv), (g[_ALONG], t)):
+            cxa[grp] = -sign[grp, 0]
+            cya[grp] = -sign[grp, 1]
+        cpa[g[_ACROSS]] = -td[g[_ACROSS]]
+        cpa[g[_ALONG]] = nd[g[_ALONG]]
+        ja = (cxa[:, None] * K.Jr[a, 0] + cya[:, None] * K.Jr[a, 1]
+              + cpa[:, None] * K.Jphi[a])
+        jb = (-cxa[:, None] * K.Jr[b, 0] - cya[:, None] * K.Jr[b, 1]
+              + self.angle_b[:, None] * K.Jphi[b])
+        vals = np.concatenate([ja.ravel(), jb.ravel()])
+        size = k * (n + 1)
+        if np.iscomplexobj(vals):
+            J = (np.bincount(self.flat, vals.real, size)
+                 + 1j * np.bincount(self.flat, vals.imag, size))
+        else:
+            J = np.bincount(self.flat, vals, size)
+        J = J.reshape(k, n + 1)[:, :n]
+        if qd is None:
+            return val, J
+        dd = K.rd[b] - K.rd[a]
+        dar = K.ar[b] - K.ar[a]
+        w = K.phid[a]
+        tdd = np.einsum("ki,ki->k", t, dd)
+        ndd = np.einsum("ki,ki->k", nv, dd)
+        ndar = np.einsum("ki,ki->k", nv, dar)
+        tdar = np.einsum("ki,ki->k", t, dar)
+        quad = np.zeros(k, dtype=dar.dtype)
+        quad[g[_RX]] = dar[g[_RX], 0]
+        quad[g[_RY]] = dar[g[_RY], 1]
+        i, j = g[_ACROSS], g[_ALONG]
+        quad[i] = (-nd * w * w - 2.0 * tdd * w + ndar)[i]
+        quad[j] = (tdar + 2.0 * ndd * w - td * w * w)[j]
+        return val, J, -quad
+
+
 class MultibodySystem:
     """Bodies, joints, gravity and the actuated joints of a planar FFRF system.
 
@@ -222,7 +409,17 @@ class MultibodySystem:
             K[s, s] = b.K
         self.K = K
         self._Kel = K[np.ix_(self.el_index, self.el_index)]
-        self._shape_cache = {}
+        self._tables = {}
+        self._groups = self._body_groups()
+        self._closed = None      # (q, Jacobian of Phi) of the last converged closure
+        rows = {"constraints": [], "actuated": [], "coordinates": []}
+        for j in self.joints:
+            rows["constraints"] += _constraint_rows(j)
+            if j.kind != "rigid":
+                rows["coordinates"].append(_coordinate_row(j))
+        rows["actuated"] = [_coordinate_row(self.joints[a]) for a in self._act]
+        rows["phi"] = rows["constraints"] + rows["actuated"]
+        self._row_sets = {k: _RowSet(self, v) for k, v in rows.items()}
 
     # ------------------------------------------------------------------ coordinates
     def body_slice(self, i: int) -> slice:
@@ -247,190 +444,134 @@ class MultibodySystem:
         return self._Kel
 
     # ------------------------------------------------------------------ body terms
+    def _body_groups(self):
+        """Bodies with mass grouped by n_f: (stacked invariants, (g, 3 + F) coordinate
+        indices, flat indices of their (3 + F)^2 mass blocks in the n x n matrix). Bodies
+        without mass, first moment or inertia (massless frames) are left out: they add
+        nothing to M or Q."""
+        groups = {}
+        for i, b in enumerate(self.bodies):
+            if b.n_f == 0 and b.inv.mass == 0 and b.inv.J_oo == 0:
+                continue
+            groups.setdefault(b.n_f, []).append(i)
+        out = []
+        for F, idx in sorted(groups.items()):
+            cols = np.array([np.arange(self.offsets[i], self.offsets[i] + 3 + F)
+                             for i in idx], dtype=int)
+            flat = (cols[:, :, None] * self.n + cols[:, None, :]).reshape(len(idx), -1)
+            out.append((stack_invariants([self.bodies[i].inv for i in idx]), cols, flat))
+        return out
+
     def mass_matrix(self, q) -> np.ndarray:
         """Block-diagonal M(q) (n, n), eqs. (16)-(28) and (134)."""
-        M = np.zeros((self.n, self.n))
-        for i, b in enumerate(self.bodies):
-            s = self.body_slice(i)
-            M[s, s] = planar_body_mass_matrix(b.inv, q[s][2], q[s][3:])
-        return M
+        q = np.asarray(q)
+        M = np.zeros(self.n * self.n, dtype=np.result_type(q, float))
+        for st, cols, flat in self._groups:
+            g = q[cols]
+            M[flat.ravel()] = planar_mass_blocks(st, g[:, 2], g[:, 3:]).ravel()
+        return M.reshape(self.n, self.n)
 
     def forces(self, q, qd) -> np.ndarray:
         """Q_v + Q_g - K q (n,): quadratic velocity (eq. (30)), gravity (eq. (33)) and
         elastic forces (eqs. (36)-(38))."""
-        Q = np.zeros(self.n)
-        g = self.gravity
-        for i, b in enumerate(self.bodies):
-            s = self.body_slice(i)
-            qi, vi = q[s], qd[s]
-            th, qf = qi[2], qi[3:]
-            A, At = _rot(th)
-            Qi = planar_quadratic_velocity(b.inv, th, vi[2], qf, vi[3:])
-            first = b.inv.I1 + b.inv.S_bar @ qf
-            Qi[0:2] += b.inv.mass * g
-            Qi[2] += (At @ first) @ g
-            Qi[3:] += (A @ b.inv.S_bar).T @ g - b.K @ qf
-            Q[s] += Qi
+        q, qd = np.asarray(q), np.asarray(qd)
+        Q = -(self.K @ q)
+        for st, cols, _ in self._groups:
+            g, gd = q[cols], qd[cols]
+            Q[cols] += planar_velocity_gravity_blocks(st, g[:, 2], gd[:, 2], g[:, 3:],
+                                                      gd[:, 3:], self.gravity)
         return Q
 
     # ------------------------------------------------------------------ markers
-    def _shape_at(self, i: int, x: float):
-        key = (i, x)
-        hit = self._shape_cache.get(key)
-        if hit is None:
-            b = self.bodies[i]
-            xi = min(max(x / b.length, 0.0), 1.0)
-            S = b.shape(xi)
-            slope = b.shape(xi, derivative=1)[1] / b.length
-            hit = (S, slope)
-            self._shape_cache[key] = hit
-        return hit
+    def _table(self, markers) -> "_MarkerTable":
+        key = tuple(markers)
+        tab = self._tables.get(key)
+        if tab is None:
+            tab = self._tables[key] = _MarkerTable(self, markers)
+        return tab
 
     def marker(self, m: Marker, q, qd=None) -> _MarkerState:
+        """Position, direction, their Jacobians (over all n coordinates) and, with
+        velocities, their rates and the quadratic part of the acceleration of a marker."""
+        k = self._table([m]).evaluate(_ext(q), None if qd is None else _ext(qd))
+        cols = self._table([m]).cols[0]
         n = self.n
-        Jr, Jphi = np.zeros((2, n)), np.zeros(n)
-        if m.body < 0:
-            p = np.asarray(m.point, dtype=float)
-            return _MarkerState(p, float(m.angle), Jr, Jphi, np.zeros(2))
-        b, s = self.bodies[m.body], self.body_slice(m.body)
-        qi = q[s]
-        th = qi[2]
-        A, At = _rot(th)
-        u = np.asarray(m.point, dtype=float).copy()
-        phi = th + m.angle
-        o = self.offsets[m.body]
-        Jr[:, o:o + 2] = np.eye(2)
-        Jphi[o + 2] = 1.0
-        if b.shape is not None:
-            S, slope = self._shape_at(m.body, float(m.point[0]))
-            qf = qi[3:]
-            u = u + S @ qf
-            phi = phi + slope @ qf
-            Jr[:, o + 3:o + b.n] = A @ S
-            Jphi[o + 3:o + b.n] = slope
-        Jr[:, o + 2] = At @ u
-        r = qi[0:2] + A @ u
-        st = _MarkerState(r, float(phi), Jr, Jphi, np.zeros(2))
+        Jr = np.zeros((2, n + 1), dtype=k.r.dtype)
+        Jphi = np.zeros(n + 1, dtype=k.r.dtype)
+        np.add.at(Jr, (slice(None), cols), k.Jr[0])
+        np.add.at(Jphi, cols, k.Jphi[0])
+        st = _MarkerState(k.r[0], k.phi[0], Jr[:, :n], Jphi[:n], np.zeros(2))
         if qd is not None:
-            vi = qd[s]
-            w = vi[2]
-            st.rd = Jr @ qd
-            st.phid = float(Jphi @ qd)
-            # r_dd = R_dd + A_theta u th_dd + A S qf_dd  - A u w^2 + 2 A_theta S qf_d w
-            ar = -A @ u * w * w
-            if b.shape is not None:
-                ar = ar + 2.0 * w * (At @ (S @ vi[3:]))
-            st.ar = ar
+            st.rd, st.phid, st.ar = k.rd[0], k.phid[0], k.ar[0]
         return st
 
     # ------------------------------------------------------------------ joints
-    def _joint_terms(self, j: Joint, q, qd=None):
-        """(C (k,), C_q (k, n), quadratic part of C_dd (k,) or None) of one joint."""
-        A = self.marker(j.a, q, qd)
-        B = self.marker(j.b, q, qd)
-        d = B.r - A.r
-        Jd = B.Jr - A.Jr
-        if j.kind in ("revolute", "rigid"):
-            C = [d[0], d[1]]
-            Cq = [Jd[0], Jd[1]]
-            quad = None if qd is None else list(B.ar - A.ar)
-            if j.kind == "rigid":
-                C.append(B.phi - A.phi - j.angle0)
-                Cq.append(B.Jphi - A.Jphi)
-                if quad is not None:
-                    quad.append(0.0)
-            return np.array(C), np.array(Cq), (None if quad is None else np.array(quad))
-        # prismatic: angle kept, b's point on a's line
-        t = np.array([np.cos(A.phi), np.sin(A.phi)])
-        nv = np.array([-t[1], t[0]])
-        C = np.array([B.phi - A.phi - j.angle0, nv @ d])
-        Cq = np.array([B.Jphi - A.Jphi, -(t @ d) * A.Jphi + nv @ Jd])
-        quad = None
-        if qd is not None:
-            dd = B.rd - A.rd
-            w = A.phid
-            quad = np.array([0.0, -(nv @ d) * w * w - 2.0 * (t @ dd) * w + nv @ (B.ar - A.ar)])
-        return C, Cq, quad
-
-    def _joint_coordinate(self, j: Joint, q, qd=None):
-        """(value, Jacobian (n,), quadratic part of its second derivative or None)."""
-        A = self.marker(j.a, q, qd)
-        B = self.marker(j.b, q, qd)
-        if j.kind == "revolute":
-            return B.phi - A.phi - j.offset, B.Jphi - A.Jphi, (None if qd is None else 0.0)
-        t = np.array([np.cos(A.phi), np.sin(A.phi)])
-        nv = np.array([-t[1], t[0]])
-        d = B.r - A.r
-        val = t @ d - j.offset
-        J = (nv @ d) * A.Jphi + t @ (B.Jr - A.Jr)
-        quad = None
-        if qd is not None:
-            dd = B.rd - A.rd
-            w = A.phid
-            quad = t @ (B.ar - A.ar) + 2.0 * (nv @ dd) * w - (t @ d) * w * w
-        return val, J, quad
+    def _rows(self, which: str, q, qd=None):
+        """Values (k,), Jacobian (k, n) and, with velocities, gamma (k,) of a set of
+        joint rows: ``which`` = "constraints" (the n_c constraint equations),
+        "actuated" (the actuated joint coordinates), "phi" (both) or "coordinates"
+        (every revolute and prismatic joint's coordinate)."""
+        return self._row_sets[which].evaluate(q, qd)
 
     def constraints(self, q, qd=None):
         """C (n_c,), C_q (n_c, n) and, with velocities, gamma = -quadratic part of C_dd."""
-        Cs, Js, gs = [], [], []
-        for j in self.joints:
-            C, Cq, quad = self._joint_terms(j, q, qd)
-            Cs.append(C)
-            Js.append(Cq)
-            if qd is not None:
-                gs.append(-quad)
-        C = np.concatenate(Cs) if Cs else np.zeros(0)
-        Cq = np.vstack(Js) if Js else np.zeros((0, self.n))
-        return (C, Cq) if qd is None else (C, Cq, np.concatenate(gs) if gs else np.zeros(0))
+        return self._rows("constraints", q, qd)
 
     def actuated_coordinates(self, q, qd=None):
         """Actuated joint coordinates (n_a,), their Jacobian (n_a, n) and, with
         velocities, gamma (n_a,)."""
-        vals, Js, gs = [], [], []
-        for a in self._act:
-            v, J, quad = self._joint_coordinate(self.joints[a], q, qd)
-            vals.append(v)
-            Js.append(J)
-            if qd is not None:
-                gs.append(-quad)
-        out = (np.array(vals), np.array(Js).reshape(len(vals), self.n))
-        return out if qd is None else out + (np.array(gs),)
+        return self._rows("actuated", q, qd)
 
     def joint_coordinates(self, q) -> dict:
         """Every joint coordinate (revolute and prismatic) at q, by name."""
-        return {j.name: float(self._joint_coordinate(j, q)[0]) for j in self.joints
-                if j.kind != "rigid"}
+        vals = self._rows("coordinates", q)[0]
+        names = [j.name for j in self.joints if j.kind != "rigid"]
+        return {k: float(np.real(v)) for k, v in zip(names, vals)}
 
     # ------------------------------------------------------------------ closure
     def _phi(self, q, s):
-        C, Cq = self.constraints(q)
-        a, Ja = self.actuated_coordinates(q)
-        return np.concatenate([C, a - s]), np.vstack([Cq, Ja])
+        P, J = self._rows("phi", q)
+        return np.concatenate([P[:self.n_c], P[self.n_c:] - s]), J
+
+    def _phi_jacobian(self, q) -> np.ndarray:
+        """Jacobian of [C; actuated coordinates] over all coordinates (n_c + n_a, n),
+        reused from the last converged closure when q is the same."""
+        hit = self._closed
+        if hit is not None and hit[0].shape == np.shape(q) and np.array_equal(hit[0], q):
+            return hit[1]
+        return self._rows("phi", q)[1]
 
     def dependent_jacobian(self, q) -> np.ndarray:
         """Jacobian of [C; actuated coordinates] over the reference coordinates (square):
         singular where the actuated coordinates no longer fix the rigid motion
         (a direct-kinematics singularity of the mechanism)."""
-        return self._phi(q, np.zeros(self.n_actuated))[1][:, self.ref_index]
+        return self._phi_jacobian(q)[:, self.ref_index]
 
     def close(self, q_guess, s, qf=None, *, tol: float = 1e-12, max_iter: int = 30):
         """Positions: the reference coordinates that satisfy C = 0 with actuated
         coordinates ``s`` and elastic coordinates ``qf`` (default: those of q_guess), by
-        Newton from ``q_guess``. Converged when |Phi| < tol (m or rad).
+        Newton from ``q_guess``. Converged when |Phi| < tol (m or rad; real parts for
+        complex coordinates).
 
         Raises
         ------
         SingularConfiguration
             Newton does not converge (a singular configuration or no assembly).
         """
-        q = np.array(q_guess, dtype=float)
+        dtype = np.result_type(float, np.asarray(q_guess), np.asarray(s),
+                               np.asarray(0.0 if qf is None else qf))
+        q = np.array(q_guess, dtype=dtype)
         if qf is not None:
             q[self.el_index] = qf
-        s = np.asarray(s, dtype=float)
+        s = np.asarray(s)
         r = None
-        for _ in range(max_iter):
+        for it in range(max_iter):
             r, J = self._phi(q, s)
-            if np.abs(r).max(initial=0.0) < tol:
+            # converged: the residual at round-off (complex step: the imaginary part,
+            # linear in the perturbation, is exact after the first Newton step)
+            if np.abs(r.real).max(initial=0.0) < tol and (it > 0 or not np.iscomplexobj(r)
+                                                           or np.abs(r.imag).max() == 0):
+                self._closed = (q.copy(), J)
                 return q
             Jd = J[:, self.ref_index]
             try:
@@ -443,36 +584,41 @@ class MultibodySystem:
                                     f"steps (residual {np.abs(r).max():.3g}): a singular "
                                     "configuration or no assembly")
 
-    def velocity_map(self, q):
-        """N (n, n_a + n_e): q_dot = N [s_dot; qf_dot] on the constraints (eqs. (95)-(99))."""
-        _, J = self._phi(q, np.zeros(self.n_actuated))
-        Jd = J[:, self.ref_index]
+    def _map(self, q):
+        """(N, LU of the dependent Jacobian) at q."""
+        J = self._phi_jacobian(q)
+        lu = scipy.linalg.lu_factor(J[:, self.ref_index], check_finite=False)
         na, ne = self.n_actuated, self.n_elastic
-        rhs = np.zeros((J.shape[0], na + ne))
+        rhs = np.zeros((J.shape[0], na + ne), dtype=J.dtype)
         rhs[self.n_c:, :na] = np.eye(na)
         rhs[:, na:] = -J[:, self.el_index]
-        N = np.zeros((self.n, na + ne))
-        N[self.ref_index] = np.linalg.solve(Jd, rhs)
+        N = np.zeros((self.n, na + ne), dtype=J.dtype)
+        N[self.ref_index] = scipy.linalg.lu_solve(lu, rhs, check_finite=False)
         N[self.el_index, na:] = np.eye(ne)
-        return N
+        return N, lu
+
+    def velocity_map(self, q):
+        """N (n, n_a + n_e): q_dot = N [s_dot; qf_dot] on the constraints (eqs. (95)-(99))."""
+        return self._map(q)[0]
+
+    def _convective(self, q, qd, lu) -> np.ndarray:
+        gam = self._rows("phi", q, qd)[2]
+        nu = np.zeros(self.n, dtype=np.result_type(gam, float))
+        nu[self.ref_index] = scipy.linalg.lu_solve(lu, gam, check_finite=False)
+        return nu
 
     def convective(self, q, qd) -> np.ndarray:
         """nu (n,): q_dd = N v_dd + nu on the constraints (eqs. (100)-(104))."""
-        _, Cq, gc = self.constraints(q, qd)
-        _, Ja, ga = self.actuated_coordinates(q, qd)
-        J = np.vstack([Cq, Ja])
-        nu = np.zeros(self.n)
-        nu[self.ref_index] = np.linalg.solve(J[:, self.ref_index], np.concatenate([gc, ga]))
-        return nu
+        return self._convective(q, qd, self._map(q)[1])
 
     def reduced(self, q, v):
         """The partitioned equations in the independent coordinates (eqs. (105)-(106)):
         ``M_r v_dd + c_r = [tau; 0]`` with M_r = N^T M N, c_r = N^T (M nu - Q), at the
         independent rates ``v = [s_dot; qf_dot]``. Returns (M_r, c_r, N, q_dot)."""
-        N = self.velocity_map(q)
-        qd = N @ np.asarray(v, dtype=float)
+        N, lu = self._map(q)
+        qd = N @ np.asarray(v)
         M = self.mass_matrix(q)
-        nu = self.convective(q, qd)
+        nu = self._convective(q, qd, lu)
         Q = self.forces(q, qd)
         return N.T @ M @ N, N.T @ (M @ nu - Q), N, qd
 

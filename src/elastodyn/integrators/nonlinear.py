@@ -1,0 +1,206 @@
+"""The generalized-alpha method for nonlinear second-order equations and index-3 DAEs.
+
+Arnold & Bruels (2007) form of the Chung & Hulbert (1993) scheme, for equations of motion
+written as a residual in the accelerations (and, for constrained systems, algebraic
+unknowns such as Lagrange multipliers)::
+
+    r(t, x, v, z) = 0,    z = [x_dd (n); lambda (m)]
+
+with the Newmark updates on the *algorithmic* accelerations ``a``::
+
+    x_{k+1} = x_k + h v_k + h^2 (1/2 - beta) a_k + h^2 beta a_{k+1}
+    v_{k+1} = v_k + h (1 - gamma) a_k + h gamma a_{k+1}
+    (1 - alpha_m) a_{k+1} + alpha_m a_k = (1 - alpha_f) x_dd_{k+1} + alpha_f x_dd_k
+
+(Arnold & Bruels 2007, eqs. (9)-(11)): the equation holds exactly at ``t_{k+1}`` with the
+true accelerations ``x_dd``; second order for ODEs and for index-3 DAEs in the positions
+(their Theorem 1), with ``alpha_m, alpha_f, beta, gamma`` from
+:func:`.second_order.generalized_alpha_parameters`. Each step solves ``r = 0`` for
+``z_{k+1}`` by Newton iterations with an approximate iteration matrix ``dr/dz`` supplied
+by the problem, which the problem builds from its mass matrix and the coefficients
+
+    dx/dx_dd = beta' = h^2 beta (1 - alpha_f) / (1 - alpha_m),
+    dv/dx_dd = gamma' = h gamma (1 - alpha_f) / (1 - alpha_m)
+
+(``M + gamma' C_t + beta' K_t`` for an ODE; for an index-3 DAE with the constraint rows
+scaled by ``1 / beta'``, ``[[M + beta' K_t, C_q^T], [C_q, 0]]``, Arnold & Bruels section 4).
+
+The arrays may be complex (complex-step differentiation of a whole run): the convergence
+test uses the real parts, and Newton's corrections of the imaginary parts converge with
+them (they solve the same linearized equations).
+
+References
+----------
+M. Arnold and O. Bruels, Multibody Syst. Dyn. 18:185-202, 2007.
+J. Chung and G. M. Hulbert, J. Appl. Mech. 60:371-375, 1993.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+
+from ..exceptions import InputError, ModelError
+from .second_order import generalized_alpha_parameters
+
+__all__ = ["NonlinearProblem", "NonlinearResult", "StopIntegration",
+           "generalized_alpha_nonlinear", "iteration_coefficients"]
+
+
+def iteration_coefficients(rho_inf: float, dt: float) -> tuple[float, float]:
+    """(beta', gamma'): dx/dx_dd [s^2] and dv/dx_dd [s] at the step dt (module
+    docstring), for the problem's iteration matrix and scaled constraint rows."""
+    p = generalized_alpha_parameters(rho_inf)
+    c = (1.0 - p.alpha_f) / (1.0 - p.alpha_m)
+    return dt * dt * p.beta * c, dt * p.gamma * c
+
+
+class StopIntegration(Exception):
+    """Raised by a problem's ``residual`` or ``accept`` to end the run at the last
+    accepted step (for example at a singular configuration); ``reason`` is kept in the
+    result and ``t_event`` (s or None) is the problem's estimate of the event time."""
+
+    def __init__(self, reason: str, t_event: float | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.t_event = t_event
+
+
+class NonlinearProblem:
+    """What :func:`generalized_alpha_nonlinear` needs (override the three methods).
+
+    ``n`` differential unknowns x (their rates v and accelerations), ``m`` algebraic
+    unknowns (the rest of z).
+    """
+
+    n: int
+    m: int = 0
+
+    def prepare(self, beta_p: float, gamma_p: float) -> None:
+        """Called once before the first step with the step's coefficients (a problem
+        that scales constraint rows by 1 / beta' keeps it)."""
+
+    def residual(self, t: float, x, v, z):
+        """r (n + m,): the equations of motion at (t, x, v) with the unknowns z."""
+        raise NotImplementedError
+
+    def matrix(self, t: float, x, v, z, beta_p: float, gamma_p: float):
+        """(n + m, n + m): an approximation of dr/dz (module docstring)."""
+        raise NotImplementedError
+
+    def accept(self, t: float, x, v, z):
+        """Called after each converged step; returns the (possibly projected) (x, v).
+        Raise :class:`StopIntegration` to end the run (the step is not kept)."""
+        return x, v
+
+
+@dataclass(frozen=True)
+class NonlinearResult:
+    """time (k+1,), x, v (k+1, n), z (k+1, n+m), newton (k+1,) iterations per step,
+    stopped: the reason the run ended early ('' if it reached t_end), t_event: the
+    problem's estimate of that event's time (s or None)."""
+
+    time: np.ndarray
+    x: np.ndarray
+    v: np.ndarray
+    z: np.ndarray
+    newton: np.ndarray
+    stopped: str
+    t_event: float | None
+
+
+def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end: float,
+                                dt: float, t0: float = 0.0, rho_inf: float = 0.8,
+                                atol=1e-12, rtol: float = 1e-10, max_iter: int = 20,
+                                progress=None) -> NonlinearResult:
+    """Integrate ``problem`` from the consistent state (x0, v0, z0) at t0 to t_end.
+
+    Parameters
+    ----------
+    x0, v0 : (n,) positions and rates; z0 : (n + m,) accelerations and algebraic
+        unknowns at t0 (consistent: ``problem.residual(t0, x0, v0, z0) = 0``).
+    t_end : end time [s] (> t0); dt : step [s] (> 0; the last step ends at t_end).
+    rho_inf : spectral radius at infinite frequency, [0, 1] (1: no numerical dissipation,
+        the trapezoidal rule; 0.8 default: the modes with ``omega dt >> 1`` are damped,
+        those resolved keep their amplitude to O((omega dt)^3) per step).
+    atol : float or (n,): absolute tolerance on the Newton corrections of the positions
+        (beta' times the acceleration corrections) [units of x]; rtol relative to |x|.
+    max_iter : Newton iterations per step (the iteration matrix is refreshed when the
+        corrections stop shrinking); beyond it the run fails with ModelError.
+    progress : callable (t, t_end), optional, after every step.
+    """
+    p = generalized_alpha_parameters(rho_inf)
+    T0, T1 = float(t0), float(t_end)
+    h = float(dt)
+    if not (math.isfinite(h) and h > 0):
+        raise InputError("dt", dt, "a finite step > 0 s")
+    if not (math.isfinite(T1) and T1 > T0):
+        raise InputError("t_end", t_end, f"a finite time > t0 = {T0!r} s")
+    n_steps = max(1, int(math.ceil((T1 - T0) / h - 1e-9)))
+    h = (T1 - T0) / n_steps
+    cm, cf = 1.0 - p.alpha_m, 1.0 - p.alpha_f
+    c = cf / cm
+    beta_p, gamma_p = iteration_coefficients(rho_inf, h)
+    problem.prepare(beta_p, gamma_p)
+    x = np.array(x0)
+    v = np.array(v0)
+    z = np.array(z0)
+    n = x.size
+    a = z[:n].copy()                 # algorithmic acceleration, a_0 = x_dd(t0)
+    times, xs, vs, zs, its = [T0], [x.copy()], [v.copy()], [z.copy()], [0]
+    stopped, t_event = "", None
+    atol = np.broadcast_to(np.asarray(atol, dtype=float), (n,))
+    for k in range(n_steps):
+        t = T0 + (k + 1) * h
+        xt = x + h * v + (h * h * (0.5 - p.beta)) * a
+        vt = v + (h * (1.0 - p.gamma)) * a
+        a_pre = (p.alpha_f * z[:n] - p.alpha_m * a) / cm
+        zk = z.copy()
+        try:
+            it, last = 0, np.inf
+            while True:
+                an = a_pre + c * zk[:n]
+                xk = xt + p.beta * h * h * an
+                vk = vt + p.gamma * h * an
+                r = problem.residual(t, xk, vk, zk)
+                # a new iteration matrix at the first iterate of every step (cheap: the
+                # problem builds it from the mass matrix of this residual) and again
+                # when the corrections stop shrinking
+                if it == 0 or (it > 2 and size > 0.5 * last):
+                    lu = scipy.linalg.lu_factor(problem.matrix(t, xk, vk, zk, beta_p,
+                                                               gamma_p), check_finite=False)
+                if it > 0:
+                    last = size
+                dz = -scipy.linalg.lu_solve(lu, r, check_finite=False)
+                zk = zk + dz
+                it += 1
+                dx = np.abs(beta_p * dz[:n].real)
+                size = float(np.max(dx / (atol + rtol * np.abs(xk.real)), initial=0.0))
+                if not np.isfinite(size):
+                    raise ModelError(f"generalized-alpha: non-finite Newton correction at "
+                                     f"t = {t:.6g} s (reduce the step dt = {h:.3g} s)")
+                if size <= 1.0:
+                    break
+                if it >= max_iter:
+                    raise ModelError(f"generalized-alpha: Newton did not converge at "
+                                     f"t = {t:.6g} s in {it} iterations (reduce the step "
+                                     f"dt = {h:.3g} s)")
+            an = a_pre + c * zk[:n]
+            xk = xt + p.beta * h * h * an
+            vk = vt + p.gamma * h * an
+            xk, vk = problem.accept(t, xk, vk, zk)
+        except StopIntegration as e:
+            stopped, t_event = e.reason, e.t_event
+            break
+        x, v, z, a = xk, vk, zk, an
+        times.append(t)
+        xs.append(x.copy())
+        vs.append(v.copy())
+        zs.append(z.copy())
+        its.append(it)
+        if progress is not None:
+            progress(t, T1)
+    return NonlinearResult(np.array(times), np.array(xs), np.array(vs), np.array(zs),
+                           np.array(its), stopped, t_event)
