@@ -223,19 +223,21 @@ class _MarkerTable:
         (u0 + S q_f), phi = th + angle + v'(x) q_f and their derivatives."""
         g = qe[self.cols]
         th, qf = g[:, 2], g[:, 3:]
-        c, s = np.cos(th), np.sin(th)
+        k, F = self.slope.shape
+        rot = np.empty((k, 2, 2), dtype=g.dtype)      # A(theta) per marker
+        rot[:, 0, 0] = rot[:, 1, 1] = np.cos(th)
+        rot[:, 1, 0] = np.sin(th)
+        rot[:, 0, 1] = -rot[:, 1, 0]
         u = self.u0 + np.einsum("kij,kj->ki", self.S, qf)
-        Au = np.stack([c * u[:, 0] - s * u[:, 1], s * u[:, 0] + c * u[:, 1]], axis=1)
-        Atu = np.stack([-Au[:, 1], Au[:, 0]], axis=1)
+        Au = np.einsum("kij,kj->ki", rot, u)
         r = g[:, :2] + Au
         phi = th + self.ang + np.einsum("kj,kj->k", self.slope, qf)
-        k, F = self.slope.shape
         Jr = np.zeros((k, 2, 3 + F), dtype=g.dtype)
         Jr[:, 0, 0] = 1.0
         Jr[:, 1, 1] = 1.0
-        Jr[:, :, 2] = Atu
-        Jr[:, 0, 3:] = c[:, None] * self.S[:, 0] - s[:, None] * self.S[:, 1]
-        Jr[:, 1, 3:] = s[:, None] * self.S[:, 0] + c[:, None] * self.S[:, 1]
+        Jr[:, 0, 2] = -Au[:, 1]                        # A_theta u = (-(A u)_y, (A u)_x)
+        Jr[:, 1, 2] = Au[:, 0]
+        Jr[:, :, 3:] = np.einsum("kij,kjf->kif", rot, self.S)
         Jphi = np.zeros((k, 3 + F), dtype=g.dtype)
         Jphi[:, 2] = 1.0
         Jphi[:, 3:] = self.slope
@@ -245,12 +247,12 @@ class _MarkerTable:
             w = gd[:, 2]
             out.rd = np.einsum("kij,kj->ki", Jr, gd)
             out.phid = np.einsum("kj,kj->k", Jphi, gd)
-            Sv = np.einsum("kij,kj->ki", self.S, gd[:, 3:])
-            ASv = np.stack([c * Sv[:, 0] - s * Sv[:, 1], s * Sv[:, 0] + c * Sv[:, 1]],
-                           axis=1)
-            AtSv = np.stack([-ASv[:, 1], ASv[:, 0]], axis=1)
+            ASv = np.einsum("kif,kf->ki", Jr[:, :, 3:], gd[:, 3:])
             # r_dd = R_dd + A_theta u th_dd + A S qf_dd - A u w^2 + 2 A_theta S qf_d w
-            out.ar = -Au * (w * w)[:, None] + 2.0 * w[:, None] * AtSv
+            ar = -Au * (w * w)[:, None]
+            ar[:, 0] -= 2.0 * w * ASv[:, 1]
+            ar[:, 1] += 2.0 * w * ASv[:, 0]
+            out.ar = ar
         return out
 
 
@@ -309,8 +311,9 @@ class _RowSet:
         a, b = self.ia, self.ib
         d = K.r[b] - K.r[a]
         pa = K.phi[a]
-        t = np.stack([np.cos(pa), np.sin(pa)], axis=1)
-        nv = np.stack([-t[:, 1], t[:, 0]], axis=1)
+        t = np.empty((k, 2), dtype=pa.dtype)
+        t[:, 0], t[:, 1] = np.cos(pa), np.sin(pa)
+        nv = t[:, ::-1] * np.array([-1.0, 1.0])
         td = np.einsum("ki,ki->k", t, d)
         nd = np.einsum("ki,ki->k", nv, d)
         ang = K.phi[b] - pa
