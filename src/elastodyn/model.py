@@ -56,6 +56,8 @@ CAPABILITIES = (
     "direct_dynamics",    # direct_dynamics(state, tau): accelerations
     "energy",             # energy(state): kinetic and potential energy
     "simulate_motion",    # simulate_motion(trajectory, ...): prescribed actuators or pose
+    "simulate_efforts",   # run_efforts(efforts, t_eval, ...), rigid_counterpart(),
+                          # pose_of(q), actuated_of(q): force-driven runs (FFRF)
     "program",            # program(problem): symbolic straight-line program (generate)
 )
 

@@ -15,7 +15,28 @@ import numpy as np
 
 from ..exceptions import InputError
 
-__all__ = ["build_trajectory", "LAWS"]
+__all__ = ["build_trajectory", "build_efforts", "LAWS", "EFFORT_LAWS"]
+
+EFFORT_LAWS = ("sine", "pulse")
+
+
+def build_efforts(spec: dict, n_actuated: int):
+    """The effort law of a force-driven scenario (``efforts`` of
+    :mod:`elastodyn.description.scenarios`: ``sine`` or ``pulse``), one value per
+    actuator."""
+    from .. import trajectories as T
+    law = spec.get("law")
+    if law not in EFFORT_LAWS:
+        raise InputError("efforts.law", law, "one of " + ", ".join(EFFORT_LAWS))
+    if law == "sine":
+        e = T.SineEfforts(spec.get("amplitude"), spec.get("angular_rate", 1.0),
+                          spec.get("phase", 0.0))
+    else:
+        e = T.TrianglePulse(spec.get("peak"), spec.get("peak_time", 0.1),
+                            spec.get("end_time", 0.2))
+    if e.dim != n_actuated:
+        raise InputError("efforts", spec, f"one value per actuator ({n_actuated})")
+    return e
 
 LAWS = ("circle", "inverted-u", "bang-bang", "rest-to-rest", "hold", "table")
 

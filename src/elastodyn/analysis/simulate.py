@@ -28,6 +28,7 @@ from ..model import require
 from .results import Result
 
 __all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torques",
+           "simulate_efforts", "ForcedSimulationResult",
            "INITIAL_STATES"]
 
 INITIAL_STATES = ("static", "zero")
@@ -423,6 +424,137 @@ def _generic_motion(model, traj, times, initial, method, name, inputs, progress)
                             inputs, q, summary, (),
                             {"wall_time_s": _time.perf_counter() - t0w}, cols, "time_s",
                             "simulation", title)
+
+
+# ====================================================================== force-driven
+class ForcedSimulationResult(Result):
+    """A force-driven run of a planar robot with its rigid counterpart (Rosyid &
+    El-Khasawneh 2020 Figs. 8-11): end-effector x, y, theta flexible and rigid, their
+    elastic part, the elastic coordinates."""
+
+    def figures(self) -> dict:
+        from ..plot.figure import finish, new_figure
+        q, t = self.quantities, np.asarray(self.quantities["time_s"])
+        P = np.asarray(q["ee_pose"])
+        R = np.asarray(q["rigid_ee_pose"])
+        D = np.asarray(q["ee_elastic_pose"])
+        labels = ("x [m]", "y [m]", "theta [rad]")
+        fig, axes = new_figure(3, height=2.0)
+        for i, ax in enumerate(axes):
+            ax.plot(t, P[:, i], label="flexible")
+            ax.plot(t, R[:, i], "--", label="rigid")
+            ax.set_ylabel("end-effector\n" + labels[i])
+        axes[0].set_title(self.title, fontsize=9)
+        out = {"pose": finish(fig, axes, xlabel="time [s]")}
+        fig, axes = new_figure(4, height=2.0)
+        scale = (1e6, 1e6, 1e6)
+        for i in range(3):
+            axes[i].plot(t, D[:, i] * scale[i], lw=0.8)
+            axes[i].set_ylabel("elastic part\n" + ("x [um]", "y [um]", "theta [urad]")[i])
+        e = np.asarray(q["elastic"])
+        names = q.get("elastic_names", [])
+        for k in np.argsort(-np.abs(e).max(axis=0))[:6]:
+            axes[3].plot(t, e[:, k], lw=0.8, label=names[k] if names else str(k))
+        axes[3].set_ylabel("elastic coordinates\n(largest six) [m, rad]")
+        axes[0].set_title(self.title + ": elastic part (flexible - rigid)", fontsize=9)
+        out["elastic"] = finish(fig, axes, xlabel="time [s]")
+        return out
+
+
+def simulate_efforts(model, efforts, *, duration: float, output_step: float = 1e-3,
+                     step: float | None = None, method: str = "partitioning",
+                     rho_inf: float = 0.8, robot: str | None = None,
+                     inputs: dict | None = None, progress=None) -> ForcedSimulationResult:
+    """Force-driven simulation from rest (undeformed, at the robot's home) with the rigid
+    model alongside (same efforts, same integrator).
+
+    Parameters
+    ----------
+    model : a model with the capability ``simulate_efforts`` (the FFRF formulation)
+    efforts : EffortLaw
+        Efforts along the actuated coordinates [N or N m] against time.
+    duration : float
+        Window [s] (> 0). A run that reaches a singular configuration (the actuated
+        coordinates no longer fix the mechanism) stops there and says so; the rigid and
+        flexible runs are reported up to the earlier stop.
+    output_step : float
+        Sampling of the output [s] (the integrator's steps divide it).
+    step : float, optional
+        Integrator step [s] (default: :func:`~elastodyn.formulations.ffrf_solve.
+        default_step`, 40 per period of the first elastic mode with locked actuators).
+    method : "partitioning" (the paper's, eqs. (91)-(106)) or "projection" (index-3
+        with velocity projection).
+    """
+    from ..formulations.ffrf_solve import METHODS
+    require(model, "simulate_efforts", what="simulate (force-driven)")
+    if method not in METHODS:
+        raise InputError("--method", method, " or ".join(METHODS))
+    T = float(duration)
+    if not (math.isfinite(T) and T > 0):
+        raise InputError("--duration", duration, "a time > 0 s")
+    h = float(output_step)
+    if not (math.isfinite(h) and 0 < h <= T):
+        raise InputError("--output-step", output_step, f"a time in (0, {T:g}] s")
+    n = int(round(T / h))
+    times = np.linspace(0.0, n * h, n + 1)
+    t0w = _time.perf_counter()
+    rig = model.rigid_counterpart() if not getattr(model, "rigid", False) else None
+    flex = model.run_efforts(efforts, times, method=method, step=step, rho_inf=rho_inf,
+                             progress=progress)
+    rrun = (rig.run_efforts(efforts, times, method=method, step=step and min(step, 1e-3),
+                            rho_inf=rho_inf) if rig is not None else flex)
+    k = min(flex.t.size, rrun.t.size)
+    t = flex.t[:k]
+    P = np.array([model.pose_of(x) for x in flex.q[:k]])
+    R = np.array([(rig or model).pose_of(x) for x in rrun.q[:k]])
+    el = model.system.el_index
+    E = flex.q[:k][:, el]
+    S = np.array([model.actuated_of(x) for x in flex.q[:k]])
+    SR = np.array([(rig or model).actuated_of(x) for x in rrun.q[:k]])
+    F = np.array([efforts(x) for x in t])
+    names = list(model.coordinates.actuated)
+    units = model.coordinates.units[:len(names)]
+    enames = list(model.coordinates.elastic)
+    q = {"time_s": t, "efforts": F, "actuated": S, "rigid_actuated": SR,
+         "ee_pose": P, "rigid_ee_pose": R, "ee_elastic_pose": P - R, "elastic": E,
+         "elastic_names": enames, "constraint_residual": flex.residual[:k]}
+    cols = {"efforts": [f"{n}_effort_{'n' if u == 'm' else 'nm'}" for n, u in
+                        zip(names, units)],
+            "actuated": [f"{n}_{u}" for n, u in zip(names, units)],
+            "rigid_actuated": [f"rigid_{n}_{u}" for n, u in zip(names, units)],
+            "ee_pose": ["ee_x_m", "ee_y_m", "ee_theta_rad"],
+            "rigid_ee_pose": ["rigid_ee_x_m", "rigid_ee_y_m", "rigid_ee_theta_rad"],
+            "ee_elastic_pose": ["elastic_x_m", "elastic_y_m", "elastic_theta_rad"],
+            "elastic": [f"{n}_{u}" for n, u in zip(enames,
+                                                    model.coordinates.units[len(names):])]}
+    from ..formulations.ffrf_solve import default_step
+    h_int = step if step is not None else default_step(model.system, model.tree.q_home)
+    warnings = []
+    for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
+        if run is not None and run.singular_time is not None:
+            warnings.append(f"{label} model: {run.message}")
+    if model.n_elastic:
+        warnings.append(
+            f"integrator step {h_int:.3g} s: elastic modes above about "
+            f"{1.0 / (10 * h_int):.4g} Hz are not resolved (numerically damped, rho_inf "
+            f"{rho_inf:g}); the elastic vibration excited at the start is undamped, its "
+            "phase late in the run depends on the step (check with a smaller --step)")
+    summary = {"singular_time_s": flex.singular_time,
+               "rigid_singular_time_s": None if rig is None else rrun.singular_time,
+               "end_time_s": float(t[-1]),
+               "peak_elastic_pose": np.abs(P - R).max(axis=0).tolist(),
+               "final_pose": P[-1].tolist(), "final_rigid_pose": R[-1].tolist(),
+               "max_constraint_residual": float(np.max(flex.residual[:k])),
+               "integrator_step_s": h_int}
+    inputs = {**(inputs or {}), "duration_s": T, "output_step_s": h, "method": method,
+              "step_s": h_int, "rho_inf": rho_inf}
+    name = _name(model, robot)
+    title = (f"{name}: force-driven, {model.formulation} "
+             f"{model.options.get('shape', '')} ({model.n_elastic} elastic dof, {method})")
+    return ForcedSimulationResult("simulate", name, model.formulation, dict(model.options),
+                                  inputs, q, summary, tuple(warnings),
+                                  {"wall_time_s": _time.perf_counter() - t0w}, cols,
+                                  "time_s", "simulation", title)
 
 
 # ====================================================================== controlled

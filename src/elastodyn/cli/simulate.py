@@ -36,7 +36,14 @@ def register(sub):
     s.add_argument("--initial", help="flexible: static (the static deflection at the "
                                      "start) or zero (undeformed) (static)")
     s.add_argument("--method", help="integrator: ked newmark (constant step, Kuo) or radau; "
-                                    "nepvp rk4 (compiled) or dop853; others dop853 or radau")
+                                    "nepvp rk4 (compiled) or dop853; others dop853 or radau; "
+                                    "force-driven ffrf: partitioning (the paper's "
+                                    "coordinate partitioning) or projection (index-3 "
+                                    "generalized-alpha with velocity projection)")
+    s.add_argument("--integrator-step", dest="integrator_step",
+                   type=number("--integrator-step"),
+                   help="force-driven ffrf: the generalized-alpha step [s] (default: 1/40 "
+                        "of the first elastic period with locked actuators)")
     c = s.add_argument_group("closed loop")
     c.add_argument("--controller", help="pd or computed-torque (none: motion-driven)")
     c.add_argument("--kp", type=number("--kp"), help="proportional gain")
@@ -159,6 +166,11 @@ def run(a) -> int:
     _old_spellings(a)
     spec = load_robot(a)
     model = build(a, spec)
+    forced = _forced_scenario(a)
+    if forced is not None:
+        return _run_forced(a, spec, model, forced)
+    refuse(a, {"integrator_step": "--integrator-step"}, "only for a force-driven scenario "
+           "(the ffrf formulation's efforts)")
     tspec, scen = motion_spec(a, spec.family, model)
     ctrl = _controller(a, model, spec, tspec, scen)
     if not ctrl:
@@ -210,6 +222,60 @@ def run(a) -> int:
                                  progress=progress_bar(int(duration / step), "simulate",
                                                        minimum=2000))
     return emit(a, result)
+
+
+def _forced_scenario(a):
+    """The preset's force-driven scenario (one with ``efforts``) that this run asks for,
+    or None."""
+    from ..description.scenarios import scenario
+    from .motion import preset_of
+    name = preset_of(a)
+    if not name or given(a, "trajectory"):
+        return None
+    scen = scenario(name, a.scenario)
+    return scen if scen and "efforts" in scen else None
+
+
+def _run_forced(a, spec, model, scen) -> int:
+    from ..analysis.scenario import build_efforts
+    from ..analysis.simulate import simulate_efforts
+    from .motion import LAW_OPTIONS
+    for opts in LAW_OPTIONS.values():
+        refuse(a, opts, f"not with the force-driven scenario {a.scenario or 'default'} "
+                        "(efforts drive the actuators, no motion is prescribed)")
+    refuse(a, {**LOOP_OPTIONS, "periods": "--periods"},
+           "not with a force-driven scenario")
+    if given(a, "initial") and a.initial != "zero":
+        raise InputError("--initial", a.initial, "zero for a force-driven scenario (the "
+                         "paper starts at rest, undeformed)")
+    if "simulate_efforts" not in getattr(model, "capabilities", ()):
+        raise InputError("--formulation", model.formulation, "ffrf for a force-driven "
+                         "scenario (efforts on the actuators)")
+    efforts = build_efforts(scen["efforts"], model.n_actuated)
+    duration = a.duration if given(a, "duration") else float(scen.get("duration", 1.0))
+    out_step = a.step if given(a, "step") else 1e-3
+    from ..formulations.registry import get
+    check_window(duration, out_step, max_time=get(model.formulation).limits.simulate_time,
+                 max_samples=MAX_STEPS, name="--duration")
+    if given(a, "integrator_step") and not (0 < a.integrator_step <= out_step):
+        raise InputError("--integrator-step", a.integrator_step,
+                         f"a step in (0, --step = {out_step:g}] s")
+    method = a.method or "partitioning"
+    result = simulate_efforts(model, efforts, duration=duration, output_step=out_step,
+                              step=a.integrator_step, method=method, robot=spec.name,
+                              inputs={"efforts": dict(scen["efforts"]),
+                                      "scenario": a.scenario or "default"},
+                              progress=_time_bar(duration, out_step))
+    return emit(a, result)
+
+
+def _time_bar(duration, out_step):
+    """A progress bar in output steps fed with the integrator's (t, T) [s]."""
+    n = int(round(duration / out_step))
+    bar = progress_bar(n, "simulate", minimum=200)
+    if bar is None:
+        return None
+    return lambda t, T: bar(min(n, int(n * t / T)))
 
 
 @contextlib.contextmanager

@@ -13,6 +13,11 @@ A scenario is a mapping with
     the simulated time window [s] or number of periods of a periodic path;
 ``controller``
     for closed-loop simulations: ``kind`` (``pd`` or ``computed-torque``), ``kp``, ``kd``;
+``efforts``
+    a force-driven load case instead of a motion: ``law`` (``sine``: ``amplitude`` (one
+    per actuator) [N or N m] and ``angular_rate`` [rad/s]; ``pulse``: a triangle with
+    ``peak`` values, ``peak_time`` and ``end_time`` [s]), efforts along the actuated
+    coordinates (forces along +X on the 3-PRR's sliders);
 ``initial``
     the initial state of a flexible model (``static``: the static deflection at the start,
     ``zero``: undeformed).
@@ -55,6 +60,19 @@ SCENARIOS: dict = {
             "trajectory": {"law": "bang-bang", "space": "joint", "to": [0.1, 0.2],
                            "motion_time": 0.75},
             "duration": 1.0, "initial": "static"},
+    },
+    "3prr-rosyid2020": {
+        # Rosyid & El-Khasawneh 2020 section 8.2 (Figs. 8-11), 0-4 s from rest,
+        # undeformed. The text prints the sinusoid as 10, 2, 2 sin 20t and the pulse as
+        # 10, -2, -2 and loses minus signs elsewhere: "sine" takes the sinusoid as
+        # printed (the default), "sine-minus" with the pulse's signs.
+        "sine": {"efforts": {"law": "sine", "amplitude": [10.0, 2.0, 2.0],
+                             "angular_rate": 20.0}, "duration": 4.0, "initial": "zero"},
+        "sine-minus": {"efforts": {"law": "sine", "amplitude": [10.0, -2.0, -2.0],
+                                   "angular_rate": 20.0}, "duration": 4.0,
+                       "initial": "zero"},
+        "pulse": {"efforts": {"law": "pulse", "peak": [10.0, -2.0, -2.0], "peak_time": 0.1,
+                              "end_time": 0.2}, "duration": 4.0, "initial": "zero"},
     },
     "arm-yu2019": {
         "circle": {  # Yu & Chen 2019 case 2 (Figs. 11-14)

@@ -41,7 +41,7 @@ class FFRFContract(NonlinearModel):
     """
 
     formulation = "ffrf"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "simulate_efforts"}
     default_preload = False
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):
@@ -50,6 +50,7 @@ class FFRFContract(NonlinearModel):
         opts = {"shape": "fem", "elements": 4, "boundary": "fixed-free", "rigid": False}
         opts.update(options or {})
         self.robot = robot
+        self.rigid = bool(opts["rigid"])
         self.options = {k: opts[k] for k in ("shape", "elements", "boundary")}
         ts = tree_system(robot, shape=opts["shape"], elements=opts["elements"],
                          boundary=opts["boundary"], rigid=bool(opts["rigid"]))
@@ -128,3 +129,26 @@ class FFRFContract(NonlinearModel):
 
     def elastic_stiffness(self) -> np.ndarray:
         return self.system.elastic_stiffness().copy()
+
+    # ------------------------------------------------------------------ runs
+    def rigid_counterpart(self) -> "FFRFContract":
+        """The same robot with rigid links (the rigid model alongside a simulation)."""
+        return FFRFContract(self.robot, {**self.options, "rigid": True})
+
+    def run_efforts(self, efforts, t_eval, *, method: str = "partitioning",
+                    step: float | None = None, rho_inf: float = 0.8, progress=None):
+        """Force-driven run from rest, undeformed, at the home pose: ``efforts(t)``
+        (n_a,) along the robot's actuated coordinates [N or N m] (the robot's sign:
+        converted to the system's joint axes here). Returns the
+        :class:`~.ffrf_solve.FFRFRun` (its ``q`` are the full FFRF coordinates; poses by
+        :meth:`pose_of`)."""
+        from .ffrf_solve import integrate
+        sc = np.asarray(self.tree.scale, dtype=float)
+        q0 = self.tree.q_home
+        return integrate(self.system, q0, np.zeros_like(q0), t_eval,
+                         efforts=lambda t: efforts(t) * sc, method=method, step=step,
+                         rho_inf=rho_inf, progress=progress)
+
+    def actuated_of(self, q) -> np.ndarray:
+        """The robot's actuated coordinates (n_a,) at FFRF coordinates q."""
+        return self.tree.to_joint(self.system.actuated_coordinates(q)[0])

@@ -280,6 +280,16 @@ class _SingularWatch:
             raise StopIntegration("singular", te)
         self.hist = self.hist[-1:] + [(float(t), d)]
 
+    def near(self, t, steps: float = 10.0) -> bool:
+        """The determinant, extrapolated from the last two steps, reaches zero within
+        ``steps`` more steps of their spacing after t."""
+        if len(self.hist) < 2:
+            return False
+        (t0, d0), (t1, d1) = self.hist[-2], self.hist[-1]
+        if not d1 < d0:
+            return False
+        return t1 + (t1 - t0) * d1 / (d0 - d1) <= t + steps * (t1 - t0)
+
     def extrapolate(self, t):
         """The zero of the determinant extrapolated from the last two steps, if it lies
         before t (the failed step's end), else the last accepted time."""
@@ -338,6 +348,12 @@ class _Partitioned(NonlinearProblem):
     def matrix(self, t, x, v, z, beta_p, gamma_p):
         S = self.Mr + beta_p * self.Kbar
         return S if self.motion is None else S[self.na:, self.na:]
+
+    def failed(self, t, message):
+        # Newton fails as the singularity nears: the dependent rates and accelerations
+        # grow without bound there (the closure's Jacobian loses rank)
+        if self.watch.near(t):
+            raise StopIntegration("closure", self.watch.extrapolate(t))
 
     def accept(self, t, x, v, z):
         # the singularity watch reads the closure of the last Newton iterate (the

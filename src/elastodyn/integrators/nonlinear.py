@@ -90,6 +90,11 @@ class NonlinearProblem:
         """(n + m, n + m): an approximation of dr/dz (module docstring)."""
         raise NotImplementedError
 
+    def failed(self, t: float, message: str) -> None:
+        """Called when Newton fails at step t; raise :class:`StopIntegration` when the
+        failure is an event the problem recognizes (the run then ends at the last
+        accepted step), else return (the run fails with ModelError: message)."""
+
     def accept(self, t: float, x, v, z):
         """Called after each converged step; returns the (possibly projected) (x, v).
         Raise :class:`StopIntegration` to end the run (the step is not kept)."""
@@ -179,14 +184,17 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
                 dx = np.abs(beta_p * dz[:n].real)
                 size = float(np.max(dx / (atol + rtol * np.abs(xk.real)), initial=0.0))
                 if not np.isfinite(size):
-                    raise ModelError(f"generalized-alpha: non-finite Newton correction at "
-                                     f"t = {t:.6g} s (reduce the step dt = {h:.3g} s)")
+                    msg = (f"generalized-alpha: non-finite Newton correction at "
+                           f"t = {t:.6g} s (reduce the step dt = {h:.3g} s)")
+                    problem.failed(t, msg)
+                    raise ModelError(msg)
                 if size <= 1.0:
                     break
                 if it >= max_iter:
-                    raise ModelError(f"generalized-alpha: Newton did not converge at "
-                                     f"t = {t:.6g} s in {it} iterations (reduce the step "
-                                     f"dt = {h:.3g} s)")
+                    msg = (f"generalized-alpha: Newton did not converge at t = {t:.6g} s "
+                           f"in {it} iterations (reduce the step dt = {h:.3g} s)")
+                    problem.failed(t, msg)
+                    raise ModelError(msg)
             an = a_pre + c * zk[:n]
             xk = xt + p.beta * h * h * an
             vk = vt + p.gamma * h * an

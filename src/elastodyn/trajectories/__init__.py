@@ -31,6 +31,8 @@ PeriodicPath
     the phase (``at_phase``); Circle is one.
 Ramped
     A periodic path started from rest by a septic ramp of its phase rate.
+SineEfforts, TrianglePulse
+    Effort laws (actuator forces against time) for force-driven simulations.
 TableTrajectory
     Interpolated table of samples (quintic spline or quintic Hermite), from arrays or
     a CSV file (``TableTrajectory.from_csv``).
@@ -38,6 +40,7 @@ TableTrajectory
 from ._base import SPACES, PeriodicPath, Trajectory, TrajectorySample
 from .bangbang import BangBang
 from .circle import Circle
+from .efforts import EffortLaw, SineEfforts, TrianglePulse
 from .pick_and_place import InvertedU
 from .piecewise import PiecewiseTrajectory
 from .polynomial import REST_TO_REST_ORDERS, RestToRest, rest_to_rest_profile
@@ -58,4 +61,7 @@ __all__ = [
     "TableTrajectory",
     "PeriodicPath",
     "Ramped",
+    "EffortLaw",
+    "SineEfforts",
+    "TrianglePulse",
 ]
