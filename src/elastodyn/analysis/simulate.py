@@ -461,18 +461,24 @@ class ForcedSimulationResult(Result):
         return out
 
 
-def simulate_efforts(model, efforts, *, duration: float, output_step: float = 1e-3,
-                     step: float | None = None, method: str = "partitioning",
-                     rho_inf: float = 0.8, robot: str | None = None,
-                     inputs: dict | None = None, progress=None) -> ForcedSimulationResult:
-    """Force-driven simulation from rest (undeformed, at the robot's home) with the rigid
-    model alongside (same efforts, same integrator).
+def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration: float,
+                     output_step: float = 1e-3, step: float | None = None,
+                     method: str = "partitioning", rho_inf: float = 0.8,
+                     robot: str | None = None, inputs: dict | None = None,
+                     progress=None) -> ForcedSimulationResult:
+    """Force-driven simulation from rest (undeformed, at the robot's home), or a run with
+    the actuators at constant speed (``drive``), with the rigid model alongside (same
+    load or drive, same integrator).
 
     Parameters
     ----------
     model : a model with the capability ``simulate_efforts`` (the FFRF formulation)
-    efforts : EffortLaw
+    efforts : EffortLaw, optional
         Efforts along the actuated coordinates [N or N m] against time.
+    drive : (n_a,) [rad/s or m/s], optional
+        Instead of efforts: the actuated joints at these constant speeds from home.
+    initial : dict, optional
+        With ``drive``: ``elastic`` and ``elastic_rates`` (n_e,) at the start (default 0).
     duration : float
         Window [s] (> 0). A run that reaches a singular configuration (the actuated
         coordinates no longer fix the mechanism) stops there and says so; the rigid and
@@ -498,11 +504,22 @@ def simulate_efforts(model, efforts, *, duration: float, output_step: float = 1e
     n = int(round(T / h))
     times = np.linspace(0.0, n * h, n + 1)
     t0w = _time.perf_counter()
+    if (efforts is None) == (drive is None):
+        raise InputError("efforts", "efforts and drive", "exactly one of them")
     rig = model.rigid_counterpart() if not getattr(model, "rigid", False) else None
-    flex = model.run_efforts(efforts, times, method=method, step=step, rho_inf=rho_inf,
-                             progress=progress)
-    rrun = (rig.run_efforts(efforts, times, method=method, step=step and min(step, 1e-3),
-                            rho_inf=rho_inf) if rig is not None else flex)
+    rstep = step and min(step, 1e-3)
+    if drive is not None:
+        init = dict(initial or {})
+        flex = model.run_drive(drive, times, elastic=init.get("elastic"),
+                               elastic_rates=init.get("elastic_rates"), method=method,
+                               step=step, rho_inf=rho_inf, progress=progress)
+        rrun = (rig.run_drive(drive, times, method=method, step=rstep, rho_inf=rho_inf)
+                if rig is not None else flex)
+    else:
+        flex = model.run_efforts(efforts, times, method=method, step=step,
+                                 rho_inf=rho_inf, progress=progress)
+        rrun = (rig.run_efforts(efforts, times, method=method, step=rstep,
+                                rho_inf=rho_inf) if rig is not None else flex)
     k = min(flex.t.size, rrun.t.size)
     t = flex.t[:k]
     P = np.array([model.pose_of(x) for x in flex.q[:k]])
@@ -511,13 +528,18 @@ def simulate_efforts(model, efforts, *, duration: float, output_step: float = 1e
     E = flex.q[:k][:, el]
     S = np.array([model.actuated_of(x) for x in flex.q[:k]])
     SR = np.array([(rig or model).actuated_of(x) for x in rrun.q[:k]])
-    F = np.array([efforts(x) for x in t])
+    F = (np.array([efforts(x) for x in t]) if efforts is not None else
+         np.full((t.size, model.n_actuated), np.nan))
+    XY = np.array([model.joint_positions(x) for x in flex.q[:k]])
+    jn = [j.name for j in model.robot.joints]
+    MID = np.array([model.midspan_deflections(x) for x in flex.q[:k]])
     names = list(model.coordinates.actuated)
     units = model.coordinates.units[:len(names)]
     enames = list(model.coordinates.elastic)
     q = {"time_s": t, "efforts": F, "actuated": S, "rigid_actuated": SR,
          "ee_pose": P, "rigid_ee_pose": R, "ee_elastic_pose": P - R, "elastic": E,
-         "elastic_names": enames, "constraint_residual": flex.residual[:k]}
+         "elastic_names": enames, "constraint_residual": flex.residual[:k],
+         "joint_positions": XY.reshape(k, -1), "midspan_deflection": MID}
     cols = {"efforts": [f"{n}_effort_{'n' if u == 'm' else 'nm'}" for n, u in
                         zip(names, units)],
             "actuated": [f"{n}_{u}" for n, u in zip(names, units)],
@@ -526,7 +548,11 @@ def simulate_efforts(model, efforts, *, duration: float, output_step: float = 1e
             "rigid_ee_pose": ["rigid_ee_x_m", "rigid_ee_y_m", "rigid_ee_theta_rad"],
             "ee_elastic_pose": ["elastic_x_m", "elastic_y_m", "elastic_theta_rad"],
             "elastic": [f"{n}_{u}" for n, u in zip(enames,
-                                                    model.coordinates.units[len(names):])]}
+                                                    model.coordinates.units[len(names):])],
+            "joint_positions": [f"{n}_{c}_m" for n in jn for c in "xy"],
+            "midspan_deflection": [f"{b}_midspan_m" for b in model.beam_names]}
+    if efforts is None:
+        del q["efforts"], cols["efforts"]
     from ..formulations.ffrf_solve import default_step
     h_int = step if step is not None else default_step(model.system, model.tree.q_home)
     warnings = []
@@ -538,18 +564,20 @@ def simulate_efforts(model, efforts, *, duration: float, output_step: float = 1e
             f"integrator step {h_int:.3g} s: elastic modes above about "
             f"{1.0 / (10 * h_int):.4g} Hz are not resolved (numerically damped, rho_inf "
             f"{rho_inf:g}); the elastic vibration excited at the start is undamped, its "
-            "phase late in the run depends on the step (check with a smaller --step)")
+            "phase late in the run depends on the step (check with a smaller integrator step)")
     summary = {"singular_time_s": flex.singular_time,
                "rigid_singular_time_s": None if rig is None else rrun.singular_time,
                "end_time_s": float(t[-1]),
                "peak_elastic_pose": np.abs(P - R).max(axis=0).tolist(),
                "final_pose": P[-1].tolist(), "final_rigid_pose": R[-1].tolist(),
                "max_constraint_residual": float(np.max(flex.residual[:k])),
+               "final_midspan_deflection_m": MID[-1].tolist(),
+               "final_joint_positions_m": {n: XY[-1, i].tolist() for i, n in enumerate(jn)},
                "integrator_step_s": h_int}
     inputs = {**(inputs or {}), "duration_s": T, "output_step_s": h, "method": method,
               "step_s": h_int, "rho_inf": rho_inf}
     name = _name(model, robot)
-    title = (f"{name}: force-driven, {model.formulation} "
+    title = (f"{name}: {'force-driven' if drive is None else 'driven'}, {model.formulation} "
              f"{model.options.get('shape', '')} ({model.n_elastic} elastic dof, {method})")
     return ForcedSimulationResult("simulate", name, model.formulation, dict(model.options),
                                   inputs, q, summary, tuple(warnings),

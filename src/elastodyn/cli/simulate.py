@@ -165,10 +165,13 @@ def run(a) -> int:
     check_out(a)
     _old_spellings(a)
     spec = load_robot(a)
-    model = build(a, spec)
     forced = _forced_scenario(a)
     if forced is not None:
-        return _run_forced(a, spec, model, forced)
+        for key, value in forced.get("model", {}).items():
+            if not given(a, key):        # the scenario's model, unless told otherwise
+                setattr(a, key, value)
+        return _run_forced(a, spec, build(a, spec), forced)
+    model = build(a, spec)
     refuse(a, {"integrator_step": "--integrator-step"}, "only for a force-driven scenario "
            "(the ffrf formulation's efforts)")
     tspec, scen = motion_spec(a, spec.family, model)
@@ -233,7 +236,7 @@ def _forced_scenario(a):
     if not name or given(a, "trajectory"):
         return None
     scen = scenario(name, a.scenario)
-    return scen if scen and "efforts" in scen else None
+    return scen if scen and ("efforts" in scen or "drive" in scen) else None
 
 
 def _run_forced(a, spec, model, scen) -> int:
@@ -245,13 +248,16 @@ def _run_forced(a, spec, model, scen) -> int:
                         "(efforts drive the actuators, no motion is prescribed)")
     refuse(a, {**LOOP_OPTIONS, "periods": "--periods"},
            "not with a force-driven scenario")
-    if given(a, "initial") and a.initial != "zero":
+    if given(a, "initial") and a.initial != "zero" or (given(a, "initial") and
+                                                      "drive" in scen):
         raise InputError("--initial", a.initial, "zero for a force-driven scenario (the "
-                         "paper starts at rest, undeformed)")
+                         "paper starts at rest, undeformed); not with a driven one (its "
+                         "initial elastic state is the scenario's)")
     if "simulate_efforts" not in getattr(model, "capabilities", ()):
         raise InputError("--formulation", model.formulation, "ffrf for a force-driven "
                          "scenario (efforts on the actuators)")
-    efforts = build_efforts(scen["efforts"], model.n_actuated)
+    efforts = (build_efforts(scen["efforts"], model.n_actuated) if "efforts" in scen
+               else None)
     duration = a.duration if given(a, "duration") else float(scen.get("duration", 1.0))
     out_step = a.step if given(a, "step") else 1e-3
     from ..formulations.registry import get
@@ -261,10 +267,16 @@ def _run_forced(a, spec, model, scen) -> int:
         raise InputError("--integrator-step", a.integrator_step,
                          f"a step in (0, --step = {out_step:g}] s")
     method = a.method or "partitioning"
-    result = simulate_efforts(model, efforts, duration=duration, output_step=out_step,
-                              step=a.integrator_step, method=method, robot=spec.name,
-                              inputs={"efforts": dict(scen["efforts"]),
-                                      "scenario": a.scenario or "default"},
+    load = ({"efforts": dict(scen["efforts"])} if efforts is not None else
+            {"drive": dict(scen["drive"]), "initial": dict(scen.get("initial", {}))})
+    result = simulate_efforts(model, efforts,
+                              drive=None if efforts else scen["drive"]["speed"],
+                              initial=None if efforts else scen.get("initial"),
+                              duration=duration, output_step=out_step,
+                              step=(a.integrator_step if given(a, "integrator_step")
+                                    else scen.get("integrator_step")),
+                              method=method, robot=spec.name,
+                              inputs={**load, "scenario": a.scenario or "default"},
                               progress=_time_bar(duration, out_step))
     return emit(a, result)
 

@@ -18,6 +18,12 @@ A scenario is a mapping with
     per actuator) [N or N m] and ``angular_rate`` [rad/s]; ``pulse``: a triangle with
     ``peak`` values, ``peak_time`` and ``end_time`` [s]), efforts along the actuated
     coordinates (forces along +X on the 3-PRR's sliders);
+``drive``
+    the actuators at constant ``speed`` (one per actuator) [rad/s or m/s] from the home
+    pose (Simeon's slider crank), ``initial`` then giving the elastic coordinates and
+    rates at the start; ``model``: the model options the scenario is stated for (the
+    defaults of the command line's model options on this preset); ``integrator_step``:
+    the step [s] the scenario needs (default: 40 per period of the first elastic mode);
 ``initial``
     the initial state of a flexible model (``static``: the static deflection at the start,
     ``zero``: undeformed).
@@ -73,6 +79,19 @@ SCENARIOS: dict = {
                        "initial": "zero"},
         "pulse": {"efforts": {"law": "pulse", "peak": [10.0, -2.0, -2.0], "peak_time": 0.1,
                               "end_time": 0.2}, "duration": 4.0, "initial": "zero"},
+    },
+    "slider-crank-simeon": {
+        # IVP test set "crank" (Simeon 1996): crank at 150 rad/s, 0-0.1 s, from the test
+        # set's consistent initial values (deTestSet ex_crank.R, ini = 1) of the rod's
+        # elastic coordinates (w1, w2, u_mid, u_end) [m] and their rates [m/s]
+        "drive": {"drive": {"speed": [150.0]}, "duration": 0.1,
+                  "initial": {"elastic": [0.0, 0.0, 0.103339863e-4, 0.169327969e-4],
+                              "elastic_rates": [0.444896105, 0.463434311e-2,
+                                                -0.178591076e-5, -0.268938672e-5]},
+                  "model": {"formulation": "ffrf", "shape": "sine", "modes": 2},
+                  # 60 steps per period of the second lateral mode (5.1e3 rad/s): the
+                  # mid-span deflection at 0.1 s within 3e-4 of the step-converged value
+                  "integrator_step": 2e-5},
     },
     "arm-yu2019": {
         "circle": {  # Yu & Chen 2019 case 2 (Figs. 11-14)

@@ -34,7 +34,7 @@ from ..exceptions import InputError
 from .materials import Material, Section
 
 __all__ = ["MDHJoint", "RigidBody", "FlexibleBeam", "TreeRobot", "JOINT_KINDS",
-           "prrrp_briot2013", "prr3_rosyid2020"]
+           "prrrp_briot2013", "prr3_rosyid2020", "slider_crank_simeon"]
 
 JOINT_KINDS = ("revolute", "prismatic", "fixed")
 
@@ -398,3 +398,36 @@ def prr3_rosyid2020(elements: int = 1) -> TreeRobot:
     return TreeRobot("3prr-rosyid2020", tuple(joints), bodies, terminals=terminals,
                      platform=RigidBody(0.0), gravity=(0.0, -9.81, 0.0),
                      closure_rows=(0, 1, 5), home=home, end_effector=("b2", "e2"))
+
+
+def slider_crank_simeon() -> TreeRobot:
+    """Simeon's elastic slider crank (the IVP test set's "crank" problem; B. Simeon,
+    Math. Modelling of Systems 2 (1996) 1-18), in the plane x0-y0 without gravity.
+
+    Crank ``c`` (revolute at the ground origin, actuated, driven at 150 rad/s by the
+    preset's scenario): rigid, 0.15 m, mass 0.36 kg, rotary inertia J1 = 0.002727 kg m^2
+    about the pivot (centre of mass at mid-length). Connecting rod (revolute ``a`` at the
+    crank tip): a steel beam (E = 2e11 Pa, rho = 7870 kg/m^3), 0.30 m, 8 x 8 mm
+    (0.151104 kg). Slider (prismatic ``s`` along x0, passive, 0.075552 kg) pinned to the
+    rod's end (revolute ``b``). The rod's discretization is the model's option; Simeon's
+    is ``--shape sine --modes 2`` (two lateral sine modes and a quadratic axial element in
+    a chord frame), the preset's scenario default. Home: crank along +x0, slider at
+    0.45 m.
+    """
+    steel = Material(E=2.0e11, G=2.0e11 / 2.6, rho=7870.0)
+    h = math.pi / 2
+    L1, L2 = 0.15, 0.30
+    m1, J1 = 0.36, 0.002727
+    crank = RigidBody(m1, (m1 * L1 / 2, 0.0, 0.0),
+                      ((0.0, 0.0, 0.0), (0.0, J1, 0.0), (0.0, 0.0, J1)))
+    joints = (MDHJoint("c", 0, "revolute", True),
+              MDHJoint("a", 1, "revolute", d=L1),
+              MDHJoint("b", 2, "revolute", d=L2),
+              MDHJoint("s", 0, "prismatic", False, gamma=h, alpha=h),
+              MDHJoint("t", 4, "fixed", alpha=-h, theta=-h))
+    bodies = {1: crank, 2: FlexibleBeam(L2, Section.rectangle(0.008, 0.008), steel, 1),
+              4: RigidBody(0.075552)}
+    return TreeRobot("slider-crank-simeon", joints, bodies, terminals=(3, 5),
+                     platform=RigidBody(0.0), gravity=(0.0, 0.0, 0.0),
+                     closure_rows=(0, 1, 5), home={"c": 0.0, "a": 0.0, "b": 0.0,
+                                                   "s": L1 + L2})

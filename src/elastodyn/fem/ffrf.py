@@ -28,6 +28,7 @@ Lagrange's equations (``tests/test_ffrf.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,6 +54,7 @@ __all__ = [
     "rosyid_element_stiffness",
     "BOUNDARY_CONDITIONS",
     "BeamShape",
+    "SineShape",
     "fitted_mass_per_length",
 ]
 
@@ -774,6 +776,52 @@ class BeamShape:
         for i in range(x.size):
             full[i, :, 3 * e[i]:3 * e[i] + 6] = Se[i]
         out = full[:, :, self._keep]
+        return out[0] if scalar else out
+
+
+class SineShape:
+    """Simeon's ansatz for a rod between two pins (the IVP test set's slider crank;
+    B. Simeon, Math. Modelling of Systems 2 (1996) 1-18): in a *chord* body frame (origin
+    at the first pin, x through the second), ``modes`` lateral sine modes
+    ``v = sum_k w_k sin(k pi xi)`` (zero at both pins) and one quadratic Lagrange element
+    axially, ``u = u_mid 4 xi (1 - xi) + u_end xi (2 xi - 1)`` (zero at the first pin).
+    Coordinates ``w1..w<modes>``, ``u_mid``, ``u_end`` [m]; the same interface as
+    :class:`BeamShape` (``S(xi)`` (2, n_f), xi-derivatives). The pins are at the axis
+    ends: the second pin is the point (L, 0) + S(1) q_f = (L + u_end, 0).
+    """
+
+    boundary = "pinned-pinned"
+
+    def __init__(self, length: float, modes: int = 2):
+        self.length = positive("length", length)
+        self.modes = positive_int("modes", modes)
+        self.elements = 1
+        self.names = tuple(f"w{k + 1}" for k in range(self.modes)) + ("u_mid", "u_end")
+        # quadrature per quarter: sin(k pi xi) products integrate to round-off with the
+        # default Gauss rule on each piece for the mode counts used (<= 8)
+        self.breaks = np.linspace(0.0, 1.0, 2 * self.modes + 1)
+        self.breaks.setflags(write=False)
+
+    @property
+    def n_f(self) -> int:
+        return self.modes + 2
+
+    @property
+    def units(self) -> tuple:
+        return ("m",) * self.n_f
+
+    def __call__(self, xi, derivative: int = 0) -> np.ndarray:
+        """``d^k S / d xi^k`` at ``xi`` (scalar or 1-D in [0, 1]): (2, n_f) or (n, 2, n_f)."""
+        x, scalar = _as_xi(xi)
+        d = int(derivative)
+        out = np.zeros((x.size, 2, self.n_f))
+        for k in range(1, self.modes + 1):
+            w = k * math.pi
+            # d^d/dxi^d sin(w xi) = w^d sin(w xi + d pi / 2)
+            out[:, 1, k - 1] = w ** d * np.sin(w * x + d * math.pi / 2)
+        quad = {0: (4 * x * (1 - x), x * (2 * x - 1)), 1: (4 - 8 * x, 4 * x - 1),
+                2: (-8 + 0 * x, 4 + 0 * x)}.get(d, (0 * x, 0 * x))
+        out[:, 0, self.modes], out[:, 0, self.modes + 1] = quad
         return out[0] if scalar else out
 
 

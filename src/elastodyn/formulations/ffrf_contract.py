@@ -35,8 +35,10 @@ __all__ = ["FFRFContract"]
 class FFRFContract(NonlinearModel):
     """A planar tree robot by the floating frame of reference (module docstring).
 
-    Options: ``shape`` ("fem" or "rr"), ``elements`` (fem), ``boundary`` (fixed-free,
-    fixed-pinned, pinned-pinned), ``rigid`` (the rigid model). The end-effector is the
+    Options: ``shape`` ("fem", "rr" or "sine": Simeon's lateral sine modes and quadratic
+    axial element in a chord frame, :class:`~elastodyn.fem.ffrf.SineShape`),
+    ``elements`` (fem), ``modes`` (sine), ``boundary`` (fixed-free, fixed-pinned,
+    pinned-pinned; sine: pinned-pinned), ``rigid`` (the rigid model). The end-effector is the
     robot's ``end_effector`` (default: the platform frame).
     """
 
@@ -47,13 +49,18 @@ class FFRFContract(NonlinearModel):
     def __init__(self, robot: TreeRobot, options: dict | None = None):
         if not isinstance(robot, TreeRobot):
             raise InputError("robot", type(robot).__name__, "a TreeRobot")
-        opts = {"shape": "fem", "elements": 4, "boundary": "fixed-free", "rigid": False}
+        opts = {"shape": "fem", "elements": 4, "boundary": "fixed-free", "rigid": False,
+                "modes": 2}
         opts.update(options or {})
         self.robot = robot
         self.rigid = bool(opts["rigid"])
         self.options = {k: opts[k] for k in ("shape", "elements", "boundary")}
         ts = tree_system(robot, shape=opts["shape"], elements=opts["elements"],
-                         boundary=opts["boundary"], rigid=bool(opts["rigid"]))
+                         boundary=opts["boundary"], rigid=bool(opts["rigid"]),
+                         modes=int(opts["modes"]))
+        if opts["shape"] == "sine":
+            self.options = {"shape": "sine", "modes": int(opts["modes"]),
+                            "boundary": "pinned-pinned"}
         self.tree = ts
         self.system = ts.system
         units = []
@@ -133,7 +140,8 @@ class FFRFContract(NonlinearModel):
     # ------------------------------------------------------------------ runs
     def rigid_counterpart(self) -> "FFRFContract":
         """The same robot with rigid links (the rigid model alongside a simulation)."""
-        return FFRFContract(self.robot, {**self.options, "rigid": True})
+        return FFRFContract(self.robot, {**self.options, "rigid": True,
+                                         "boundary": "fixed-free"})
 
     def run_efforts(self, efforts, t_eval, *, method: str = "partitioning",
                     step: float | None = None, rho_inf: float = 0.8, progress=None):
@@ -148,6 +156,49 @@ class FFRFContract(NonlinearModel):
         return integrate(self.system, q0, np.zeros_like(q0), t_eval,
                          efforts=lambda t: efforts(t) * sc, method=method, step=step,
                          rho_inf=rho_inf, progress=progress)
+
+    def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
+                  method: str = "partitioning", step: float | None = None,
+                  rho_inf: float = 0.8, progress=None):
+        """Motion-driven run: the actuated joints at constant ``speed`` (n_a,) [rad/s or
+        m/s] from the home pose, the elastic coordinates starting at ``elastic`` and
+        ``elastic_rates`` (n_e,) [m, rad and per s] (default 0). Returns the
+        :class:`~.ffrf_solve.FFRFRun`."""
+        from .ffrf_solve import integrate
+        na, ne = self.n_actuated, self.n_elastic
+        w = np.asarray(speed, dtype=float).reshape(na) / self.tree.scale
+        e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)
+        e1 = (np.zeros(ne) if elastic_rates is None
+              else np.asarray(elastic_rates, float).reshape(ne))
+        s0 = self.system.actuated_coordinates(self.tree.q_home)[0]
+        q0 = self.system.close(self.tree.q_home, s0, e0)
+        qd0 = self.system.velocity_map(q0) @ np.concatenate([w, e1])
+        t0 = float(np.asarray(t_eval)[0])
+
+        def motion(t):
+            return s0 + w * (t - t0), w, np.zeros(na)
+        return integrate(self.system, q0, qd0, t_eval, motion=motion, method=method,
+                         step=step, rho_inf=rho_inf, progress=progress)
+
+    def joint_positions(self, q) -> np.ndarray:
+        """Positions (n_joints, 2) [m] of every joint frame's origin in the plane (the
+        order of ``robot.joints``)."""
+        return np.array([self.system.marker(self.tree.markers[j.name], q).r
+                         for j in self.robot.joints])
+
+    def midspan_deflections(self, q) -> np.ndarray:
+        """Transverse deflection at mid-length (n_beams,) [m] of every flexible body, in
+        its body frame (the order of :attr:`beam_names`)."""
+        out = []
+        for i, b in enumerate(self.system.bodies):
+            if b.shape is not None:
+                sl = self.system.body_slice(i)
+                out.append(float((b.shape(0.5) @ q[sl][3:])[1]))
+        return np.array(out)
+
+    @property
+    def beam_names(self) -> tuple:
+        return tuple(b.name for b in self.system.bodies if b.shape is not None)
 
     def actuated_of(self, q) -> np.ndarray:
         """The robot's actuated coordinates (n_a,) at FFRF coordinates q."""

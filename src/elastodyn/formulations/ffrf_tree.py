@@ -38,7 +38,7 @@ import numpy as np
 
 from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
 from ..exceptions import InputError
-from ..fem.ffrf import BeamShape, fitted_mass_per_length
+from ..fem.ffrf import BeamShape, SineShape, fitted_mass_per_length
 from .ffrf_multibody import Joint, Marker, MultibodySystem, flexible_body, rigid_body
 
 __all__ = ["tree_system", "TreeSystem", "PLANES"]
@@ -127,21 +127,24 @@ def _rigid_planar(name, body: RigidBody, R: np.ndarray, n, ref):
 
 
 def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
-                boundary: str = "fixed-free", rigid: bool = False) -> TreeSystem:
+                boundary: str = "fixed-free", rigid: bool = False,
+                modes: int = 2) -> TreeSystem:
     """The FFRF multibody system of a planar tree robot (module docstring).
 
     Parameters
     ----------
-    shape : "rr" or "fem"
-        Rayleigh-Ritz (eq. (46), one polynomial per body) or ``elements`` finite
-        elements per beam.
+    shape : "rr", "fem" or "sine"
+        Rayleigh-Ritz (eq. (46), one polynomial per body), ``elements`` finite
+        elements per beam, or Simeon's ``modes`` lateral sine modes and a quadratic
+        axial element in a chord frame (:class:`~elastodyn.fem.ffrf.SineShape`; the
+        body frame's x axis through both ends, boundary pinned-pinned).
     elements : int, >= 1 (fem only)
     boundary : boundary condition of the beams' body frames (Rosyid section 4).
     rigid : bool
         Every beam a rigid body of the same mass properties (the rigid model).
     """
-    if shape not in ("rr", "fem"):
-        raise InputError("shape", shape, "rr or fem")
+    if shape not in ("rr", "fem", "sine"):
+        raise InputError("shape", shape, "rr, fem or sine")
     rows = tuple(sorted(robot.closure_rows))
     if rows not in PLANES:
         raise InputError("closure", list(rows), "the three rows of a plane (vx, vy, wz; "
@@ -231,7 +234,8 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
                 except InputError as exc:
                     raise InputError(f"bodies.{name}.beam.mass_properties", list(mp),
                                      exc.allowed) from None
-                sh = BeamShape(body.length, 1 if shape == "rr" else elements, boundary)
+                sh = (SineShape(body.length, modes) if shape == "sine" else
+                      BeamShape(body.length, 1 if shape == "rr" else elements, boundary))
                 b = flexible_body(name, sh, mu, EA=body.material.E * body.section.area,
                                   EI=body.material.E * body.section.iz)
         elif isinstance(body, RigidBody):

@@ -234,17 +234,31 @@ def _planar_tree(spec) -> bool:
 def _ffrf(form, robot, fam, opts):
     from .ffrf_contract import FFRFContract
     from ..description.tree import TreeRobot
-    if opts["shape"] not in ("fem", "rr"):
-        raise InputError("--shape", opts["shape"], "fem or rr")
-    if opts["shape"] == "rr" and opts["elements"] != 1:
-        if opts["elements"] != form.options["elements"]:
-            raise InputError("--elements", opts["elements"],
-                             "not with --shape rr (one Rayleigh-Ritz polynomial per body)")
+    shape = opts["shape"]
+    if shape not in ("fem", "rr", "sine"):
+        raise InputError("--shape", shape, "fem, rr or sine")
+    if shape in ("rr", "sine") and opts["elements"] != form.options["elements"]:
+        raise InputError("--elements", opts["elements"], f"not with --shape {shape} (one "
+                         + ("Rayleigh-Ritz polynomial" if shape == "rr" else
+                            "set of sine modes") + " per body)")
+    if shape != "sine" and opts.get("modes") is not None:
+        raise InputError("--modes", opts["modes"], "only with --shape sine (lateral sine "
+                         "modes per beam)")
+    boundary = opts.get("boundary")
+    if shape == "sine":
+        if boundary not in (None, "pinned-pinned"):
+            raise InputError("--boundary", boundary, "pinned-pinned with --shape sine "
+                             "(Simeon's chord frame: the sine modes vanish at both ends)")
+        boundary = "pinned-pinned"
     tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(_spec(robot))
-    model = FFRFContract(tree, {"shape": opts["shape"], "elements": opts["elements"],
-                                "boundary": opts["boundary"]})
-    if opts["shape"] == "rr":
-        model.options = {"shape": "rr", "boundary": opts["boundary"]}
+    model = FFRFContract(tree, {"shape": shape, "elements": opts["elements"],
+                                "boundary": boundary or "fixed-free",
+                                "modes": opts.get("modes") or 2})
+    if shape == "rr":
+        model.options = {"shape": "rr", "boundary": model.options["boundary"]}
+    elif shape == "sine":
+        model.options = {"shape": "sine", "modes": opts.get("modes") or 2,
+                         "boundary": "pinned-pinned"}
     return model
 
 
@@ -285,9 +299,9 @@ FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
     Formulation(
         "ffrf", ("tree",), "planar floating frame of reference, Rayleigh-Ritz or finite "
                            "elements (Rosyid & El-Khasawneh 2020)",
-        options={"shape": "fem", "elements": 4, "boundary": "fixed-free"},
+        options={"shape": "fem", "elements": 4, "boundary": None, "modes": None},
         verbs=("modes", "map", "convergence", "torques", "simulate"),
-        limits=Limits(elements=16, simulate_time=10.0), applies=_planar_tree,
+        limits=Limits(elements=16, modes=8, simulate_time=10.0), applies=_planar_tree,
         needs="a planar robot (closure rows of a plane, planar beams)", build=_ffrf),
 )}
 """name -> :class:`Formulation`, in the order of preference (a robot's default is the
