@@ -105,9 +105,11 @@ ACTUATED = {
     "prrrp-briot2013": {"names": ["q1", "q4"], "units": ["m", "m"]},
     "arm-yu2019": {"names": ["q1", "q2"], "units": ["rad", "rad"]},
     "3prr-rosyid2020": {"names": ["s1", "s2", "s3"], "units": ["m", "m", "m"]},
+    "slider-crank-simeon": {"names": ["c"], "units": ["rad"]},
 }
 """Written from the papers: the Delta's three motor angles, the five-bar's two sliders
-(Briot's q1 and q4), the arm's two motor shaft angles, Rosyid's three sliders."""
+(Briot's q1 and q4), the arm's two motor shaft angles, Rosyid's three sliders, Simeon's
+crank angle."""
 
 
 def test_robots_lists_the_actuated_coordinates_and_units(capsys):
