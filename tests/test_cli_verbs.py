@@ -19,7 +19,7 @@ from elastodyn.io.output_set import MARKER
 from reference_delta_frame import frame_delta
 
 PRESETS = ("delta-kuo2016", "delta-asadi2020", "prrrp-briot2013", "arm-yu2019",
-           "3prr-rosyid2020")
+           "3prr-rosyid2020", "slider-crank-simeon")
 
 
 
@@ -39,10 +39,11 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
         "delta-kuo2016": ["ked", "explicit", "multipliers"],
         "delta-asadi2020": ["explicit", "multipliers"],
         "prrrp-briot2013": ["nepvp", "ffrf"],
-        "arm-yu2019": ["amm", "nepvp"], "3prr-rosyid2020": ["ffrf"]}
+        "arm-yu2019": ["amm", "nepvp"], "3prr-rosyid2020": ["ffrf"],
+        "slider-crank-simeon": ["nepvp", "ffrf"]}
     assert {n: r["family"] for n, r in rows.items()} == {
         "delta-kuo2016": "delta", "delta-asadi2020": "delta", "prrrp-briot2013": "tree",
-        "arm-yu2019": "arm", "3prr-rosyid2020": "tree"}
+        "arm-yu2019": "arm", "3prr-rosyid2020": "tree", "slider-crank-simeon": "tree"}
     assert rows["arm-yu2019"]["scenarios"] == ["circle", "free-vibration"]
     for r in rows.values():
         assert set(r["verbs"]) == set(r["formulations"]) == set(r["descriptions"])
