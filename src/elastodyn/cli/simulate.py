@@ -248,8 +248,7 @@ def _run_forced(a, spec, model, scen) -> int:
                         "(efforts drive the actuators, no motion is prescribed)")
     refuse(a, {**LOOP_OPTIONS, "periods": "--periods"},
            "not with a force-driven scenario")
-    if given(a, "initial") and a.initial != "zero" or (given(a, "initial") and
-                                                      "drive" in scen):
+    if given(a, "initial") and (a.initial != "zero" or "drive" in scen):
         raise InputError("--initial", a.initial, "zero for a force-driven scenario (the "
                          "paper starts at rest, undeformed); not with a driven one (its "
                          "initial elastic state is the scenario's)")

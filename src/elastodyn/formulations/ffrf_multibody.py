@@ -496,8 +496,9 @@ class MultibodySystem:
     def marker(self, m: Marker, q, qd=None) -> _MarkerState:
         """Position, direction, their Jacobians (over all n coordinates) and, with
         velocities, their rates and the quadratic part of the acceleration of a marker."""
-        k = self._table([m]).evaluate(_ext(q), None if qd is None else _ext(qd))
-        cols = self._table([m]).cols[0]
+        tab = self._table([m])
+        k = tab.evaluate(_ext(q), None if qd is None else _ext(qd))
+        cols = tab.cols[0]
         n = self.n
         Jr = np.zeros((2, n + 1), dtype=k.r.dtype)
         Jphi = np.zeros(n + 1, dtype=k.r.dtype)

@@ -88,9 +88,16 @@ class FFRFRun:
 
 
 def _dependent_det(system, q):
-    J = system.dependent_jacobian(q)
-    sign, logdet = np.linalg.slogdet(J)
-    return sign, np.linalg.cond(J)
+    """(sign of det, det scaled by its largest entry to the power n, reciprocal condition
+    estimate) of the dependent Jacobian at q, from one LU factorization (LAPACK getrf,
+    gecon in the 1-norm); the real part for complex-step coordinates."""
+    J = np.real(system.dependent_jacobian(q))
+    lu, piv = scipy.linalg.lu_factor(J, check_finite=False)
+    diag = np.diag(lu)
+    sign = float(np.prod(np.sign(diag)) * (-1) ** int(np.sum(piv != np.arange(piv.size))))
+    scale = max(1.0, float(np.abs(J).max())) ** J.shape[0]
+    rcond = scipy.linalg.lapack.dgecon(lu, float(np.abs(J).sum(0).max()), norm="1")[0]
+    return sign, float(np.prod(np.abs(diag))) / scale, float(rcond)
 
 
 def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=None,
@@ -140,15 +147,17 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
 
 
 def _det_measure(system, q, sign0) -> float:
-    """The dependent Jacobian's determinant, signed so that it starts positive and scaled
-    by its largest entry to the power n (an event function: zero at a singularity)."""
-    J = system.dependent_jacobian(q)
-    return float(sign0 * np.linalg.det(J)) / max(1.0, float(np.abs(J).max()) ** J.shape[0])
+    """The dependent Jacobian's scaled determinant, signed so that it starts positive (an
+    event function: zero at a singularity)."""
+    sign, d, _ = _dependent_det(system, q)
+    return sign * sign0 * d
 
 
 def _singular_check(system, q, sign0):
-    sign, cond = _dependent_det(system, q)
-    return sign != sign0 or not np.isfinite(cond) or cond > SINGULAR_COND, cond
+    """(singular?, the signed scaled determinant): a sign change or a condition number
+    above SINGULAR_COND."""
+    sign, d, rcond = _dependent_det(system, q)
+    return sign != sign0 or not rcond > 1.0 / SINGULAR_COND, sign * sign0 * d
 
 
 def _partitioned(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, max_step,
@@ -158,7 +167,7 @@ def _partitioned(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, m
     s0, _ = system.actuated_coordinates(q0)
     N0 = system.velocity_map(q0)
     v0 = np.linalg.lstsq(N0, qd0, rcond=None)[0]
-    sign0, _ = _dependent_det(system, q0)
+    sign0 = _dependent_det(system, q0)[0]
     cache = {"q": q0.copy()}
     T = float(t_eval[-1])
 
@@ -258,23 +267,15 @@ class _SingularWatch:
 
     def __init__(self, system, q0):
         self.system = system
-        self.sign0, _ = _dependent_det(system, q0)
+        self.sign0 = _dependent_det(system, q0)[0]
         self.hist = [(0.0, _det_measure(system, q0, self.sign0))]
 
     def start(self, t0):
         self.hist = [(float(t0), self.hist[-1][1])]
 
     def check(self, t, q):
-        J = np.real(self.system.dependent_jacobian(q))   # complex step: its real part
-        lu, piv = scipy.linalg.lu_factor(J, check_finite=False)
-        diag = np.diag(lu)
-        sign = np.prod(np.sign(diag)) * (-1) ** int(np.sum(piv != np.arange(piv.size)))
-        # the determinant scaled as in _det_measure; the condition number estimated from
-        # the LU factors (LAPACK gecon, 1-norm)
-        scale = max(1.0, float(np.abs(J).max())) ** J.shape[0]
-        d = float(sign * self.sign0 * np.prod(np.abs(diag)) / scale)
-        rcond = scipy.linalg.lapack.dgecon(lu, float(np.abs(J).sum(0).max()), norm="1")[0]
-        if d <= 0 or not rcond > 1.0 / SINGULAR_COND:
+        bad, d = _singular_check(self.system, q, self.sign0)
+        if bad:
             (t0, d0) = self.hist[-1]
             te = t0 + (t - t0) * d0 / (d0 - d) if d < 0 < d0 else t
             raise StopIntegration("singular", te)
@@ -502,7 +503,7 @@ def _projected(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, max
                progress):
     n = system.n
     T = float(t_eval[-1])
-    sign0, _ = _dependent_det(system, q0)
+    sign0 = _dependent_det(system, q0)[0]
 
     def rhs(t, y):
         q, qd = y[:n], y[n:]
