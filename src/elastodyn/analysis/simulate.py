@@ -528,21 +528,17 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     E = flex.q[:k][:, el]
     S = np.array([model.actuated_of(x) for x in flex.q[:k]])
     SR = np.array([(rig or model).actuated_of(x) for x in rrun.q[:k]])
-    F = (np.array([efforts(x) for x in t]) if efforts is not None else
-         np.full((t.size, model.n_actuated), np.nan))
     XY = np.array([model.joint_positions(x) for x in flex.q[:k]])
     jn = [j.name for j in model.robot.joints]
     MID = np.array([model.midspan_deflections(x) for x in flex.q[:k]])
     names = list(model.coordinates.actuated)
     units = model.coordinates.units[:len(names)]
     enames = list(model.coordinates.elastic)
-    q = {"time_s": t, "efforts": F, "actuated": S, "rigid_actuated": SR,
+    q = {"time_s": t, "actuated": S, "rigid_actuated": SR,
          "ee_pose": P, "rigid_ee_pose": R, "ee_elastic_pose": P - R, "elastic": E,
          "elastic_names": enames, "constraint_residual": flex.residual[:k],
          "joint_positions": XY.reshape(k, -1), "midspan_deflection": MID}
-    cols = {"efforts": [f"{n}_effort_{'n' if u == 'm' else 'nm'}" for n, u in
-                        zip(names, units)],
-            "actuated": [f"{n}_{u}" for n, u in zip(names, units)],
+    cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
             "rigid_actuated": [f"rigid_{n}_{u}" for n, u in zip(names, units)],
             "ee_pose": ["ee_x_m", "ee_y_m", "ee_theta_rad"],
             "rigid_ee_pose": ["rigid_ee_x_m", "rigid_ee_y_m", "rigid_ee_theta_rad"],
@@ -551,10 +547,11 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                                                     model.coordinates.units[len(names):])],
             "joint_positions": [f"{n}_{c}_m" for n in jn for c in "xy"],
             "midspan_deflection": [f"{b}_midspan_m" for b in model.beam_names]}
-    if efforts is None:
-        del q["efforts"], cols["efforts"]
-    from ..formulations.ffrf_solve import default_step
-    h_int = step if step is not None else default_step(model.system, model.tree.q_home)
+    if efforts is not None:
+        q["efforts"] = np.array([efforts(x) for x in t])
+        cols["efforts"] = [f"{n}_effort_{'n' if u == 'm' else 'nm'}"
+                           for n, u in zip(names, units)]
+    h_int = flex.step
     warnings = []
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
         if run is not None and run.singular_time is not None:

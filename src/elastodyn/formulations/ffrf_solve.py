@@ -28,6 +28,7 @@ and locates the determinant's zero to the event tolerance.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -77,7 +78,7 @@ the determinant earlier."""
 class FFRFRun:
     """Samples of a run: t (n,), q (n, n_q), qd (n, n_q), residual (n,) the constraint
     residual max|C| [m or rad] before projection (partitioning: after the closure),
-    singular_time (s or None) and a message."""
+    singular_time (s or None), a message and the integrator step used [s]."""
 
     t: np.ndarray
     q: np.ndarray
@@ -85,6 +86,7 @@ class FFRFRun:
     residual: np.ndarray
     singular_time: float | None
     message: str
+    step: float | None = None      # the generalized-alpha step [s] (None: scipy)
 
 
 def _dependent_det(system, q):
@@ -483,7 +485,8 @@ def _generalized_alpha(system, q0, qd0, t_eval, efforts, motion, method, step, r
             qs.append(res.x[i])
             qds.append(res.v[i])
             rs.append(r_all[i])
-    return _finish(system, res.time[idx], qs, qds, rs, singular)
+    return dataclasses.replace(_finish(system, res.time[idx], qs, qds, rs, singular),
+                               step=h)
 
 
 def _finish(system, t, qs, qds, res, singular):
