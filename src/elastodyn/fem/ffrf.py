@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -47,6 +47,7 @@ __all__ = [
     "planar_quadratic_velocity",
     "StackedInvariants",
     "stack_invariants",
+    "scale_invariants",
     "planar_mass_blocks",
     "planar_velocity_gravity_blocks",
     "planar_stiffness",
@@ -362,13 +363,25 @@ class StackedInvariants:
 
 
 def stack_invariants(invs) -> StackedInvariants:
-    """Stack the invariants of bodies with equal n_f (see :class:`StackedInvariants`)."""
+    """Stack the invariants of bodies with equal n_f (see :class:`StackedInvariants`).
+    Complex invariants (:func:`scale_invariants` with a complex factor) stay complex."""
     invs = [_check_inv(i) for i in invs]
     if len({i.n_f for i in invs}) != 1:
         raise InputError("invs", [i.n_f for i in invs], "bodies with equal n_f")
-    return StackedInvariants(*(np.array([getattr(i, k) for i in invs], dtype=float)
-                               for k in ("mass", "I1", "S_bar", "J_oo", "I_o", "J_of",
-                                         "S_ff", "S_tilde")))
+    keys = ("mass", "I1", "S_bar", "J_oo", "I_o", "J_of", "S_ff", "S_tilde")
+    dtype = np.result_type(float, *(np.asarray(getattr(i, k)) for i in invs for k in keys))
+    return StackedInvariants(*(np.array([getattr(i, k) for i in invs], dtype=dtype)
+                               for k in keys))
+
+
+def scale_invariants(inv: FFRFInvariants, factor) -> FFRFInvariants:
+    """The invariants of the same body with its mass per length multiplied by ``factor``
+    (every shape integral is linear in the density, eqs. (16)-(32)). ``factor`` may be
+    complex: complex-step differentiation with respect to a density or a section
+    dimension (:mod:`elastodyn.analysis.sensitivity`)."""
+    _check_inv(inv)
+    return replace(inv, **{f.name: getattr(inv, f.name) * factor for f in fields(inv)
+                           if f.name != "length"})
 
 
 def _rot_batch(theta):
@@ -386,7 +399,7 @@ def planar_mass_blocks(st: StackedInvariants, theta, q_f) -> np.ndarray:
     g, F = st.I_o.shape
     A, A_th = _rot_batch(theta)
     first = st.I1 + np.einsum("gkf,gf->gk", st.S_bar, q_f)
-    M = np.zeros((g, 3 + F, 3 + F), dtype=np.result_type(theta, q_f, float))
+    M = np.zeros((g, 3 + F, 3 + F), dtype=np.result_type(theta, q_f, st.mass, float))
     M[:, 0, 0] = M[:, 1, 1] = st.mass
     M[:, 0:2, 2] = np.einsum("gkl,gl->gk", A_th, first)
     M[:, 0:2, 3:] = np.einsum("gkl,glf->gkf", A, st.S_bar)
@@ -411,7 +424,8 @@ def planar_velocity_gravity_blocks(st: StackedInvariants, theta, theta_dot, q_f,
     first = st.I1 + np.einsum("gkf,gf->gk", st.S_bar, q_f)
     gv = np.einsum("gfh,gh->gf", st.S_ff, q_f) + st.I_o
     Sqd = np.einsum("gkf,gf->gk", st.S_bar, q_f_dot)
-    Q = np.empty((g, 3 + F), dtype=np.result_type(theta, theta_dot, q_f, q_f_dot, float))
+    Q = np.empty((g, 3 + F), dtype=np.result_type(theta, theta_dot, q_f, q_f_dot, st.mass,
+                                                  float))
     Q[:, 0:2] = ((w * w)[:, None] * np.einsum("gkl,gl->gk", A, first)
                  - (2.0 * w)[:, None] * np.einsum("gkl,gl->gk", A_th, Sqd))
     Q[:, 2] = -2.0 * w * np.einsum("gf,gf->g", q_f_dot, gv)

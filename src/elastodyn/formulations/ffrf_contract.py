@@ -18,6 +18,7 @@ direction).
 """
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -26,10 +27,20 @@ from ..description.tree import TreeRobot
 from ..exceptions import InputError
 from ..model import Coordinates, State
 from .base import NONLINEAR_CAPABILITIES, NonlinearModel
-from .ffrf_multibody import Marker
+from .ffrf_multibody import Marker, scaled_body
 from .ffrf_tree import tree_system
 
 __all__ = ["FFRFContract"]
+
+
+def _atan2(y, x):
+    """atan2 for real or complex-step arguments (the imaginary part carries the
+    first-order change: d atan2 = (x dy - y dx) / (x^2 + y^2))."""
+    ang = math.atan2(float(np.real(y)), float(np.real(x)))
+    if not (np.iscomplexobj(y) or np.iscomplexobj(x)):
+        return ang
+    xr, yr = np.real(x), np.real(y)
+    return ang + 1j * (xr * np.imag(y) - yr * np.imag(x)) / (xr * xr + yr * yr)
 
 
 class FFRFContract(NonlinearModel):
@@ -111,8 +122,21 @@ class FFRFContract(NonlinearModel):
             ang = p.phi
         else:
             d = self.system.marker(self._dir, q).r - p.r
-            ang = math.atan2(d[1], d[0])
+            ang = _atan2(d[1], d[0])
         return np.array([p.r[0], p.r[1], ang])
+
+    def scaled_beams(self, *, mass=1.0, axial=1.0, bending=1.0) -> "FFRFContract":
+        """The same model with every flexible beam's mass per length, EA and EI multiplied
+        by ``mass``, ``axial`` and ``bending`` (:func:`~.ffrf_multibody.scaled_body`;
+        rigid bodies unchanged). Complex factors give a complex-step model: its runs and
+        poses carry the derivatives in their imaginary parts."""
+        bodies = [b if b.shape is None else
+                  scaled_body(b, mass=mass, axial=axial, bending=bending)
+                  for b in self.system.bodies]
+        out = copy.copy(self)
+        out.tree = copy.copy(self.tree)
+        out.system = out.tree.system = self.system.with_bodies(bodies)
+        return out
 
     # ------------------------------------------------------------------ dynamics
     def _scaling(self) -> np.ndarray:
@@ -144,10 +168,12 @@ class FFRFContract(NonlinearModel):
                                          "boundary": "fixed-free"})
 
     def run_efforts(self, efforts, t_eval, *, method: str = "partitioning",
-                    step: float | None = None, rho_inf: float = 0.8, progress=None):
+                    step: float | None = None, rho_inf: float = 0.8, complex_step=None,
+                    progress=None):
         """Force-driven run from rest, undeformed, at the home pose: ``efforts(t)``
         (n_a,) along the robot's actuated coordinates [N or N m] (the robot's sign:
-        converted to the system's joint axes here). Returns the
+        converted to the system's joint axes here). ``complex_step``: see
+        :func:`~.ffrf_solve.integrate` (a :meth:`scaled_beams` model). Returns the
         :class:`~.ffrf_solve.FFRFRun` (its ``q`` are the full FFRF coordinates; poses by
         :meth:`pose_of`)."""
         from .ffrf_solve import integrate
@@ -155,7 +181,7 @@ class FFRFContract(NonlinearModel):
         q0 = self.tree.q_home
         return integrate(self.system, q0, np.zeros_like(q0), t_eval,
                          efforts=lambda t: efforts(t) * sc, method=method, step=step,
-                         rho_inf=rho_inf, progress=progress)
+                         rho_inf=rho_inf, complex_step=complex_step, progress=progress)
 
     def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
                   method: str = "partitioning", step: float | None = None,

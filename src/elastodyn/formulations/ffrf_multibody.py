@@ -35,16 +35,17 @@ Units SI; angles in rad.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.linalg
 
 from ..exceptions import InputError, ModelError
 from ..fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
-                        planar_stiffness, planar_velocity_gravity_blocks, stack_invariants)
+                        planar_stiffness, planar_velocity_gravity_blocks, scale_invariants,
+                        stack_invariants)
 
-__all__ = ["Body", "rigid_body", "flexible_body", "Marker", "Joint", "MultibodySystem",
+__all__ = ["Body", "rigid_body", "flexible_body", "scaled_body", "Marker", "Joint", "MultibodySystem",
            "SingularConfiguration"]
 
 
@@ -75,12 +76,17 @@ class Body:
     K : (n_f, n_f) [N/m, N, N m]
     shape : BeamShape or None
         The flexible body's shape (None: rigid).
+    K_axial, K_bending : (n_f, n_f) or None
+        The EA and EI parts of K (K = K_axial + K_bending; flexible bodies), kept so that
+        :func:`scaled_body` can change the stiffnesses separately.
     """
 
     name: str
     inv: FFRFInvariants
     K: np.ndarray
     shape: BeamShape | None = None
+    K_axial: np.ndarray | None = None
+    K_bending: np.ndarray | None = None
 
     @property
     def n_f(self) -> int:
@@ -119,9 +125,22 @@ def flexible_body(name: str, shape: BeamShape, mass_per_length, *, EA: float,
     [kg/m] (constant or a callable of xi) and stiffnesses EA [N], EI [N m^2]."""
     inv = ffrf_invariants(shape, length=shape.length, mass_per_length=mass_per_length,
                           breaks=shape.breaks)
-    K = planar_stiffness(shape, length=shape.length, axial_stiffness=EA,
-                         bending_stiffness=EI, breaks=shape.breaks)
-    return Body(name, inv, K, shape)
+    Ka = planar_stiffness(shape, length=shape.length, axial_stiffness=EA,
+                          bending_stiffness=0.0, breaks=shape.breaks)
+    Kb = planar_stiffness(shape, length=shape.length, axial_stiffness=0.0,
+                          bending_stiffness=EI, breaks=shape.breaks)
+    return Body(name, inv, Ka + Kb, shape, Ka, Kb)
+
+
+def scaled_body(body: Body, *, mass=1.0, axial=1.0, bending=1.0) -> Body:
+    """The body with its mass per length (every inertia integral), EA and EI multiplied by
+    ``mass``, ``axial`` and ``bending`` (rigid bodies: only ``mass``, which also scales
+    their inertia). The factors may be complex (complex-step sensitivities)."""
+    inv = scale_invariants(body.inv, mass)
+    if body.shape is None:
+        return replace(body, inv=inv)
+    Ka, Kb = body.K_axial * axial, body.K_bending * bending
+    return replace(body, inv=inv, K=Ka + Kb, K_axial=Ka, K_bending=Kb)
 
 
 @dataclass(frozen=True)
@@ -406,7 +425,8 @@ class MultibodySystem:
                              f"as many as the {self.ref_index.size} reference coordinates "
                              "of the bodies (an isostatic mechanism whose actuated "
                              "coordinates fix its rigid motion)")
-        K = np.zeros((self.n, self.n))
+        K = np.zeros((self.n, self.n),
+                     dtype=np.result_type(float, *(b.K for b in self.bodies)))
         for i, b in enumerate(self.bodies):
             s = slice(self.offsets[i] + 3, self.offsets[i] + b.n)
             K[s, s] = b.K
@@ -423,6 +443,15 @@ class MultibodySystem:
         rows["actuated"] = [_coordinate_row(self.joints[a]) for a in self._act]
         rows["phi"] = rows["constraints"] + rows["actuated"]
         self._row_sets = {k: _RowSet(self, v) for k, v in rows.items()}
+
+    def with_bodies(self, bodies) -> "MultibodySystem":
+        """The same joints, gravity and actuation with other bodies (equal coordinate
+        counts: for example :func:`scaled_body` of each)."""
+        bodies = tuple(bodies)
+        if [b.n for b in bodies] != [b.n for b in self.bodies]:
+            raise InputError("bodies", [b.n for b in bodies],
+                             f"bodies with the coordinate counts {[b.n for b in self.bodies]}")
+        return MultibodySystem(bodies, self.joints, self.gravity, self.actuated)
 
     # ------------------------------------------------------------------ coordinates
     def body_slice(self, i: int) -> slice:
@@ -468,17 +497,22 @@ class MultibodySystem:
     def mass_matrix(self, q) -> np.ndarray:
         """Block-diagonal M(q) (n, n), eqs. (16)-(28) and (134)."""
         q = np.asarray(q)
-        M = np.zeros(self.n * self.n, dtype=np.result_type(q, float))
+        M = np.zeros(self.n * self.n, dtype=self._dtype(q))
         for st, cols, flat in self._groups:
             g = q[cols]
             M[flat.ravel()] = planar_mass_blocks(st, g[:, 2], g[:, 3:]).ravel()
         return M.reshape(self.n, self.n)
 
+    def _dtype(self, *arrays):
+        """Float, or complex for complex coordinates or a complex-step system."""
+        return np.result_type(float, self.K, *(st.mass for st, _, _ in self._groups),
+                              *arrays)
+
     def forces(self, q, qd) -> np.ndarray:
         """Q_v + Q_g - K q (n,): quadratic velocity (eq. (30)), gravity (eq. (33)) and
         elastic forces (eqs. (36)-(38))."""
         q, qd = np.asarray(q), np.asarray(qd)
-        Q = -(self.K @ q)
+        Q = -(self.K @ q).astype(self._dtype(q, qd), copy=False)
         for st, cols, _ in self._groups:
             g, gd = q[cols], qd[cols]
             Q[cols] += planar_velocity_gravity_blocks(st, g[:, 2], gd[:, 2], g[:, 3:],

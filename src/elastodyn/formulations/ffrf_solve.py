@@ -36,6 +36,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 from scipy.integrate import solve_ivp
+from threadpoolctl import threadpool_limits
 
 from ..exceptions import InputError, ModelError
 from ..integrators.nonlinear import (NonlinearProblem, StopIntegration,
@@ -105,7 +106,8 @@ def _dependent_det(system, q):
 def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=None,
               method: str = "partitioning", solver: str = "generalized-alpha",
               step: float | None = None, rho_inf: float = 0.8, rtol: float = 1e-8,
-              atol: float = 1e-10, max_step: float = np.inf, progress=None) -> FFRFRun:
+              atol: float = 1e-10, max_step: float = np.inf, complex_step=None,
+              progress=None) -> FFRFRun:
     """Integrate from a consistent state (q0, qd0) over the output times ``t_eval``.
 
     Parameters
@@ -123,6 +125,10 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
     step : generalized-alpha step [s] (default :func:`default_step`); the output
         interval (``t_eval`` uniform) is split into equal steps no longer than it.
     rho_inf : generalized-alpha spectral radius at infinite frequency, [0, 1].
+    complex_step : the imaginary perturbation of a complex-step run (a system with
+        complex parameters, :meth:`~.ffrf_contract.FFRFContract.scaled_beams`):
+        generalized-alpha with partitioning only; Newton then converges the derivatives
+        too.
     progress : callable (t, T), optional
     """
     if method not in METHODS:
@@ -138,8 +144,16 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
         step = float(step)
         if not (math.isfinite(step) and step > 0):
             raise InputError("step", step, "a finite step > 0 s")
-        return _generalized_alpha(system, np.asarray(q0, float), np.asarray(qd0, float),
-                                  t_eval, efforts, motion, method, step, rho_inf, progress)
+        if complex_step is not None and method != "partitioning":
+            raise InputError("method", method, "partitioning with a complex step")
+        # one BLAS thread: the matrices are small (tens of rows), and OpenBLAS's threads
+        # cost more than they give (6x slower complex runs measured on 2 cores)
+        with threadpool_limits(1, user_api="blas"):
+            return _generalized_alpha(system, np.asarray(q0, float),
+                                      np.asarray(qd0, float), t_eval, efforts, motion,
+                                      method, step, rho_inf, progress, complex_step)
+    if complex_step is not None:
+        raise InputError("solver", solver, "generalized-alpha with a complex step")
     if solver not in SCIPY_SOLVERS:
         raise InputError("solver", solver, "generalized-alpha or one of "
                          + ", ".join(SCIPY_SOLVERS))
@@ -318,8 +332,9 @@ class _Partitioned(NonlinearProblem):
         self.q = q0.copy()
         self.na, self.ne = system.n_actuated, system.n_elastic
         self.n = self.ne if motion is not None else self.na + self.ne
-        self.Kbar = np.zeros((self.na + self.ne,) * 2)
-        self.Kbar[self.na:, self.na:] = system.elastic_stiffness()
+        Kf = system.elastic_stiffness()
+        self.Kbar = np.zeros((self.na + self.ne,) * 2, dtype=Kf.dtype)
+        self.Kbar[self.na:, self.na:] = Kf
         self.Mr = None
 
     def full(self, t, x, v):
@@ -438,7 +453,7 @@ def _alpha_grid(t_eval, step):
 
 
 def _generalized_alpha(system, q0, qd0, t_eval, efforts, motion, method, step, rho_inf,
-                       progress):
+                       progress, complex_step=None):
     k, h = _alpha_grid(t_eval, step)
     t0, T = float(t_eval[0]), float(t_eval[-1])
     watch = _SingularWatch(system, q0)
@@ -466,7 +481,7 @@ def _generalized_alpha(system, q0, qd0, t_eval, efforts, motion, method, step, r
         x0, v0, z0 = q0, qd0, np.concatenate([qdd, lam])
     res = generalized_alpha_nonlinear(prob, x0, v0, z0, t_end=T, dt=h, t0=t0,
                                       rho_inf=rho_inf, atol=tol, rtol=1e-10,
-                                      progress=progress)
+                                      complex_step=complex_step, progress=progress)
     idx = np.arange(0, res.time.size, k)
     singular = res.t_event if res.stopped else None
     qs, qds, rs = [], [], []

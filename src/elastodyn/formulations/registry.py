@@ -300,7 +300,7 @@ FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
         "ffrf", ("tree",), "planar floating frame of reference, Rayleigh-Ritz or finite "
                            "elements (Rosyid & El-Khasawneh 2020)",
         options={"shape": "fem", "elements": 4, "boundary": None, "modes": None},
-        verbs=("modes", "map", "convergence", "torques", "simulate"),
+        verbs=("modes", "map", "convergence", "torques", "simulate", "sensitivity"),
         limits=Limits(elements=16, modes=8, simulate_time=10.0), applies=_planar_tree,
         needs="a planar robot (closure rows of a plane, planar beams)", build=_ffrf),
 )}

@@ -26,8 +26,8 @@ by the problem, which the problem builds from its mass matrix and the coefficien
 scaled by ``1 / beta'``, ``[[M + beta' K_t, C_q^T], [C_q, 0]]``, Arnold & Bruels section 4).
 
 The arrays may be complex (complex-step differentiation of a whole run): the convergence
-test uses the real parts, and Newton's corrections of the imaginary parts converge with
-them (they solve the same linearized equations).
+test uses the real parts, and with ``complex_step`` also the imaginary parts divided by
+it (the derivatives), which Newton corrects by the same linearized equations.
 
 References
 ----------
@@ -119,6 +119,7 @@ class NonlinearResult:
 def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end: float,
                                 dt: float, t0: float = 0.0, rho_inf: float = 0.8,
                                 atol=1e-12, rtol: float = 1e-10, max_iter: int = 20,
+                                complex_step: float | None = None,
                                 progress=None) -> NonlinearResult:
     """Integrate ``problem`` from the consistent state (x0, v0, z0) at t0 to t_end.
 
@@ -134,9 +135,16 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
         (beta' times the acceleration corrections) [units of x]; rtol relative to |x|.
     max_iter : Newton iterations per step (the iteration matrix is refreshed when the
         corrections stop shrinking); beyond it the run fails with ModelError.
+    complex_step : the imaginary perturbation of a complex-step run (> 0), optional:
+        Newton then also stops only when the imaginary corrections divided by it (the
+        corrections of the derivatives) meet the same tolerances, so the derivatives are
+        converged as well as the values (the iteration matrix is approximate, so the two
+        do not converge in the same iteration in general).
     progress : callable (t, t_end), optional, after every step.
     """
     p = generalized_alpha_parameters(rho_inf)
+    if complex_step is not None and not (math.isfinite(complex_step) and complex_step > 0):
+        raise InputError("complex_step", complex_step, "a finite perturbation > 0")
     T0, T1 = float(t0), float(t_end)
     h = float(dt)
     if not (math.isfinite(h) and h > 0):
@@ -183,6 +191,10 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
                 it += 1
                 dx = np.abs(beta_p * dz[:n].real)
                 size = float(np.max(dx / (atol + rtol * np.abs(xk.real)), initial=0.0))
+                if complex_step is not None:
+                    di = np.abs(beta_p * dz[:n].imag) / complex_step
+                    size = max(size, float(np.max(
+                        di / (atol + rtol * np.abs(xk.imag) / complex_step), initial=0.0)))
                 if not np.isfinite(size):
                     msg = (f"generalized-alpha: non-finite Newton correction at "
                            f"t = {t:.6g} s (reduce the step dt = {h:.3g} s)")

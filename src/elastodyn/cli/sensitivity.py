@@ -1,0 +1,138 @@
+"""``elastodyn sensitivity ROBOT``: sensitivity of the end-effector pose along a
+force-driven run to the links' E, rho, b and h (Rosyid & El-Khasawneh 2020, section 8.4,
+Figs. 12-14), by finite differences and exactly (complex step)."""
+from __future__ import annotations
+
+from ..exceptions import InputError
+from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
+                     given, load_robot, number, progress_bar, refuse)
+
+EFFORT_FLAGS = {"sine": {"amplitude": "--amplitude", "rate": "--rate"},
+                "pulse": {"peak": "--peak", "peak_time": "--peak-time",
+                          "end_time": "--end-time"}}
+"""Options of each effort law (dest -> flag)."""
+
+MAX_SAMPLES = 100_000
+
+
+def register(sub):
+    s = sub.add_parser("sensitivity", help="sensitivity of the end-effector pose to the "
+                                           "links' E, rho, b, h along a force-driven run",
+                       description="Derivatives of the end-effector x, y, theta along a "
+                                   "force-driven run (ffrf formulation) with respect to "
+                                   "the links' Young's modulus E, density rho and "
+                                   "rectangular section (b out of the plane, h in it), by "
+                                   "forward finite differences (the paper's method) and "
+                                   "exactly by the complex step, on the same time steps. "
+                                   "A preset runs its scenario; any robot takes --efforts.")
+    add_robot(s)
+    s.add_argument("--scenario", help="a force-driven scenario of the preset (elastodyn "
+                                      "robots)")
+    s.add_argument("--parameters", help="comma-separated among E, rho, b, h (all)")
+    s.add_argument("--method", help="both (default), complex-step or finite-difference")
+    s.add_argument("--relative-step", dest="relative_step", type=number("--relative-step"),
+                   help="finite-difference step relative to each parameter (1e-5)")
+    s.add_argument("--duration", type=number("--duration"),
+                   help="time window [s] (the scenario's; a run that reaches a singular "
+                        "configuration stops there)")
+    s.add_argument("--step", type=number("--step"), help="output step [s] (1e-3)")
+    s.add_argument("--integrator-step", dest="integrator_step",
+                   type=number("--integrator-step"),
+                   help="generalized-alpha step [s], the same for every run (default: 1/40 "
+                        "of the first elastic period with locked actuators)")
+    e = s.add_argument_group("efforts (instead of the scenario's; along the actuated "
+                             "coordinates, from rest)")
+    e.add_argument("--efforts", help="sine or pulse")
+    e.add_argument("--amplitude", type=number("--amplitude"), nargs="+", metavar="F",
+                   help="sine: amplitude per actuator [N or N m]")
+    e.add_argument("--rate", type=number("--rate"), help="sine: angular rate [rad/s]")
+    e.add_argument("--peak", type=number("--peak"), nargs="+", metavar="F",
+                   help="pulse: peak per actuator [N or N m]")
+    e.add_argument("--peak-time", dest="peak_time", type=number("--peak-time"),
+                   help="pulse: time of the peak [s] (0.1)")
+    e.add_argument("--end-time", dest="end_time", type=number("--end-time"),
+                   help="pulse: time it is back to zero [s] (0.2)")
+    add_model_options(s, preload=False)
+    add_output(s)
+    s.set_defaults(func="sensitivity")
+
+
+def _effort_spec(a, scen: dict | None) -> dict:
+    """The effort law: --efforts with its options, else the scenario's."""
+    law = a.efforts
+    if law is None:
+        given_opts = {d: f for opts in EFFORT_FLAGS.values() for d, f in opts.items()}
+        if scen is None or "efforts" not in scen:
+            refuse(a, given_opts, "only with --efforts")
+            raise InputError("--efforts", None, "sine or pulse: this robot has no "
+                             "force-driven scenario")
+        refuse(a, given_opts, "only with --efforts (the scenario's efforts are fixed; "
+                              "give --efforts to change them)")
+        return dict(scen["efforts"])
+    if law not in EFFORT_FLAGS:
+        raise InputError("--efforts", law, "sine or pulse")
+    for other, opts in EFFORT_FLAGS.items():
+        if other != law:
+            refuse(a, opts, f"only with --efforts {other}")
+    if law == "sine":
+        if not given(a, "amplitude") or not given(a, "rate"):
+            raise InputError("--amplitude" if not given(a, "amplitude") else "--rate",
+                             None, "given with --efforts sine (amplitude per actuator "
+                             "[N or N m], angular rate [rad/s])")
+        return {"law": "sine", "amplitude": list(a.amplitude), "angular_rate": a.rate}
+    if not given(a, "peak"):
+        raise InputError("--peak", None, "given with --efforts pulse (peak per actuator)")
+    return {"law": "pulse", "peak": list(a.peak),
+            "peak_time": a.peak_time if given(a, "peak_time") else 0.1,
+            "end_time": a.end_time if given(a, "end_time") else 0.2}
+
+
+def run(a) -> int:
+    from ..analysis.scenario import build_efforts
+    from ..analysis.sensitivity import PARAMETERS, pose_sensitivity
+    from ..description.scenarios import scenario
+    from ..formulations.registry import get
+    from .motion import check_window, preset_of
+    check_out(a)
+    spec = load_robot(a)
+    name = preset_of(a)
+    scen = scenario(name, a.scenario) if name else None
+    if scen is None and given(a, "scenario"):
+        scenario(spec.name, a.scenario)            # names the missing scenario
+    if scen is not None and "efforts" not in scen:
+        if given(a, "scenario") and not given(a, "efforts"):
+            raise InputError("--scenario", a.scenario, "a force-driven scenario (efforts "
+                             "on the actuators)")
+        scen = None
+    if not given(a, "formulation") and scen is not None:
+        for key, value in scen.get("model", {}).items():
+            if not given(a, key):
+                setattr(a, key, value)
+    if not given(a, "formulation"):
+        a.formulation = "ffrf"
+    model = build(a, spec)
+    if "simulate_efforts" not in model.capabilities:
+        raise InputError("--formulation", model.formulation, "ffrf (the force-driven "
+                         "floating-frame model)")
+    espec = _effort_spec(a, scen)
+    efforts = build_efforts(espec, model.n_actuated)
+    params = (tuple(p.strip() for p in a.parameters.split(",")) if given(a, "parameters")
+              else tuple(PARAMETERS))
+    duration = (a.duration if given(a, "duration")
+                else float((scen or {}).get("duration", 1.0)))
+    out_step = a.step if given(a, "step") else 1e-3
+    check_window(duration, out_step, max_time=get(model.formulation).limits.simulate_time,
+                 max_samples=MAX_SAMPLES, name="--duration")
+    if given(a, "integrator_step") and not (0 < a.integrator_step <= out_step):
+        raise InputError("--integrator-step", a.integrator_step,
+                         f"a step in (0, --step = {out_step:g}] s")
+    method = a.method or "both"
+    n_runs = 1 + len(params) * (2 if method == "both" else 1)
+    bar = progress_bar(100 * n_runs, "sensitivity", minimum=0)
+    result = pose_sensitivity(
+        model, efforts, duration=duration, output_step=out_step, parameters=params,
+        method=method, relative_step=a.relative_step if given(a, "relative_step") else 1e-5,
+        step=a.integrator_step, robot=spec.name,
+        inputs={"efforts": espec, "scenario": (a.scenario or "default") if scen else None},
+        progress=None if bar is None else (lambda done, total: bar(int(100 * done))))
+    return emit(a, result)
