@@ -28,18 +28,19 @@ from cli_helpers import run as _run, run_json as _json  # noqa: E402
 
 # ------------------------------------------------------------------ robots
 def test_robots_json_lists_the_presets_and_their_formulations(capsys):
-    """The four presets with their formulations, the default first, written here from
-    the papers (Kuo: KED and the multiplier rigid model; Asadi: explicit rigid; Briot:
-    NE-PVP; Yu: assumed modes, and NE-PVP, which models any arm)."""
+    """The presets with their formulations, the default first, written here from the
+    papers (Kuo: KED and the multiplier rigid model, and NE-PVP with its universal joints;
+    Asadi: explicit rigid; Briot: NE-PVP; Yu: assumed modes, and NE-PVP, which models any
+    arm; Rosyid: ffrf, its description's default, and NE-PVP)."""
     doc = _json(capsys, ["robots", "--json"])
     assert doc["schema_version"] == 1 and doc["command"] == "robots"
     rows = {r["name"]: r for r in doc["robots"]}
     assert list(rows) == list(PRESETS)
     assert {n: r["formulations"] for n, r in rows.items()} == {
-        "delta-kuo2016": ["ked", "explicit", "multipliers"],
+        "delta-kuo2016": ["ked", "explicit", "multipliers", "nepvp"],
         "delta-asadi2020": ["explicit", "multipliers"],
         "prrrp-briot2013": ["nepvp", "ffrf"],
-        "arm-yu2019": ["amm", "nepvp"], "3prr-rosyid2020": ["ffrf"],
+        "arm-yu2019": ["amm", "nepvp"], "3prr-rosyid2020": ["ffrf", "nepvp"],
         "slider-crank-simeon": ["nepvp", "ffrf"]}
     assert {n: r["family"] for n, r in rows.items()} == {
         "delta-kuo2016": "delta", "delta-asadi2020": "delta", "prrrp-briot2013": "tree",

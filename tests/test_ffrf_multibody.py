@@ -20,6 +20,7 @@ references independent of it:
 from __future__ import annotations
 
 import functools
+import json
 import math
 
 import numpy as np
@@ -279,5 +280,7 @@ def test_cli_modes_of_the_preset_and_refusals(capsys):
     assert main(["modes", "3prr-rosyid2020", "--boundary", "pinned-free"]) == 2
     err = capsys.readouterr().err
     assert "pinned-free" in err and len(err.strip().splitlines()) == 1
-    assert main(["modes", "3prr-rosyid2020", "--formulation", "nepvp"]) == 2
-    assert "mass_properties" in capsys.readouterr().err
+    # NE-PVP takes the given mass properties too (the same fitted density)
+    assert main(["modes", "3prr-rosyid2020", "--formulation", "nepvp", "--count", "3",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["formulation"] == "nepvp"

@@ -112,13 +112,16 @@ def test_closed_loop_flag_is_what_simulate_controlled_answers(preset, form):
 
 
 def test_default_is_the_first_entry_that_takes_the_robot():
+    # a flexible Delta with universal joints: NE-PVP too (after the Delta formulations)
     assert R.formulations_for(load_description("delta-kuo2016")) == [
+        "ked", "explicit", "multipliers", "nepvp"]
+    assert R.formulations_for(load_description("delta-kuo2016", ["joints.d=clamped"])) == [
         "ked", "explicit", "multipliers"]
     assert R.formulations_for(load_description("delta-asadi2020")) == [
         "explicit", "multipliers"]
     assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp", "ffrf"]
-    # given mass properties: nepvp's uniform beam elements cannot take them
-    assert R.formulations_for(load_description("3prr-rosyid2020")) == ["ffrf"]
+    # the description names its default (formulation: ffrf) ahead of the registry order
+    assert R.formulations_for(load_description("3prr-rosyid2020")) == ["ffrf", "nepvp"]
     assert R.formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp"]
     for p in PRESETS:
         spec = load_description(p)
@@ -170,3 +173,12 @@ def test_a_new_formulation_is_one_entry(monkeypatch):
         R.build_model(spec, "nepvp-fe", elements=4)
     with pytest.raises(InputError, match="it takes elements"):
         R.build_model(spec, "nepvp-fe", modes=2)
+
+
+def test_a_description_names_its_default_formulation():
+    spec = load_description("prrrp-briot2013", ["formulation=ffrf"])
+    assert R.formulations_for(spec) == ["ffrf", "nepvp"]
+    assert R.formulation_for(spec).name == "ffrf"
+    bad = load_description("prrrp-briot2013", ["formulation=amm"])
+    with pytest.raises(InputError, match="formulation"):
+        R.formulation_for(bad)

@@ -52,6 +52,7 @@ from ..description.tree import FlexibleBeam
 from ..exceptions import InputError
 from ..model import require
 from .results import Result
+from .simulate import output_times
 
 __all__ = ["PARAMETERS", "METHODS", "SensitivityResult", "beam_parameters",
            "pose_sensitivity"]
@@ -122,7 +123,7 @@ class SensitivityResult(Result):
                 axes[j].set_ylabel(f"{p} d{c}/d{p}\n[{u}]")
             axes[0].set_title(f"{self.title}: end-effector {c}", fontsize=9)
             axes[0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-            out[f"sensitivity_{c}"] = finish(fig, axes, xlabel="time [s]")
+            out[f"sensitivity_{c}"] = finish(fig, axes, xlabel="time [s]", legend=False)
         return out
 
 
@@ -173,14 +174,7 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
         if nominal[p] == "not rectangular":
             raise InputError("--parameters", p, "E or rho: a link's section is not a "
                              "rectangle, so b and h are undefined")
-    T = float(duration)
-    if not (math.isfinite(T) and T > 0):
-        raise InputError("--duration", duration, "a time > 0 s")
-    h = float(output_step)
-    if not (math.isfinite(h) and 0 < h <= T):
-        raise InputError("--step", output_step, f"a time in (0, {T:g}] s")
-    n = int(round(T / h))
-    times = np.linspace(0.0, n * h, n + 1)
+    T, h, times = output_times(duration, output_step)
     t0w = _time.perf_counter()
     h_int = float(step) if step is not None else default_step(model.system,
                                                                model.tree.q_home)

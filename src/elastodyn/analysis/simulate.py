@@ -461,6 +461,19 @@ class ForcedSimulationResult(Result):
         return out
 
 
+def output_times(duration, output_step, *, step_name: str = "--step"):
+    """(T, h, times): the window T [s] (> 0), the output step h [s] (in (0, T]) and the
+    uniform output times 0, h, ..., n h with n = round(T / h)."""
+    T = float(duration)
+    if not (math.isfinite(T) and T > 0):
+        raise InputError("--duration", duration, "a time > 0 s")
+    h = float(output_step)
+    if not (math.isfinite(h) and 0 < h <= T):
+        raise InputError(step_name, output_step, f"a time in (0, {T:g}] s")
+    n = int(round(T / h))
+    return T, h, np.linspace(0.0, n * h, n + 1)
+
+
 def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration: float,
                      output_step: float = 1e-3, step: float | None = None,
                      method: str = "partitioning", rho_inf: float = 0.8,
@@ -495,14 +508,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     require(model, "simulate_efforts", what="simulate (force-driven)")
     if method not in METHODS:
         raise InputError("--method", method, " or ".join(METHODS))
-    T = float(duration)
-    if not (math.isfinite(T) and T > 0):
-        raise InputError("--duration", duration, "a time > 0 s")
-    h = float(output_step)
-    if not (math.isfinite(h) and 0 < h <= T):
-        raise InputError("--output-step", output_step, f"a time in (0, {T:g}] s")
-    n = int(round(T / h))
-    times = np.linspace(0.0, n * h, n + 1)
+    T, h, times = output_times(duration, output_step, step_name="--output-step")
     t0w = _time.perf_counter()
     if (efforts is None) == (drive is None):
         raise InputError("efforts", "efforts and drive", "exactly one of them")

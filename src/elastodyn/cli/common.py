@@ -353,6 +353,8 @@ def pose_state(a, model, default_at=None):
                              + ", ".join(model.coordinates.actuated))
         return _closed(model, "--actuated", a.actuated, actuated=np.asarray(a.actuated))
     at = a.at if given(a, "at") else default_at
+    if not given(a, "at") and "inverse_kinematics" not in model.capabilities:
+        at = None          # the paper's pose needs an inverse kinematics: the home instead
     if at is not None:
         if "inverse_kinematics" not in model.capabilities:
             raise InputError("--at", list(at), f"--actuated for this robot (the "

@@ -339,6 +339,21 @@ def window_flag(a, tspec) -> str:
     return "--duration"
 
 
+def forced_window(a, model, scen, *, max_samples: int) -> tuple[float, float]:
+    """(duration, output step) [s] of a force-driven run: --duration (else the
+    scenario's, else 1 s) and --step (1e-3 s), checked with --integrator-step."""
+    from ..formulations.registry import get
+    duration = (a.duration if given(a, "duration")
+                else float((scen or {}).get("duration", 1.0)))
+    out_step = a.step if given(a, "step") else 1e-3
+    check_window(duration, out_step, max_time=get(model.formulation).limits.simulate_time,
+                 max_samples=max_samples, name="--duration")
+    if given(a, "integrator_step") and not (0 < a.integrator_step <= out_step):
+        raise InputError("--integrator-step", a.integrator_step,
+                         f"a step in (0, --step = {out_step:g}] s")
+    return duration, out_step
+
+
 def check_window(duration, step, *, max_time: float, max_samples: int, name="--duration"):
     if not (step > 0 and np.isfinite(step)):
         raise InputError("--step", step, "a finite number > 0 [s]")

@@ -91,8 +91,7 @@ def run(a) -> int:
     from ..analysis.scenario import build_efforts
     from ..analysis.sensitivity import PARAMETERS, pose_sensitivity
     from ..description.scenarios import scenario
-    from ..formulations.registry import get
-    from .motion import check_window, preset_of
+    from .motion import forced_window, preset_of
     check_out(a)
     spec = load_robot(a)
     name = preset_of(a)
@@ -118,14 +117,7 @@ def run(a) -> int:
     efforts = build_efforts(espec, model.n_actuated)
     params = (tuple(p.strip() for p in a.parameters.split(",")) if given(a, "parameters")
               else tuple(PARAMETERS))
-    duration = (a.duration if given(a, "duration")
-                else float((scen or {}).get("duration", 1.0)))
-    out_step = a.step if given(a, "step") else 1e-3
-    check_window(duration, out_step, max_time=get(model.formulation).limits.simulate_time,
-                 max_samples=MAX_SAMPLES, name="--duration")
-    if given(a, "integrator_step") and not (0 < a.integrator_step <= out_step):
-        raise InputError("--integrator-step", a.integrator_step,
-                         f"a step in (0, --step = {out_step:g}] s")
+    duration, out_step = forced_window(a, model, scen, max_samples=MAX_SAMPLES)
     method = a.method or "both"
     n_runs = 1 + len(params) * (2 if method == "both" else 1)
     bar = progress_bar(100 * n_runs, "sensitivity", minimum=0)

@@ -11,8 +11,8 @@ from ..exceptions import InputError, ModelError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      given, input_error, load_robot, number, old_spelling, progress_bar,
                      refuse)
-from .motion import (add_motion_options, check_window, default_window, motion_spec,
-                     nominal_period)
+from .motion import (add_motion_options, check_window, default_window, forced_window,
+                     motion_spec, nominal_period)
 
 MAX_STEPS = 200_000
 """Most output samples of a simulation (the longest window is the formulation's:
@@ -257,14 +257,7 @@ def _run_forced(a, spec, model, scen) -> int:
                          "scenario (efforts on the actuators)")
     efforts = (build_efforts(scen["efforts"], model.n_actuated) if "efforts" in scen
                else None)
-    duration = a.duration if given(a, "duration") else float(scen.get("duration", 1.0))
-    out_step = a.step if given(a, "step") else 1e-3
-    from ..formulations.registry import get
-    check_window(duration, out_step, max_time=get(model.formulation).limits.simulate_time,
-                 max_samples=MAX_STEPS, name="--duration")
-    if given(a, "integrator_step") and not (0 < a.integrator_step <= out_step):
-        raise InputError("--integrator-step", a.integrator_step,
-                         f"a step in (0, --step = {out_step:g}] s")
+    duration, out_step = forced_window(a, model, scen, max_samples=MAX_STEPS)
     method = a.method or "partitioning"
     load = ({"efforts": dict(scen["efforts"])} if efforts is not None else
             {"drive": dict(scen["drive"]), "initial": dict(scen.get("initial", {}))})

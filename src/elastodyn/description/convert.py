@@ -374,7 +374,8 @@ def tree_robot(spec: S.TreeSpec, elements: int = 1) -> TreeRobot:
                      coulomb={k: m.coulomb for k, m in spec.motors.items() if m.coulomb},
                      home=dict(spec.home),
                      end_effector=(() if spec.end_effector is None else
-                                   (spec.end_effector.point, spec.end_effector.toward)))
+                                   (spec.end_effector.point, spec.end_effector.toward)),
+                     formulation=spec.formulation)
 
 
 def _attachment_suffix(robot: TreeRobot) -> int:
@@ -445,7 +446,8 @@ def _tree_spec(robot: TreeRobot) -> S.TreeSpec:
                       motors=dict(sorted(motors.items())), home=dict(robot.home),
                       end_effector=(S.EndEffectorSpec(point=robot.end_effector[0],
                                                       toward=robot.end_effector[1])
-                                    if robot.end_effector else None))
+                                    if robot.end_effector else None),
+                      formulation=robot.formulation)
 
 
 # ------------------------------------------------------------------ planar arms

@@ -351,6 +351,7 @@ class TreeSpec(_Spec):
     motors: dict[Ident, JointMotorSpec] = {}
     home: dict[Ident, Num] = {}
     end_effector: EndEffectorSpec | None = None
+    formulation: Ident | None = None
 
     @model_validator(mode="after")
     def _names(self):

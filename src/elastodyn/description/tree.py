@@ -217,6 +217,9 @@ class TreeRobot:
         The end-effector of a planar robot in the floating-frame formulation: the origin
         of joint frame ``point``, its orientation the direction from there to the origin
         of frame ``toward`` (() : the platform frame and its x axis).
+    formulation : str or None
+        The formulation used when none is asked for (None: the first that takes the
+        robot, :mod:`elastodyn.formulations.registry`).
     """
 
     name: str
@@ -231,6 +234,7 @@ class TreeRobot:
     coulomb: dict = field(default_factory=dict)
     home: dict = field(default_factory=dict)
     end_effector: tuple = ()
+    formulation: str | None = None
 
     def __post_init__(self):
         ee = tuple(self.end_effector)
@@ -397,7 +401,8 @@ def prr3_rosyid2020(elements: int = 1) -> TreeRobot:
     terminals = tuple(names.index(t) + 1 for t in ("b1", "e2", "b3"))
     return TreeRobot("3prr-rosyid2020", tuple(joints), bodies, terminals=terminals,
                      platform=RigidBody(0.0), gravity=(0.0, -9.81, 0.0),
-                     closure_rows=(0, 1, 5), home=home, end_effector=("b2", "e2"))
+                     closure_rows=(0, 1, 5), home=home, end_effector=("b2", "e2"),
+                     formulation="ffrf")
 
 
 def slider_crank_simeon() -> TreeRobot:

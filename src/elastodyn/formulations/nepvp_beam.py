@@ -41,6 +41,7 @@ from ..description.tree import FlexibleBeam
 from ..exceptions import InputError
 from ..fem.assumed_modes import ModeShapes
 from ..fem.elements import BeamElement, stiffness_matrix
+from ..fem.ffrf import fitted_mass_per_length
 from ..fem.shapes import gauss_legendre_01
 
 __all__ = ["BeamShapes"]
@@ -132,18 +133,32 @@ class BeamShapes:
         return d[0], r[0]
 
     @cached_property
+    def mass_per_length(self):
+        """mu(xi) [kg/m], xi = s / L in [0, 1]: rho A, or the quadratic density with the
+        beam's given mass, centre of mass and inertia (``mass_properties``; the same
+        decision and function as the ffrf bodies, :func:`~elastodyn.fem.ffrf.
+        fitted_mass_per_length`: both formulations then model the same beam). 5 Gauss
+        points per element stay exact: the integrands gain degree 2."""
+        b = self.beam
+        if b.mass_properties is None:
+            rA = b.material.rho * b.section.area
+            return lambda xi: np.full(np.shape(xi), rA)
+        return fitted_mass_per_length(b.length, *b.mass_properties)
+
+    @cached_property
     def integrals(self) -> dict:
         """m, MS0 (3,), J0 (3, 3), MSde (3, N), e (3, 3, N), Q (3, 3, N, N), Kee (N, N),
         and the torsion inertia Ip, MSphi (N,), Mphi (N, N) (zero for a planar beam)."""
         b = self.beam
         rA = b.material.rho * b.section.area
+        mu = self.mass_per_length
         le = b.length / self.n
         x, w = gauss_legendre_01(_N_GAUSS)
         N = self.N
         rIp = b.material.rho * b.section.ip if self.spatial else 0.0
-        out = {"m": rA * b.length, "MS0": np.zeros(3), "J0": np.zeros((3, 3)),
+        out = {"m": b.mass, "MS0": np.zeros(3), "J0": np.zeros((3, 3)),
                "MSde": np.zeros((3, N)), "e": np.zeros((3, 3, N)), "Q": np.zeros((3, 3, N, N)),
-               "Ip": rIp * b.length, "MSphi": np.zeros(N), "Mphi": np.zeros((N, N))}
+               "Ip": rIp * b.mass / rA, "MSphi": np.zeros(N), "Mphi": np.zeros((N, N))}
         if self.modal:                  # one "element": the whole beam, finer quadrature
             t, wq = np.polynomial.legendre.leggauss(6 * self.N + 40)
             x, w, le, nel = 0.5 * (t + 1.0), 0.5 * wq, b.length, 1
@@ -152,14 +167,16 @@ class BeamShapes:
         for k in range(nel):
             Phi, Rot = (self._modal_rows(x * b.length) if self.modal
                         else self._element_rows(k, x))
+            s = (k + x) * le
+            dens = mu(s / b.length)                  # (G,) kg/m
             if self.spatial:
                 Np = Rot[:, 0, :]
-                out["MSphi"] += rIp * le * (w @ Np)
-                out["Mphi"] += rIp * le * np.einsum("g,gn,gm->nm", w, Np, Np)
-            s = (k + x) * le
+                wp = rIp * le * w * dens / rA        # rho I_p scaled with the density
+                out["MSphi"] += wp @ Np
+                out["Mphi"] += np.einsum("g,gn,gm->nm", wp, Np, Np)
             r0 = np.zeros((len(x), 3))
             r0[:, 0] = s
-            wk = rA * le * w
+            wk = dens * le * w
             out["MS0"] += wk @ r0
             out["J0"] += np.einsum("g,ga,gb->ab", wk, r0, r0)
             out["MSde"] += np.einsum("g,gan->an", wk, Phi)

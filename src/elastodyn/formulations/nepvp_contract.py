@@ -46,12 +46,6 @@ class NEPVPContract(NonlinearModel):
     def __init__(self, robot: TreeRobot, options: dict | None = None):
         if not isinstance(robot, TreeRobot):
             raise InputError("robot", type(robot).__name__, "a TreeRobot")
-        for j, b in robot.bodies.items():
-            if getattr(b, "mass_properties", None) is not None:
-                raise InputError(f"bodies.{robot.joints[j - 1].name}.beam.mass_properties",
-                                 list(b.mass_properties),
-                                 "none for nepvp (its beam elements have a uniform rho A; "
-                                 "the ffrf formulation takes given mass properties)")
         self.robot = robot
         self.model = NEPVPModel(robot)
         self.options = dict(options or {})

@@ -169,9 +169,27 @@ _ASSUMED_MODES = {"modes": 2, "basis": "sine"}
 """Defaults of assumed-mode links (amm; nepvp's assumed-mode beams)."""
 
 
+def _nepvp_takes(spec) -> bool:
+    """nepvp takes tree robots, arms, and flexible Deltas with universal joints at both
+    ends of the lower links (the only isostatic Delta tree, :mod:`~elastodyn.description.
+    delta_tree`)."""
+    if C.family_of(spec) != "delta":
+        return True
+    return bool(spec.flexible) and spec.joints.b == "universal" and \
+        spec.joints.d == "universal"
+
+
 def _nepvp(form, robot, fam, opts):
     from .nepvp_contract import NEPVPContract
     modes, basis, elements = opts["modes"], opts["basis"], opts["elements"]
+    if fam == "delta":
+        from ..description.delta_tree import delta_tree
+        if modes is not None or basis is not None:
+            raise InputError("--modes" if modes is not None else "--basis",
+                             modes if modes is not None else basis,
+                             "finite elements (--elements) for a Delta's spatial links")
+        flex = robot if _is_flexible_delta(robot) else C.flexible_delta(_spec(robot))
+        return NEPVPContract(delta_tree(flex, elements or 1), {"elements": elements or 1})
     if (modes is None) != (basis is None):
         if modes is None:
             modes = _ASSUMED_MODES["modes"]
@@ -212,14 +230,6 @@ def _nepvp(form, robot, fam, opts):
 
 def _flexible_links(spec) -> bool:
     return bool(spec.flexible)
-
-
-def _uniform_beams(spec) -> bool:
-    """nepvp's beam elements have a uniform rho A: no beam with given mass properties."""
-    if getattr(spec, "family", None) != "tree":
-        return True
-    return all(b.beam is None or b.beam.mass_properties is None
-               for b in spec.bodies.values())
 
 
 _PLANES = ({"vx", "vy", "wz"}, {"vx", "vz", "wy"}, {"vy", "vz", "wx"})
@@ -290,12 +300,12 @@ FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
         limits=Limits(modes=12, simulate_time=60.0), problems=("model",),
         closed_loop=True, pose_dim=2, build=_amm),
     Formulation(
-        "nepvp", ("tree", "arm"), "recursive Newton-Euler and virtual powers (Briot & "
-                                  "Khalil 2013)",
+        "nepvp", ("tree", "arm", "delta"), "recursive Newton-Euler and virtual powers "
+                                           "(Briot & Khalil 2013)",
         options={"elements": 1, "modes": None, "basis": None}, verbs=_ALL_VERBS,
         limits=Limits(elements=8, modes=12, simulate_time=20.0),
-        problems=("inverse", "direct", "model"), applies=_uniform_beams,
-        needs="beams of uniform rho A (no mass_properties)", build=_nepvp),
+        problems=("inverse", "direct", "model"), applies=_nepvp_takes,
+        needs="a flexible Delta with universal joints (joints.b, joints.d)", build=_nepvp),
     Formulation(
         "ffrf", ("tree",), "planar floating frame of reference, Rayleigh-Ritz or finite "
                            "elements (Rosyid & El-Khasawneh 2020)",
@@ -333,7 +343,8 @@ def get(name) -> Formulation:
 
 def formulations_for(robot) -> list[str]:
     """The formulations that can take ``robot`` (a spec or a description dataclass),
-    the default first (the order of :data:`FORMULATIONS`)."""
+    the default first (the description's ``formulation``, then the order of
+    :data:`FORMULATIONS`)."""
     fam = C.family_of(robot)
     spec = None
     names = []
@@ -345,7 +356,18 @@ def formulations_for(robot) -> list[str]:
             if not f.applies(spec):
                 continue
         names.append(f.name)
+    preferred = _preferred(robot)
+    if preferred in names:
+        names.remove(preferred)
+        names.insert(0, preferred)
     return names
+
+
+def _preferred(robot) -> str | None:
+    """The description's ``formulation`` (tree robots), or None."""
+    if C.family_of(robot) != "tree":
+        return None
+    return getattr(_spec(robot), "formulation", None)
 
 
 def formulation_for(robot, name: str | None = None) -> Formulation:
@@ -359,6 +381,10 @@ def formulation_for(robot, name: str | None = None) -> Formulation:
                          "formulation takes (" + ", ".join(sorted(
                              {x for f in FORMULATIONS.values() for x in f.families})) + ")")
     if name is None:
+        preferred = _preferred(robot)
+        if preferred is not None and preferred not in allowed:
+            raise InputError("formulation", preferred, "one of " + ", ".join(allowed) +
+                             f" for this {fam} robot (the description's formulation)")
         return FORMULATIONS[allowed[0]]
     entry = lookup(name)
     if entry is None:
@@ -372,8 +398,9 @@ def formulation_for(robot, name: str | None = None) -> Formulation:
 
 
 def default_formulation(robot) -> str:
-    """The first formulation that takes ``robot``: ked for a Delta with flexible links
-    (explicit for a rigid one), nepvp for tree robots, amm for arms."""
+    """The description's ``formulation`` (tree robots), else the first formulation that
+    takes ``robot``: ked for a Delta with flexible links (explicit for a rigid one), nepvp
+    for tree robots, amm for arms."""
     return formulation_for(robot).name
 
 

@@ -1,0 +1,162 @@
+"""One robot through every formulation that can take it, side by side: natural
+frequencies at a pose (actuators locked, linear structure: no gravity preload, so every
+formulation linearizes about the same undeformed pose) and the static deflection of its
+end-effector under gravity.
+
+What must agree, and why the rest differs (the ``notes`` of the result say it per pair):
+
+* **same discretization, same structure**: NE-PVP (Briot & Khalil 2013) and the floating
+  frame of reference (Rosyid & El-Khasawneh 2020) with the same cubic finite elements
+  clamped at the joint, KED (Kuo 2016) and NE-PVP on a Delta with the same spatial
+  elements and universal joints, assumed modes (Yu & Chen 2019) and NE-PVP with the same
+  modes: the linear models are the same, the frequencies equal to eigen-solver round-off;
+* **different discretizations** of the same beams (Rayleigh-Ritz: one polynomial per body,
+  against finite elements; N elements against assumed modes): they differ by the
+  discretization error and converge together as the mesh is refined;
+* **static deflection**: each formulation's end-effector is its own point (for the 3-PRR:
+  ffrf's platform joint D, NE-PVP's platform frame at E); nonlinear statics (ffrf,
+  NE-PVP, assumed modes) against the linear structure; KED's pose is the rigid platform's
+  (its elastic platform displacement is not an output of the contract), so it has none.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+
+import numpy as np
+
+from ..exceptions import ElastodynError, InputError
+from .modes import modes
+from .results import Result
+
+__all__ = ["CompareResult", "compare", "SAME_MODEL_RTOL"]
+
+SAME_MODEL_RTOL = 1e-6
+"""Two variants whose frequencies agree to this are the same linear model (eigen-solver
+round-off is ~1e-10; 1e-6 leaves room for closure tolerances of the pose)."""
+
+
+class CompareResult(Result):
+    """Frequencies and static deflections of several formulations (:func:`compare`)."""
+
+    def figures(self) -> dict:
+        from ..plot.figure import finish, new_figure
+        q = self.quantities
+        F = np.asarray(q["frequencies_hz"], dtype=float)       # (count, n_variants)
+        labels = q["variants"]
+        fig, axes = new_figure(2, height=2.6)
+        mode = np.arange(1, F.shape[0] + 1)
+        width = 0.8 / max(1, F.shape[1])
+        for j, lab in enumerate(labels):
+            axes[0].bar(mode + (j - (F.shape[1] - 1) / 2) * width, F[:, j], width,
+                        label=lab)
+        axes[0].set_ylabel("frequency [Hz]")
+        axes[0].set_yscale("log")
+        axes[0].set_title(self.title, fontsize=9)
+        axes[0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        R = np.asarray(q["relative_difference"], dtype=float)
+        for j, lab in enumerate(labels[1:], start=1):
+            axes[1].semilogy(mode, np.maximum(np.abs(R[:, j]), 1e-16), "o-", ms=3,
+                             label=f"{lab} vs {labels[0]}")
+        axes[1].set_ylabel("|relative difference|")
+        axes[1].set_xticks(mode)
+        axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        return {"compare": finish(fig, axes, xlabel="mode", legend=False)}
+
+
+def _why(a: dict, b: dict, rel: float) -> str:
+    """One line on the expected size of the difference between variants a and b."""
+    same = rel <= SAME_MODEL_RTOL
+    if a["discretization"] == b["discretization"]:
+        what = ("the same linear model (same elements or modes, same joints): equal to "
+                "round-off")
+        return what + (f"; measured {rel:.1g}" if same else
+                       f"; MEASURED {rel:.2g}: a disagreement, please report it")
+    return (f"discretizations differ ({a['discretization']} vs {b['discretization']}): "
+            f"the difference ({rel:.2g}) is the discretization error, it shrinks as both "
+            "are refined")
+
+
+def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
+            static: bool = True, inputs: dict | None = None) -> CompareResult:
+    """Frequencies and static deflections of one robot by several models.
+
+    Parameters
+    ----------
+    variants : list of (label, model, discretization)
+        The models (each with the capability ``linearize``); ``discretization`` a short
+        description of the beams' shape functions ("cubic FE x 4", "2 sine modes", ...):
+        equal strings mean the same shape space. The first is the reference.
+    state_of : callable model -> State
+        The common pose in each model's coordinates (the same actuated values).
+    count : int, >= 1
+        Frequencies compared (fewer where a model has fewer elastic coordinates: NaN).
+    static : bool
+        Also the static deflection under gravity (the end-effector's pose at the
+        equilibrium minus at the undeformed pose, where the model's pose follows the
+        deflection).
+
+    Returns
+    -------
+    CompareResult
+        ``variants`` (names), ``frequencies_hz`` (count, n_v), ``relative_difference``
+        (count, n_v) to the first, ``dof`` (n_v,), ``static_deflection`` (n_v, 3) [m, m,
+        rad or m] (NaN where not available), ``notes`` (one line per variant after the
+        first), summary: per variant the largest relative difference of the frequencies.
+    """
+    if not isinstance(count, int) or count < 1:
+        raise InputError("--count", count, "an integer >= 1")
+    if len(variants) < 2:
+        raise InputError("ROBOT", robot, "a robot that at least two formulations (or two "
+                         "discretizations) can take")
+    t0 = _time.perf_counter()
+    F = np.full((count, len(variants)), np.nan)
+    dof, D, labels, rows, warnings = [], np.full((len(variants), 3), np.nan), [], [], []
+    pose_at = []
+    for j, (label, model, disc) in enumerate(variants):
+        st = state_of(model)
+        res = modes(model, st, count=min(count, model.n_elastic), preload=False)
+        f = np.asarray(res["frequencies_hz"])
+        F[:len(f), j] = f
+        dof.append(int(res["dof"]))
+        labels.append(label)
+        rows.append({"discretization": disc})
+        pose_at.append(None if st.pose is None else np.asarray(st.pose, float).tolist())
+        if not static:
+            continue
+        if model.formulation == "ked" or st.pose is None or \
+                "static_deflection" not in model.capabilities:
+            warnings.append(f"{label}: no static deflection (its pose is the rigid "
+                            "platform's or it has none)")
+            continue
+        try:
+            sd = model.static_deflection(st)
+        except ElastodynError as exc:
+            warnings.append(f"{label}: static deflection failed ({exc})")
+            continue
+        d = np.asarray(sd.pose, float) - np.asarray(st.pose, float)
+        D[j, :min(3, d.size)] = d[:3]
+    R = F / F[:, :1] - 1.0
+    notes = []
+    summary = {}
+    for j in range(1, len(variants)):
+        rel = float(np.nanmax(np.abs(R[:, j])))
+        summary[f"max_relative_difference_{labels[j]}"] = rel
+        notes.append(f"{labels[j]} vs {labels[0]}: " + _why(rows[0], rows[j], rel))
+        if rows[0]["discretization"] == rows[j]["discretization"] and rel > SAME_MODEL_RTOL:
+            warnings.append(f"{labels[j]} and {labels[0]} should be the same linear model "
+                            f"but their frequencies differ by {rel:.2g}")
+    q = {"mode": np.arange(1, count + 1), "variants": labels,
+         "discretizations": [r["discretization"] for r in rows],
+         "frequencies_hz": F, "relative_difference": R, "dof": dof,
+         "static_deflection": D, "pose_at": pose_at, "notes": notes}
+    summary["frequencies_hz"] = {lab: [round(float(x), 6) for x in F[:, j]
+                                       if math.isfinite(x)] for j, lab in enumerate(labels)}
+    cols = {"frequencies_hz": [f"{lab}_hz" for lab in labels],
+            "relative_difference": [f"{lab}_rel_diff" for lab in labels]}
+    title = f"{robot}: {len(variants)} models compared (actuators locked, no preload)"
+    return CompareResult("compare", robot, ",".join(sorted({v[1].formulation
+                                                           for v in variants})),
+                         {}, {**(inputs or {}), "count": count}, q, summary,
+                         tuple(warnings), {"wall_time_s": _time.perf_counter() - t0},
+                         cols, "mode", "compare", title)

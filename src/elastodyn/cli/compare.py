@@ -1,0 +1,90 @@
+"""``elastodyn compare ROBOT``: one robot through every flexible formulation that can take
+it (and each formulation's discretizations), side by side."""
+from __future__ import annotations
+
+from ..exceptions import InputError
+from .common import (add_output, add_pose, add_robot, build, check_out, emit, given,
+                     integer, load_robot, pose_state)
+from .modes import DEFAULT_AT
+
+
+def register(sub):
+    c = sub.add_parser("compare", help="every formulation that can take a robot, side by "
+                                       "side",
+                       description="Natural frequencies at a pose (actuators locked, no "
+                                   "gravity preload) and the end-effector's static "
+                                   "deflection under gravity, by every flexible "
+                                   "formulation that takes the robot: ffrf (finite "
+                                   "elements and Rayleigh-Ritz), NE-PVP, KED, assumed "
+                                   "modes, with the expected size of each difference "
+                                   "(the same linear model: round-off; another "
+                                   "discretization: its error).")
+    add_robot(c, formulation=False)
+    add_pose(c, at_help="pose: Delta platform centre X Y Z [m] (0.1 0 0.5); two-link "
+                        "arm tip X Y [m]")
+    c.add_argument("--elements", type=integer("--elements"),
+                   help="finite elements per beam, every formulation (2)")
+    c.add_argument("--modes", type=integer("--modes"),
+                   help="assumed modes per link (amm, and nepvp on an arm) (2)")
+    c.add_argument("--count", type=integer("--count"), help="frequencies compared (6)")
+    add_output(c)
+    c.set_defaults(func="compare")
+
+
+def variants(a, spec):
+    """(label, model, discretization) of every flexible formulation of ``spec``."""
+    import argparse
+
+    from ..formulations.registry import formulations_for, get
+    from .common import MODEL_OPTIONS
+    n = a.elements if given(a, "elements") else 2
+    m = a.modes if given(a, "modes") else 2
+    out = []
+    fe = f"cubic FE x {n}"
+    am = f"{m} sine modes"
+    # the discretization of each variant is set here, not by the verb's own options
+    a = argparse.Namespace(**{k: (None if k in MODEL_OPTIONS else v)
+                              for k, v in vars(a).items()}, modes_given=given(a, "modes"))
+    for name in formulations_for(spec):
+        form = get(name)
+        if form.rigid:
+            continue
+        if name == "ffrf":
+            out.append((f"ffrf-fem-{n}", build(a, spec, formulation=name, shape="fem",
+                                                elements=n), fe))
+            out.append(("ffrf-rr", build(a, spec, formulation=name, shape="rr"),
+                        "cubic FE x 1"))
+        elif name == "amm":
+            out.append((f"amm-{m}", build(a, spec, formulation=name, modes=m), am))
+        elif name == "nepvp" and spec.family == "arm":
+            out.append((f"nepvp-modes-{m}", build(a, spec, formulation=name, modes=m,
+                                                  basis="sine"), am))
+            out.append((f"nepvp-fem-{n}", build(a, spec, formulation=name, elements=n), fe))
+        elif name in ("nepvp", "ked"):
+            out.append((f"{name}-{n}", build(a, spec, formulation=name, elements=n), fe))
+    if a.modes_given and not any(d == am for _, _, d in out):
+        raise InputError("--modes", m, "only for a robot with assumed-mode links (an arm)")
+    return out
+
+
+def run(a) -> int:
+    from ..analysis.compare import compare
+    check_out(a)
+    if given(a, "count") and a.count < 1:
+        raise InputError("--count", a.count, "an integer >= 1")
+    spec = load_robot(a)
+    vs = variants(a, spec)
+    if len(vs) < 2:
+        raise InputError("ROBOT", a.robot, "a robot with flexible links that two "
+                         "formulations or discretizations take")
+    first = vs[0][1]
+    st0 = pose_state(a, first, DEFAULT_AT.get(spec.family))
+    q_act = st0.actuated
+
+    def state_of(model):
+        return model.state(actuated=q_act)
+
+    result = compare(vs, state_of, count=a.count or 6, robot=spec.name,
+                     inputs={"actuated": q_act.tolist(),
+                             "elements": a.elements if given(a, "elements") else 2})
+    return emit(a, result)
