@@ -60,6 +60,11 @@ __all__ = ["PARAMETERS", "METHODS", "SensitivityResult", "beam_parameters",
 #: Design parameters and their units.
 PARAMETERS = {"E": "Pa", "rho": "kg/m^3", "b": "m", "h": "m"}
 METHODS = ("both", "complex-step", "finite-difference")
+NEWTON_TOL_FD = 1e-12
+"""Newton's tolerance on the position corrections [m, rad] of every sensitivity run
+(tighter than a simulation's: the forward differences divide changes of 1e-5 of the
+response by the step)."""
+
 COMPLEX_STEP = 1e-30
 """The imaginary perturbation (relative): any size far below 1 gives the derivative to
 round-off (the error is O(eps^2)); tiny so that the quadratic terms vanish."""
@@ -186,8 +191,10 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
             progress(done[0] + t / T_, runs_total)
 
     def poses(m, cs=None):
+        # Newton to 1e-12 m: the finite differences divide run differences of
+        # 1e-5 of the response by the relative step
         r = m.run_efforts(efforts, times, step=h_int, rho_inf=rho_inf, complex_step=cs,
-                          progress=bar)
+                          newton_tol=NEWTON_TOL_FD, progress=bar)
         done[0] += 1
         return r, np.array([m.pose_of(x) for x in r.q])
 

@@ -74,6 +74,7 @@ class FFRFContract(NonlinearModel):
                             "boundary": "pinned-pinned"}
         self.tree = ts
         self.system = ts.system
+        self._midspan = None
         units = []
         for a in ts.actuated:
             jt = next(j for j in robot.joints if j.name == a)
@@ -169,11 +170,12 @@ class FFRFContract(NonlinearModel):
 
     def run_efforts(self, efforts, t_eval, *, method: str = "partitioning",
                     step: float | None = None, rho_inf: float = 0.8, complex_step=None,
-                    progress=None):
+                    newton_tol: float | None = None, progress=None):
         """Force-driven run from rest, undeformed, at the home pose: ``efforts(t)``
         (n_a,) along the robot's actuated coordinates [N or N m] (the robot's sign:
         converted to the system's joint axes here). ``complex_step``: see
-        :func:`~.ffrf_solve.integrate` (a :meth:`scaled_beams` model). Returns the
+        :func:`~.ffrf_solve.integrate` (a :meth:`scaled_beams` model); ``newton_tol``
+        [m, rad] (default :data:`~.ffrf_solve.NEWTON_TOL`). Returns the
         :class:`~.ffrf_solve.FFRFRun` (its ``q`` are the full FFRF coordinates; poses by
         :meth:`pose_of`)."""
         from .ffrf_solve import integrate
@@ -181,7 +183,8 @@ class FFRFContract(NonlinearModel):
         q0 = self.tree.q_home
         return integrate(self.system, q0, np.zeros_like(q0), t_eval,
                          efforts=lambda t: efforts(t) * sc, method=method, step=step,
-                         rho_inf=rho_inf, complex_step=complex_step, progress=progress)
+                         rho_inf=rho_inf, complex_step=complex_step, progress=progress,
+                         **({} if newton_tol is None else {"newton_tol": newton_tol}))
 
     def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
                   method: str = "partitioning", step: float | None = None,
@@ -209,18 +212,19 @@ class FFRFContract(NonlinearModel):
     def joint_positions(self, q) -> np.ndarray:
         """Positions (n_joints, 2) [m] of every joint frame's origin in the plane (the
         order of ``robot.joints``)."""
-        return np.array([self.system.marker(self.tree.markers[j.name], q).r
-                         for j in self.robot.joints])
+        return self.system.marker_positions([self.tree.markers[j.name]
+                                             for j in self.robot.joints], q)
 
     def midspan_deflections(self, q) -> np.ndarray:
         """Transverse deflection at mid-length (n_beams,) [m] of every flexible body, in
         its body frame (the order of :attr:`beam_names`)."""
-        out = []
-        for i, b in enumerate(self.system.bodies):
-            if b.shape is not None:
-                sl = self.system.body_slice(i)
-                out.append(float((b.shape(0.5) @ q[sl][3:])[1]))
-        return np.array(out)
+        if self._midspan is None:     # (elastic slice, transverse shape row at x = L/2)
+            self._midspan = [(slice(self.system.body_slice(i).start + 3,
+                                    self.system.body_slice(i).stop), b.shape(0.5)[1])
+                             for i, b in enumerate(self.system.bodies)
+                             if b.shape is not None]
+        q = np.asarray(q)
+        return np.array([float(row @ q[sl]) for sl, row in self._midspan])
 
     @property
     def beam_names(self) -> tuple:

@@ -43,7 +43,8 @@ from ..integrators.nonlinear import (NonlinearProblem, StopIntegration,
                                      generalized_alpha_nonlinear)
 from .ffrf_multibody import MultibodySystem, SingularConfiguration
 
-__all__ = ["FFRFRun", "integrate", "default_step", "METHODS", "SCIPY_SOLVERS", "SINGULAR_COND"]
+__all__ = ["FFRFRun", "integrate", "default_step", "METHODS", "SCIPY_SOLVERS", "SINGULAR_COND",
+           "NEWTON_TOL"]
 
 METHODS = ("partitioning", "projection")
 SCIPY_SOLVERS = ("Radau", "BDF", "LSODA", "DOP853", "RK45", "RK23")
@@ -66,6 +67,13 @@ def default_step(system: MultibodySystem, q) -> float:
     K = system.elastic_stiffness()
     w2 = scipy.linalg.eigh(K, Mr[na:, na:], eigvals_only=True, subset_by_index=[0, 0])[0]
     return float(min(1e-3, 2 * np.pi / np.sqrt(max(w2, 1e-30)) / STEPS_PER_PERIOD))
+
+NEWTON_TOL = 1e-11
+"""Generalized-alpha: Newton's tolerance on the position corrections [m and rad] (plus
+1e-10 relative). Elastic coordinates are micrometres on stiff links (the 3-PRR): 1e-11 m
+keeps 5 digits of them; on the 3-PRR's sine run it changes the elastic coordinates by
+6e-6 of their peak against 1e-12 (and saves a Newton iteration in three), far below the
+scheme's period error. Finite-difference sensitivities pass a tighter one."""
 
 SINGULAR_COND = 1e8
 """Condition number of the dependent Jacobian (columns in m and rad, rows in m and rad)
@@ -90,24 +98,11 @@ class FFRFRun:
     step: float | None = None      # the generalized-alpha step [s] (None: scipy)
 
 
-def _dependent_det(system, q):
-    """(sign of det, det scaled by its largest entry to the power n, reciprocal condition
-    estimate) of the dependent Jacobian at q, from one LU factorization (LAPACK getrf,
-    gecon in the 1-norm); the real part for complex-step coordinates."""
-    J = np.real(system.dependent_jacobian(q))
-    lu, piv = scipy.linalg.lu_factor(J, check_finite=False)
-    diag = np.diag(lu)
-    sign = float(np.prod(np.sign(diag)) * (-1) ** int(np.sum(piv != np.arange(piv.size))))
-    scale = max(1.0, float(np.abs(J).max())) ** J.shape[0]
-    rcond = scipy.linalg.lapack.dgecon(lu, float(np.abs(J).sum(0).max()), norm="1")[0]
-    return sign, float(np.prod(np.abs(diag))) / scale, float(rcond)
-
-
 def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=None,
               method: str = "partitioning", solver: str = "generalized-alpha",
               step: float | None = None, rho_inf: float = 0.8, rtol: float = 1e-8,
               atol: float = 1e-10, max_step: float = np.inf, complex_step=None,
-              progress=None) -> FFRFRun:
+              newton_tol: float = NEWTON_TOL, progress=None) -> FFRFRun:
     """Integrate from a consistent state (q0, qd0) over the output times ``t_eval``.
 
     Parameters
@@ -129,6 +124,8 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
         complex parameters, :meth:`~.ffrf_contract.FFRFContract.scaled_beams`):
         generalized-alpha with partitioning only; Newton then converges the derivatives
         too.
+    newton_tol : generalized-alpha: Newton's tolerance on the position corrections [m and
+        rad] (:data:`NEWTON_TOL`; relative 1e-10 on top).
     progress : callable (t, T), optional
     """
     if method not in METHODS:
@@ -151,7 +148,8 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
         with threadpool_limits(1, user_api="blas"):
             return _generalized_alpha(system, np.asarray(q0, float),
                                       np.asarray(qd0, float), t_eval, efforts, motion,
-                                      method, step, rho_inf, progress, complex_step)
+                                      method, step, rho_inf, progress, complex_step,
+                                      newton_tol)
     if complex_step is not None:
         raise InputError("solver", solver, "generalized-alpha with a complex step")
     if solver not in SCIPY_SOLVERS:
@@ -165,14 +163,14 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
 def _det_measure(system, q, sign0) -> float:
     """The dependent Jacobian's scaled determinant, signed so that it starts positive (an
     event function: zero at a singularity)."""
-    sign, d, _ = _dependent_det(system, q)
+    sign, d, _ = system.dependent_determinant(q)
     return sign * sign0 * d
 
 
 def _singular_check(system, q, sign0):
     """(singular?, the signed scaled determinant): a sign change or a condition number
     above SINGULAR_COND."""
-    sign, d, rcond = _dependent_det(system, q)
+    sign, d, rcond = system.dependent_determinant(q)
     return sign != sign0 or not rcond > 1.0 / SINGULAR_COND, sign * sign0 * d
 
 
@@ -183,7 +181,7 @@ def _partitioned(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, m
     s0, _ = system.actuated_coordinates(q0)
     N0 = system.velocity_map(q0)
     v0 = np.linalg.lstsq(N0, qd0, rcond=None)[0]
-    sign0 = _dependent_det(system, q0)[0]
+    sign0 = system.dependent_determinant(q0)[0]
     cache = {"q": q0.copy()}
     T = float(t_eval[-1])
 
@@ -283,7 +281,7 @@ class _SingularWatch:
 
     def __init__(self, system, q0):
         self.system = system
-        self.sign0 = _dependent_det(system, q0)[0]
+        self.sign0 = system.dependent_determinant(q0)[0]
         self.hist = [(0.0, _det_measure(system, q0, self.sign0))]
 
     def start(self, t0):
@@ -343,18 +341,14 @@ class _Partitioned(NonlinearProblem):
             return np.concatenate([s, x]), np.concatenate([sd, v]), sdd
         return x, v, None
 
-    def close(self, t, x):
-        na = self.na
-        try:
-            self.q = self.s.close(self.q, x[:na], x[na:])
-        except SingularConfiguration:
-            raise StopIntegration("closure", self.watch.extrapolate(t)) from None
-        return self.q
-
     def residual(self, t, x, v, z):
         X, V, sdd = self.full(t, x, v)
-        q = self.close(t, X)
-        Mr, cr, _, _ = self.s.reduced(q, V)
+        na = self.na
+        try:     # the closure and the partitioned equations (compiled where possible)
+            self.q, Mr, cr, _ = self.s.closed_reduced(self.q, X[:na], X[na:], V)
+        except SingularConfiguration:
+            raise StopIntegration("closure", self.watch.extrapolate(t)) from None
+        Mr, cr = Mr.copy(), cr.copy()
         self.Mr = Mr
         if sdd is None:
             f = cr.copy()
@@ -453,13 +447,15 @@ def _alpha_grid(t_eval, step):
 
 
 def _generalized_alpha(system, q0, qd0, t_eval, efforts, motion, method, step, rho_inf,
-                       progress, complex_step=None):
+                       progress, complex_step=None, tol=None):
     k, h = _alpha_grid(t_eval, step)
     t0, T = float(t_eval[0]), float(t_eval[-1])
     watch = _SingularWatch(system, q0)
     watch.start(t0)
     na, ne, el = system.n_actuated, system.n_elastic, system.el_index
-    tol = 1e-12           # m and rad: Newton's position corrections
+    tol = NEWTON_TOL if tol is None else float(tol)
+    if method == "partitioning" and motion is not None and ne == 0:
+        return _kinematic(system, q0, t_eval, motion, watch, h)
     if method == "partitioning":
         prob = _Partitioned(system, q0, efforts, motion, watch)
         s0, N = prob.initial(t0)
@@ -489,11 +485,11 @@ def _generalized_alpha(system, q0, qd0, t_eval, efforts, motion, method, step, r
         prob.q = q0.copy()
         for i in idx:
             X, V, _ = prob.full(res.time[i], res.x[i], res.v[i])
-            q = system.close(prob.q, X[:na], X[na:])
+            q, _, _, qd = system.closed_reduced(prob.q, X[:na], X[na:], V)
             prob.q = q
             qs.append(q)
-            qds.append(system.velocity_map(q) @ V)
-            rs.append(float(np.abs(system.constraints(q)[0]).max(initial=0.0)))
+            qds.append(qd.copy())
+            rs.append(system.closure_residual)
     else:
         r_all = [float(np.abs(system.constraints(q0)[0]).max(initial=0.0))] + prob.residuals
         for i in idx:
@@ -502,6 +498,28 @@ def _generalized_alpha(system, q0, qd0, t_eval, efforts, motion, method, step, r
             rs.append(r_all[i])
     return dataclasses.replace(_finish(system, res.time[idx], qs, qds, rs, singular),
                                step=h)
+
+
+def _kinematic(system, q0, t_eval, motion, watch, h):
+    """A motion-driven system without elastic coordinates has no unknown left: its
+    positions and rates at the output times are the closure and the velocity map at the
+    prescribed actuated coordinates (no integration; the singularity watched at every
+    output time)."""
+    qs, qds, rs, ts = [], [], [], []
+    q, singular = q0, None
+    for t in t_eval:
+        s, sd, _ = motion(float(t))
+        try:
+            q, _, _, qd = system.closed_reduced(q, s, np.zeros(0), sd)
+            watch.check(float(t), q)
+        except (SingularConfiguration, StopIntegration) as e:
+            singular = e.t_event if isinstance(e, StopIntegration) else float(t)
+            break
+        ts.append(float(t))
+        qs.append(q)
+        qds.append(qd.copy())
+        rs.append(system.closure_residual)
+    return dataclasses.replace(_finish(system, np.array(ts), qs, qds, rs, singular), step=h)
 
 
 def _finish(system, t, qs, qds, res, singular):
@@ -521,7 +539,7 @@ def _projected(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, max
                progress):
     n = system.n
     T = float(t_eval[-1])
-    sign0 = _dependent_det(system, q0)[0]
+    sign0 = system.dependent_determinant(q0)[0]
 
     def rhs(t, y):
         q, qd = y[:n], y[n:]
