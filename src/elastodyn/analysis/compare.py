@@ -1,7 +1,8 @@
 """One robot through every formulation that can take it, side by side: natural
 frequencies at a pose (actuators locked, linear structure: no gravity preload, so every
-formulation linearizes about the same undeformed pose) and the static deflection of its
-end-effector under gravity.
+formulation linearizes about the same undeformed pose), the static deflection of its
+end-effector under gravity, and a short motion-driven simulation (the same rest-to-rest
+move of every actuator, compared on the elastic part of the actuator efforts).
 
 What must agree, and why the rest differs (the ``notes`` of the result say it per pair):
 
@@ -17,6 +18,16 @@ What must agree, and why the rest differs (the ``notes`` of the result say it pe
   ffrf's platform joint D, NE-PVP's platform frame at E); nonlinear statics (ffrf,
   NE-PVP, assumed modes) against the linear structure; KED's pose is the rigid platform's
   (its elastic platform displacement is not an output of the contract), so it has none.
+* **short simulation**: each model runs on its own engine (FFRF: constant-step
+  generalized-alpha, which damps the modes above about 1 / (10 h); NE-PVP and assumed
+  modes: error-controlled or compiled explicit integrators; KED: Newmark). The elastic
+  efforts carry every mode, the stiff axial element modes too, so two models of the same
+  discretization on different engines differ by those modes' integration (measured on
+  the slider crank: ffrf and NE-PVP on the same Radau integrator agree to 8e-5, ffrf's
+  default generalized-alpha step leaves 12 %); on the same engine they agree to its
+  tolerance (Yu's arm by assumed modes and NE-PVP: 1e-15). A linear FFRF model that the
+  loads destabilize (:meth:`~elastodyn.formulations.ffrf_contract.FFRFContract.
+  tangent_stability`) is warned.
 """
 from __future__ import annotations
 
@@ -44,13 +55,16 @@ class CompareResult(Result):
         q = self.quantities
         F = np.asarray(q["frequencies_hz"], dtype=float)       # (count, n_variants)
         labels = q["variants"]
-        fig, axes = new_figure(2, height=2.6)
+        sim = q.get("simulation")
+        fig, axes = new_figure(3 if sim and sim["variants"] else 2, height=2.6,
+                               sharex=False)
         mode = np.arange(1, F.shape[0] + 1)
         width = 0.8 / max(1, F.shape[1])
         for j, lab in enumerate(labels):
             axes[0].bar(mode + (j - (F.shape[1] - 1) / 2) * width, F[:, j], width,
                         label=lab)
         axes[0].set_ylabel("frequency [Hz]")
+        axes[0].set_xticks(mode)
         axes[0].set_yscale("log")
         axes[0].set_title(self.title, fontsize=9)
         axes[0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -61,6 +75,16 @@ class CompareResult(Result):
         axes[1].set_ylabel("|relative difference|")
         axes[1].set_xticks(mode)
         axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        if len(axes) == 3:
+            t = np.asarray(sim["time_s"], dtype=float)
+            for lab, run in sim["variants"].items():
+                axes[2].plot(t * 1e3, np.asarray(run["effort_elastic"])[:, 0], lw=0.9,
+                             label=lab)
+            axes[2].set_ylabel("actuator 1 effort,\nflexible - rigid [N or N m]")
+            axes[2].set_title("short simulation: the same move by every model", fontsize=8)
+            axes[2].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+            axes[1].set_xlabel("mode")
+            return {"compare": finish(fig, axes, xlabel="time [ms]", legend=False)}
         return {"compare": finish(fig, axes, xlabel="mode", legend=False)}
 
 
@@ -77,8 +101,29 @@ def _why(a: dict, b: dict, rel: float) -> str:
             "are refined")
 
 
+def _short_run(model, state, simulation, robot):
+    """A motion-driven run of ``model`` from ``state``: every actuated coordinate moved
+    by ``move`` [m or rad] rest to rest (septic law, Kuo 2016 section 5.4) over the
+    first half of ``duration``, held in the second half, started from the static
+    deflection under gravity. Returns (time (n_t,), elastic part of the efforts (n_t,
+    n_a) [N or N m], end-effector deviation from the rigid model (n_t, 3) [m],
+    warnings)."""
+    from ..trajectories.polynomial import RestToRest
+    from .simulate import simulate_motion
+    T, move, step = simulation["duration"], simulation["move"], simulation["step"]
+    a0 = np.asarray(state.actuated, dtype=float)
+    traj = RestToRest(a0, a0 + move, t0=0.0, tf=0.5 * T, order=7, space="joint")
+    r = simulate_motion(model, traj, duration=T, step=step, initial="static", robot=robot)
+    q = r.quantities
+    key = next(k for k in q if "rigid_" + k in q and not k.startswith("ee_"))
+    tau = np.asarray(q[key]) - np.asarray(q["rigid_" + key])
+    dev = np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"])
+    return np.asarray(q["time_s"]), tau, dev, list(r.warnings)
+
+
 def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
-            static: bool = True, inputs: dict | None = None) -> CompareResult:
+            static: bool = True, simulation: dict | None = None,
+            inputs: dict | None = None) -> CompareResult:
     """Frequencies and static deflections of one robot by several models.
 
     Parameters
@@ -95,14 +140,25 @@ def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
         Also the static deflection under gravity (the end-effector's pose at the
         equilibrium minus at the undeformed pose, where the model's pose follows the
         deflection).
+    simulation : dict, optional
+        A short motion-driven run by every variant: ``duration`` [s] (> 0), ``move`` [m
+        or rad] of every actuated coordinate, rest to rest over the first half,
+        ``step`` the output step [s] (:func:`_short_run`). The actuators are the same in
+        every model, so the runs are compared on the elastic part of the actuator
+        efforts (flexible minus rigid) against the first variant's; the end-effector
+        deviation from the rigid model is reported per variant (each model's own
+        end-effector point).
 
     Returns
     -------
     CompareResult
         ``variants`` (names), ``frequencies_hz`` (count, n_v), ``relative_difference``
-        (count, n_v) to the first, ``dof`` (n_v,), ``static_deflection`` (n_v, 3) [m, m,
-        rad or m] (NaN where not available), ``notes`` (one line per variant after the
-        first), summary: per variant the largest relative difference of the frequencies.
+        (count, n_v) to the first, ``dof`` (n_v,), ``static_deflection`` {variant: (3,)
+        [m, m, rad or m]} (where available), ``notes`` (one line per variant after the
+        first), with ``simulation`` also ``simulation`` {time_s (n_t,), variants:
+        {variant: {effort_elastic (n_t, n_a), ee_deviation_m (n_t, 3)}}}; summary: per
+        variant the largest relative difference of the frequencies (and of the elastic
+        efforts of the run, to the first variant's peak).
     """
     if not isinstance(count, int) or count < 1:
         raise InputError("--count", count, "an integer >= 1")
@@ -139,6 +195,34 @@ def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
     R = F / F[:, :1] - 1.0
     notes = []
     summary = {}
+    sim = None
+    if simulation is not None:
+        sim = {"time_s": None, "variants": {}}
+        for label, model, _ in variants:
+            try:
+                t, tau, dev, warn = _short_run(model, state_of(model), simulation, robot)
+            except ElastodynError as exc:
+                warnings.append(f"{label}: short simulation failed ({exc})")
+                continue
+            warnings += [f"{label}: {w}" for w in warn]
+            sim["time_s"] = t
+            sim["variants"][label] = {"effort_elastic": tau, "ee_deviation_m": dev}
+            summary[f"peak_ee_deviation_m_{label}"] = float(np.abs(dev).max())
+        ref = sim["variants"].get(labels[0])
+        for label in labels[1:]:
+            run = sim["variants"].get(label)
+            if ref is None or run is None:
+                continue
+            peak = float(np.abs(ref["effort_elastic"]).max())
+            diff = float(np.abs(run["effort_elastic"] - ref["effort_elastic"]).max())
+            rel = diff / peak if peak > 0 else math.inf
+            summary[f"simulation_relative_difference_{label}"] = rel
+            notes.append(f"{label} vs {labels[0]}, short simulation: the elastic part of "
+                         f"the actuator efforts differs by {rel:.2g} of its peak ({peak:.3g}"
+                         "); the same discretization should agree to the integrators' "
+                         "accuracy (KED is linear about the rigid motion: a few per cent "
+                         "where the deflections are large), another discretization by its "
+                         "error")
     for j in range(1, len(variants)):
         rel = float(np.nanmax(np.abs(R[:, j])))
         summary[f"max_relative_difference_{labels[j]}"] = rel
@@ -149,7 +233,12 @@ def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
     q = {"mode": np.arange(1, count + 1), "variants": labels,
          "discretizations": [r["discretization"] for r in rows],
          "frequencies_hz": F, "relative_difference": R, "dof": dof,
-         "static_deflection": D, "pose_at": pose_at, "notes": notes}
+         # per variant (JSON objects, not table columns)
+         "static_deflection": {lab: D[j].tolist() for j, lab in enumerate(labels)
+                               if np.all(np.isfinite(D[j]))},
+         "pose_at": pose_at, "notes": notes}
+    if sim is not None:
+        q["simulation"] = sim
     summary["frequencies_hz"] = {lab: [round(float(x), 6) for x in F[:, j]
                                        if math.isfinite(x)] for j, lab in enumerate(labels)}
     cols = {"frequencies_hz": [f"{lab}_hz" for lab in labels],

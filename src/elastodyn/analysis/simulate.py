@@ -202,7 +202,10 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
         gravity (default), or undeformed.
     method : str, optional
         Integrator of the engine: KED ``newmark`` (default) or ``radau``; NE-PVP ``rk4``
-        (compiled, default) or ``dop853``; generic ``dop853`` (default) or ``radau``.
+        (compiled, default) or ``dop853``; FFRF ``generalized-alpha`` (default: its
+        engine, constant step, 40 per period of the first elastic mode, at most the
+        output step) or the generic ``dop853`` or ``radau`` (error controlled, slow on
+        stiff links); generic ``dop853`` (default) or ``radau``.
     """
     require(model, "simulate_motion", what="simulate (motion-driven)")
     if initial not in INITIAL_STATES:
@@ -214,6 +217,9 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     if model.formulation == "ked":
         return _ked(model, trajectory, T, step, initial, method or "newmark", progress,
                     _name(model, robot), inputs)
+    if model.formulation == "ffrf" and method in (None, "generalized-alpha"):
+        return _ffrf_motion(model, trajectory, times, step, initial, method,
+                            _name(model, robot), inputs, progress)
     if model.formulation == "nepvp" and getattr(model, "_plain", False) and \
             _space(trajectory) == "joint":
         return _nepvp(model, trajectory, times, step, initial, method or "rk4",
@@ -341,24 +347,135 @@ def _actuated_motion(model, traj, times):
     return qa, sp(times, 1), sp(times, 2)
 
 
-def _generic_motion(model, traj, times, initial, method, name, inputs, progress):
-    """Integrate (e, e_d) with e_dd from the contract's inverse dynamics along the
-    prescribed actuated motion (scipy solve_ivp; DOP853 rtol 1e-9 by default)."""
-    from scipy.integrate import solve_ivp
-    from scipy.interpolate import CubicSpline
-    if method not in ("dop853", "radau"):
-        raise InputError("--method", method, "dop853 or radau")
-    t0w = _time.perf_counter()
-    qa, qda, qdda = _actuated_motion(model, traj, times)
+def _motion_result(model, name, inputs, times, qa, tau, rtau, pose, rpose, elastic,
+                   summary_extra, method, initial, t0w, warnings=()):
+    """The result of a motion-driven run (one layout for every engine): actuated
+    coordinates, efforts flexible and rigid, end-effector position flexible and rigid,
+    elastic coordinates."""
+    ne = model.n_elastic
+    ekey, _ = _effort_key(model)
+    tau, rtau = np.asarray(tau), np.asarray(rtau)
+    X = np.asarray(elastic).reshape(len(times), ne)
+    (pos, ang), (rpos, rang) = _ee_split(model, pose), _ee_split(model, rpose)
+    q = {"time_s": times, "actuated": qa, ekey: tau, "rigid_" + ekey: rtau,
+         "ee_position_m": pos, "rigid_ee_position_m": rpos,
+         "elastic": X, "elastic_names": list(model.coordinates.elastic)}
+    if ang is not None:
+        q["ee_angle_rad"], q["rigid_ee_angle_rad"] = ang, rang
+    names = list(model.coordinates.actuated)
+    units = model.coordinates.units[:len(names)]
+    cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
+            ekey: [f"{n}_{ekey}" for n in names],
+            "rigid_" + ekey: [f"rigid_{n}_{ekey}" for n in names],
+            "ee_position_m": [f"ee_{c}_m" for c in "xyz"],
+            "rigid_ee_position_m": [f"rigid_ee_{c}_m" for c in "xyz"],
+            "elastic": [f"{n}_{u}" for n, u in zip(model.coordinates.elastic,
+                                                   model.coordinates.units[len(names):])]}
+    dev = np.linalg.norm(q["ee_position_m"] - q["rigid_ee_position_m"], axis=1)
+    summary = {"peak_" + ekey: np.abs(tau).max(axis=0).tolist(),
+               "peak_rigid_" + ekey: np.abs(rtau).max(axis=0).tolist(),
+               "max_ee_deviation_m": float(dev.max()),
+               "max_elastic": np.abs(X).max(axis=0).tolist(), **summary_extra}
+    inputs = {**inputs, "method": method}
+    title = (f"{name}: motion-driven simulation to {times[-1]:.4g} s ({model.formulation}, "
+             f"{ne} elastic dof, {method}, initial state: {initial})")
+    return SimulationResult("simulate", name, model.formulation, dict(model.options),
+                            inputs, q, summary, tuple(warnings),
+                            {"wall_time_s": _time.perf_counter() - t0w}, cols, "time_s",
+                            "simulation", title)
+
+
+def _motion_fn(traj, times, qa):
+    """t -> (q_a, q_a_dot, q_a_ddot) of the prescribed motion: a joint-space trajectory
+    itself, a task-space one through a cubic spline of its joint values qa at times."""
     if _space(traj) == "joint":
         def motion(t):
             s = traj.evaluate(np.array([t]))
             return s.position[0], s.velocity[0], s.acceleration[0]
-    else:
-        sp = CubicSpline(times, qa, axis=0)
+        return motion
+    from scipy.interpolate import CubicSpline
+    sp = CubicSpline(times, qa, axis=0)
+    return lambda t: (sp(t), sp(t, 1), sp(t, 2))
 
-        def motion(t):
-            return sp(t), sp(t, 1), sp(t, 2)
+
+def _ee_split(model, poses):
+    """(positions (n_t, 3) [m], orientations (n_t,) [rad] or None) of end-effector poses:
+    a planar pose (x, y, theta) (``model.pose_names``) gives (x, y, 0) and theta, a
+    planar position (x, y) gives (x, y, 0)."""
+    P = np.asarray(poses, dtype=float)
+    P = P.reshape(len(P), -1)
+    if tuple(getattr(model, "pose_names", ())) == ("x", "y", "theta"):
+        return np.column_stack([P[:, :2], np.zeros(len(P))]), P[:, 2].copy()
+    if P.shape[1] < 3:
+        P = np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
+    return P[:, :3], None
+
+
+def _along(model, st, times, qa, qda, qdda, E, Ed, progress=None):
+    """Efforts (n_t, n_a) from the contract's inverse dynamics (the elastic accelerations
+    solved for), end-effector positions, and the rigid efforts and positions at the same
+    actuated motion (elastic coordinates zero), at every sample of a motion-driven run
+    with elastic coordinates E and rates Ed (n_t, n_e)."""
+    ne, na = model.n_elastic, model.n_actuated
+    tau, rtau, pose, rpose = [], [], [], []
+    for k in range(len(times)):
+        st = model.at(st, q=np.concatenate([qa[k], E[k]]), v=np.concatenate([qda[k], Ed[k]]),
+                      a=np.concatenate([qdda[k], np.zeros(ne)]))
+        tau.append(model.inverse_dynamics(st).tau)
+        pose.append(st.pose if st.pose is not None else np.zeros(3))
+        rs = model.at(st, q=np.concatenate([qa[k], np.zeros(ne)]),
+                      v=np.concatenate([qda[k], np.zeros(ne)]))
+        M, c = model.mass_matrix(rs), model.bias(rs)
+        rtau.append(M[:na, :na] @ qdda[k] + c[:na])
+        rpose.append(rs.pose if rs.pose is not None else np.zeros(3))
+        if progress is not None:
+            progress(k + 1, len(times))
+    return tau, rtau, pose, rpose
+
+
+def _ffrf_motion(model, traj, times, step, initial, method, name, inputs, progress):
+    """The FFRF engine along a prescribed actuated motion: generalized-alpha on the
+    partitioned equations (:meth:`~elastodyn.formulations.ffrf_contract.FFRFContract.
+    run_motion`), the step at most the output step; efforts and rigid counterpart as
+    the other engines (:func:`_along`)."""
+    t0w = _time.perf_counter()
+    qa, qda, qdda = _actuated_motion(model, traj, times)
+    motion = _motion_fn(traj, times, qa)
+    ne = model.n_elastic
+    st0 = model.state(actuated=qa[0], rates=qda[0])
+    e0 = model.static_deflection(st0).elastic if initial == "static" and ne else None
+    from ..formulations.ffrf_solve import default_step
+    bar = None if progress is None else (lambda t, T: progress(t - times[0], T - times[0]))
+    q_start = model.system.close(model.tree.q_home, model.tree.from_joint(qa[0]),
+                                 None if e0 is None else e0)
+    warn = model.stability_warning(q_start)
+    h = min(default_step(model.system, q_start), step)
+    try:
+        run = model.run_motion(motion, times, elastic=e0, step=h, progress=bar)
+    except ModelError as exc:
+        raise ModelError(f"{exc}; {warn}" if warn else str(exc)) from None
+    if run.singular_time is not None:
+        raise ModelError(run.message)
+    el = model.system.el_index
+    tau, rtau, pose, rpose = _along(model, st0, times, qa, qda, qdda, run.q[:, el],
+                                    run.qd[:, el])
+    return _motion_result(model, name, inputs, times, qa, tau, rtau, pose, rpose,
+                          run.q[:, el], {"integrator_step_s": float(run.step)},
+                          "generalized-alpha", initial, t0w, [warn] if warn else [])
+
+
+_SCIPY = {"dop853": "DOP853", "radau": "Radau"}     # --method -> solve_ivp's name
+
+
+def _generic_motion(model, traj, times, initial, method, name, inputs, progress):
+    """Integrate (e, e_d) with e_dd from the contract's inverse dynamics along the
+    prescribed actuated motion (scipy solve_ivp; DOP853 rtol 1e-9 by default)."""
+    from scipy.integrate import solve_ivp
+    if method not in ("dop853", "radau"):
+        raise InputError("--method", method, "dop853 or radau")
+    t0w = _time.perf_counter()
+    qa, qda, qdda = _actuated_motion(model, traj, times)
+    motion = _motion_fn(traj, times, qa)
     ne = model.n_elastic
     st0 = model.state(actuated=qa[0], rates=qda[0])
     if initial == "static" and ne:
@@ -376,54 +493,15 @@ def _generic_motion(model, traj, times, initial, method, name, inputs, progress)
         return np.concatenate([x[ne:], model.inverse_dynamics(st).elastic_accelerations])
 
     x0 = np.concatenate([st0.elastic, st0.elastic_rates])
-    sol = solve_ivp(rhs, (times[0], times[-1]), x0, method=method.upper(), t_eval=times,
+    sol = solve_ivp(rhs, (times[0], times[-1]), x0, method=_SCIPY[method], t_eval=times,
                     rtol=1e-9, atol=1e-13)
     if not sol.success:
         raise ModelError(f"simulation failed: {sol.message}")
     X = sol.y.T
-    ekey, _ = _effort_key(model)
-    tau, rtau, pose, rpose = [], [], [], []
-    st = st0
-    for k, t in enumerate(times):
-        st = model.at(st, q=np.concatenate([qa[k], X[k, :ne]]),
-                      v=np.concatenate([qda[k], X[k, ne:]]),
-                      a=np.concatenate([qdda[k], np.zeros(ne)]))
-        tau.append(model.inverse_dynamics(st).tau)
-        pose.append(st.pose if st.pose is not None else np.zeros(3))
-        rs = model.at(st, q=np.concatenate([qa[k], np.zeros(ne)]),
-                      v=np.concatenate([qda[k], np.zeros(ne)]))
-        M, c = model.mass_matrix(rs), model.bias(rs)
-        na = model.n_actuated
-        rtau.append(M[:na, :na] @ qdda[k] + c[:na])
-        rpose.append(rs.pose if rs.pose is not None else np.zeros(3))
-        if progress is not None:
-            progress(k + 1, len(times))
-    tau, rtau = np.array(tau), np.array(rtau)
-    q = {"time_s": times, "actuated": qa, ekey: tau, "rigid_" + ekey: rtau,
-         "ee_position_m": np.array(pose), "rigid_ee_position_m": np.array(rpose),
-         "elastic": X[:, :ne], "elastic_names": list(model.coordinates.elastic)}
-    names = list(model.coordinates.actuated)
-    units = model.coordinates.units[:len(names)]
-    cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
-            ekey: [f"{n}_{ekey}" for n in names],
-            "rigid_" + ekey: [f"rigid_{n}_{ekey}" for n in names],
-            "ee_position_m": [f"ee_{c}_m" for c in "xyz"],
-            "rigid_ee_position_m": [f"rigid_ee_{c}_m" for c in "xyz"],
-            "elastic": [f"{n}_{u}" for n, u in zip(model.coordinates.elastic,
-                                                   model.coordinates.units[len(names):])]}
-    dev = np.linalg.norm(q["ee_position_m"] - q["rigid_ee_position_m"], axis=1)
-    summary = {"peak_" + ekey: np.abs(tau).max(axis=0).tolist(),
-               "peak_rigid_" + ekey: np.abs(rtau).max(axis=0).tolist(),
-               "max_ee_deviation_m": float(dev.max()),
-               "max_elastic": np.abs(X[:, :ne]).max(axis=0).tolist(),
-               "rhs_evaluations": count[0]}
-    inputs = {**inputs, "method": method}
-    title = (f"{name}: motion-driven simulation to {times[-1]:.4g} s ({model.formulation}, "
-             f"{ne} elastic dof, {method}, initial state: {initial})")
-    return SimulationResult("simulate", name, model.formulation, dict(model.options),
-                            inputs, q, summary, (),
-                            {"wall_time_s": _time.perf_counter() - t0w}, cols, "time_s",
-                            "simulation", title)
+    tau, rtau, pose, rpose = _along(model, st0, times, qa, qda, qdda, X[:, :ne], X[:, ne:],
+                                    progress)
+    return _motion_result(model, name, inputs, times, qa, tau, rtau, pose, rpose,
+                          X[:, :ne], {"rhs_evaluations": count[0]}, method, initial, t0w)
 
 
 # ====================================================================== force-driven
@@ -558,7 +636,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         cols["efforts"] = [f"{n}_effort_{'n' if u == 'm' else 'nm'}"
                            for n, u in zip(names, units)]
     h_int = flex.step
-    warnings = []
+    warnings = [w for w in (model.stability_warning(flex.q[0]),) if w]
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
         if run is not None and run.singular_time is not None:
             warnings.append(f"{label} model: {run.message}")

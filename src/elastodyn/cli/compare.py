@@ -2,9 +2,11 @@
 it (and each formulation's discretizations), side by side."""
 from __future__ import annotations
 
+import math
+
 from ..exceptions import InputError
 from .common import (add_output, add_pose, add_robot, build, check_out, emit, given,
-                     integer, load_robot, pose_state)
+                     integer, load_robot, number, pose_state)
 from .modes import DEFAULT_AT
 
 
@@ -13,7 +15,8 @@ def register(sub):
                                        "side",
                        description="Natural frequencies at a pose (actuators locked, no "
                                    "gravity preload) and the end-effector's static "
-                                   "deflection under gravity, by every flexible "
+                                   "deflection under gravity and a short "
+                                   "motion-driven simulation, by every flexible "
                                    "formulation that takes the robot: ffrf (finite "
                                    "elements and Rayleigh-Ritz), NE-PVP, KED, assumed "
                                    "modes, with the expected size of each difference "
@@ -27,6 +30,14 @@ def register(sub):
     c.add_argument("--modes", type=integer("--modes"),
                    help="assumed modes per link (amm, and nepvp on an arm) (2)")
     c.add_argument("--count", type=integer("--count"), help="frequencies compared (6)")
+    c.add_argument("--duration", type=number("--duration"),
+                   help="short simulation by every model [s]: every actuator moved by "
+                        "--move rest to rest over the first half, held over the second, "
+                        "from the static deflection (0.1; 0: no simulation)")
+    c.add_argument("--move", type=number("--move"),
+                   help="the move of every actuated coordinate [m or rad] (0.02)")
+    c.add_argument("--step", type=number("--step"),
+                   help="output step of the short simulation [s] (duration / 200)")
     add_output(c)
     c.set_defaults(func="compare")
 
@@ -84,7 +95,24 @@ def run(a) -> int:
     def state_of(model):
         return model.state(actuated=q_act)
 
-    result = compare(vs, state_of, count=a.count or 6, robot=spec.name,
+    T = a.duration if given(a, "duration") else 0.1
+    if not (math.isfinite(T) and 0.0 <= T <= 10.0):
+        raise InputError("--duration", T, "a time in [0, 10] s (0: no simulation)")
+    move = a.move if given(a, "move") else 0.02
+    step = a.step if given(a, "step") else T / 200
+    if T == 0.0:
+        refuse = [f for f, d in (("--move", "move"), ("--step", "step")) if given(a, d)]
+        if refuse:
+            raise InputError(refuse[0], getattr(a, refuse[0][2:]),
+                             "only with a short simulation (--duration > 0)")
+    elif not (math.isfinite(move) and 0.0 < abs(move) <= 0.2):
+        raise InputError("--move", move, "a move of 0 < |move| <= 0.2 m or rad")
+    elif not (math.isfinite(step) and 0.0 < step <= T / 10):
+        raise InputError("--step", step, f"an output step in (0, {T / 10:g}] s (at least "
+                                         "ten samples)")
+    sim = None if T == 0.0 else {"duration": T, "move": move, "step": step}
+    result = compare(vs, state_of, count=a.count or 6, robot=spec.name, simulation=sim,
                      inputs={"actuated": q_act.tolist(),
-                             "elements": a.elements if given(a, "elements") else 2})
+                             "elements": a.elements if given(a, "elements") else 2,
+                             **({} if sim is None else {"simulation": sim})})
     return emit(a, result)

@@ -36,7 +36,9 @@ def register(sub):
     s.add_argument("--initial", help="flexible: static (the static deflection at the "
                                      "start) or zero (undeformed) (static)")
     s.add_argument("--method", help="integrator: ked newmark (constant step, Kuo) or radau; "
-                                    "nepvp rk4 (compiled) or dop853; others dop853 or radau; "
+                                    "nepvp rk4 (compiled) or dop853; motion-driven ffrf "
+                                    "generalized-alpha, dop853 or radau; others dop853 "
+                                    "or radau; "
                                     "force-driven ffrf: partitioning (the paper's "
                                     "coordinate partitioning) or projection (index-3 "
                                     "generalized-alpha with velocity projection)")

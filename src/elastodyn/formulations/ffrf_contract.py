@@ -22,6 +22,7 @@ import copy
 import math
 
 import numpy as np
+import scipy.linalg
 
 from ..description.tree import TreeRobot
 from ..exceptions import InputError
@@ -55,6 +56,8 @@ class FFRFContract(NonlinearModel):
 
     formulation = "ffrf"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "simulate_efforts"}
+    #: the pose is the end-effector's (x, y) [m] and its orientation theta [rad]
+    pose_names = ("x", "y", "theta")
     default_preload = False
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):
@@ -208,6 +211,81 @@ class FFRFContract(NonlinearModel):
             return s0 + w * (t - t0), w, np.zeros(na)
         return integrate(self.system, q0, qd0, t_eval, motion=motion, method=method,
                          step=step, rho_inf=rho_inf, progress=progress)
+
+    def run_motion(self, motion, t_eval, *, elastic=None, step: float | None = None,
+                   rho_inf: float = 0.8, progress=None):
+        """Motion-driven run: ``motion(t)`` -> (a, a_dot, a_ddot) (n_a,) the robot's
+        actuated coordinates [m or rad] and their rates, the elastic coordinates starting
+        at ``elastic`` (n_e,) (default 0) at rest relative to the motion (elastic rates 0).
+        Generalized-alpha on the partitioned equations (:func:`~.ffrf_solve.integrate`).
+        Returns the :class:`~.ffrf_solve.FFRFRun`."""
+        from .ffrf_solve import integrate
+        sc = np.asarray(self.tree.scale, dtype=float)
+        ne = self.n_elastic
+        e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)
+        t_eval = np.asarray(t_eval, dtype=float)
+
+        def sys_motion(t):
+            a, ad, add = motion(t)
+            return self.tree.from_joint(a), np.asarray(ad) / sc, np.asarray(add) / sc
+
+        s0, sd0, _ = sys_motion(float(t_eval[0]))
+        q0 = self.system.close(self.tree.q_home, s0, e0)
+        qd0 = self.system.velocity_map(q0) @ np.concatenate([sd0, np.zeros(ne)])
+        return integrate(self.system, q0, qd0, t_eval, motion=sys_motion, step=step,
+                         rho_inf=rho_inf, progress=progress)
+
+    def tangent_stability(self, q, s=None) -> tuple[float, float]:
+        """(lowest eigenvalue of the tangent stiffness, lowest of the linear elastic
+        stiffness) [rad^2/s^2], each over the elastic block of the reduced mass matrix,
+        at FFRF coordinates q at rest with the actuated coordinates held.
+
+        The tangent is the derivative of the elastic rows of the reduced forces (elastic
+        and gravity, through the loop closure) by central differences (step 1e-7 of the
+        largest elastic coordinate scale, 1e-9 m minimum: the forces are smooth, the
+        error is O(h^2)). The linear FFRF (Rosyid & El-Khasawneh 2020, eqs. (36)-(38)) has
+        no geometric stiffening: a beam's tip is not drawn in as it bends, so a load
+        pulling a flexible leg's tip away from its base (a hanging platform) softens the
+        model where in reality the tension stiffens it. A negative tangent eigenvalue
+        where the linear one is positive means the model's equilibrium is unstable where
+        the real one is not: its results are then meaningless (the caller warns)."""
+        sy = self.system
+        na, ne = sy.n_actuated, sy.n_elastic
+        if ne == 0:
+            return math.inf, math.inf
+        q = np.asarray(q, dtype=float)
+        el = sy.el_index
+        s = sy.actuated_coordinates(q)[0] if s is None else s
+        e = q[el]
+        v0 = np.zeros(na + ne)
+        _, Mr, _, _ = sy.closed_reduced(q, s, e, v0)
+        Me = Mr[na:, na:].copy()
+        h = max(1e-9, 1e-7 * float(np.abs(e).max(initial=0.0)))
+        Kt = np.empty((ne, ne))
+        for j in range(ne):
+            d = np.zeros(ne)
+            d[j] = h
+            cp = sy.closed_reduced(q, s, e + d, v0)[2][na:].copy()
+            cm = sy.closed_reduced(q, s, e - d, v0)[2][na:].copy()
+            Kt[:, j] = (cp - cm) / (2 * h)
+        Kt = 0.5 * (Kt + Kt.T)
+        lo_t = scipy.linalg.eigh(Kt, Me, eigvals_only=True, subset_by_index=[0, 0])[0]
+        lo_k = scipy.linalg.eigh(sy.elastic_stiffness(), Me, eigvals_only=True,
+                                 subset_by_index=[0, 0])[0]
+        return float(lo_t), float(lo_k)
+
+    def stability_warning(self, q, what: str = "the start") -> str | None:
+        """A warning (str) when the model's equilibrium at q is unstable where its
+        linear structure is not (:meth:`tangent_stability`), else None."""
+        lo_t, lo_k = self.tangent_stability(q)
+        if lo_t < 0 < lo_k:
+            return (f"the linear FFRF model is unstable at {what}: its tangent stiffness "
+                    f"has a negative eigenvalue ({lo_t:.3g} rad^2/s^2; the elastic "
+                    f"structure's lowest is {lo_k:.3g}): the loads on the links (gravity "
+                    "through the closure) exceed what a model without geometric "
+                    "stiffening can carry, and a run drifts away from the equilibrium "
+                    "(check against another formulation: elastodyn compare)")
+        return None
 
     def joint_positions(self, q) -> np.ndarray:
         """Positions (n_joints, 2) [m] of every joint frame's origin in the plane (the
