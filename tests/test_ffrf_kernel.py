@@ -135,3 +135,13 @@ def test_runs_agree_and_fallback_without_compiler(monkeypatch):
     assert np.abs(a.q - b.q).max() < 1e-11
     assert np.abs(a.qd - b.qd).max() < 1e-7       # rates: tolerance / step
     assert max(a.residual.max(), b.residual.max()) < 1e-12
+
+
+@pytest.mark.parametrize("tol", [0.0, -1e-11, float("nan")])
+def test_newton_tolerance_is_checked(tol):
+    from elastodyn.exceptions import InputError
+    from elastodyn.formulations.ffrf_solve import integrate
+    system, q0 = CASES["3prr rr"]()
+    with pytest.raises(InputError, match="newton_tol"):
+        integrate(system, q0, np.zeros_like(q0), [0.0, 1e-3],
+                  efforts=lambda t: np.zeros(3), newton_tol=tol)

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
-import scipy.linalg.lapack
 from scipy.integrate import solve_ivp
 from threadpoolctl import threadpool_limits
 
@@ -141,6 +140,8 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
         step = float(step)
         if not (math.isfinite(step) and step > 0):
             raise InputError("step", step, "a finite step > 0 s")
+        if not (math.isfinite(newton_tol) and newton_tol > 0):
+            raise InputError("newton_tol", newton_tol, "a finite tolerance > 0 m")
         if complex_step is not None and method != "partitioning":
             raise InputError("method", method, "partitioning with a complex step")
         # one BLAS thread: the matrices are small (tens of rows), and OpenBLAS's threads
