@@ -192,3 +192,28 @@ def test_ffrf_motion_engine_against_the_contract_path():
     assert ga.summary["integrator_step_s"] == pytest.approx(1e-6)
     assert np.abs(E1).max() > 1e-7
     assert np.abs(E1 - E2).max() < 2e-3 * np.abs(E2).max()
+
+
+def test_ked_takes_a_joint_space_motion():
+    """KED follows a platform path; a motion of the actuated angles becomes the platform
+    path of the rigid motion (forward kinematics, Jacobian): the reference positions of
+    the run are the forward kinematics of the angles, computed here independently, and
+    the reference velocities their central differences in time."""
+    from elastodyn.analysis.simulate import simulate_motion
+    from elastodyn.trajectories.polynomial import RestToRest
+    kuo = flexible_delta_kuo2016()
+    ked = KEDContract(kuo, elements=1, order="cubic", preload=True)
+    a0 = np.asarray(ked.state(pose=np.array([0.1, 0.0, 0.5])).actuated)
+    traj = RestToRest(a0, a0 + 0.02, t0=0.0, tf=0.05, order=7, space="joint")
+    r = simulate_motion(ked, traj, duration=0.05, step=5e-4)
+    t = np.asarray(r["time_s"])
+    rigid = np.asarray(r["position_m"])          # KED's reference: the rigid platform
+    fk = np.array([ked.kinematics.forward_kinematics(q)
+                   for q in traj.evaluate(t).position])
+    np.testing.assert_allclose(rigid, fk, atol=1e-12)
+    h = 1e-6
+    for k in (20, 50, 80):
+        qp, qm = traj.evaluate(np.array([t[k] + h, t[k] - h])).position
+        v = (ked.kinematics.forward_kinematics(qp) - ked.kinematics.forward_kinematics(qm)) / (2 * h)
+        # central differences: O(h^2) with the path's third derivative (~1e2 m/s^3)
+        np.testing.assert_allclose(np.asarray(r["reference_velocity_m_s"])[k], v, atol=1e-8)

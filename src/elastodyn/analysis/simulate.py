@@ -228,11 +228,34 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
                            _name(model, robot), inputs, progress)
 
 
+def _task_path(model, traj, T, step):
+    """A joint-space trajectory of a Delta as the platform path KED needs: at every
+    sample (the output step, which is KED's Newmark step) the platform position,
+    velocity and acceleration of the rigid motion (forward kinematics and the Jacobian
+    and its derivative, ``model.state``), joined by quintic Hermite pieces (exact at the
+    samples)."""
+    from ..trajectories.table import TableTrajectory
+    times = _times(traj, T, step)
+    smp = traj.evaluate(times)
+    if smp.position.shape[1] != model.n_actuated:
+        raise InputError("--trajectory", smp.position.shape[1],
+                         f"{model.n_actuated} actuated coordinates (joint space)")
+    X, Xd, Xdd = [], [], []
+    for q, qd, qdd in zip(smp.position, smp.velocity, smp.acceleration):
+        d = model.state(actuated=q, rates=qd, accelerations=qdd).detail
+        X.append(d["X"])
+        Xd.append(d["Xd"])
+        Xdd.append(d["Xdd"])
+    return TableTrajectory(times, np.array(X), np.array(Xd), np.array(Xdd), space="task")
+
+
 def _ked(model, traj, T, step, initial, method, progress, name, inputs):
     from .flexible_delta import simulate_ked
+    if _space(traj) == "joint":
+        traj = _task_path(model, traj, T, step)
     if _space(traj) != "task" or traj.dim != 3:
         raise InputError("--trajectory", getattr(traj, "space", "?"),
-                         "a task-space path of the platform (3-D) for KED")
+                         "a platform path (3-D) or the actuated angles for KED")
     if method not in ("newmark", "radau"):
         raise InputError("--method", method, "newmark or radau for KED")
     import warnings
