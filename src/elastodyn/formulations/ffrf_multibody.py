@@ -387,6 +387,7 @@ class _RowSet:
 
 
 _KERNEL_LIB = {}
+_UNBUILT = object()
 
 
 def _kernel_library():
@@ -525,6 +526,7 @@ class MultibodySystem:
         self._groups = self._body_groups()
         self._closed = None      # (q, Jacobian of Phi) of the last converged closure
         self._closed_det = None  # (q, dependent_determinant) of the last compiled closure
+        self._kernel_obj = _UNBUILT  # the compiled kernel, built on first use (or None)
         rows = {"constraints": [], "actuated": [], "coordinates": []}
         for j in self.joints:
             rows["constraints"] += _constraint_rows(j)
@@ -815,7 +817,7 @@ class MultibodySystem:
 
     def _kernel(self):
         """The compiled kernel of this system (built on first use), or None."""
-        if not hasattr(self, "_kernel_obj"):      # complex systems: NumPy only
+        if self._kernel_obj is _UNBUILT:          # complex systems: NumPy only
             lib = _kernel_library() if self._dtype() == np.float64 else None
             self._kernel_obj = None if lib is None else _Kernel(self, lib)
         return self._kernel_obj

@@ -349,12 +349,11 @@ class _Partitioned(NonlinearProblem):
             self.q, Mr, cr, _ = self.s.closed_reduced(self.q, X[:na], X[na:], V)
         except SingularConfiguration:
             raise StopIntegration("closure", self.watch.extrapolate(t)) from None
-        Mr, cr = Mr.copy(), cr.copy()
+        Mr, cr = Mr.copy(), cr.copy()        # the kernel's buffers are reused
         self.Mr = Mr
         if sdd is None:
-            f = cr.copy()
-            f[:self.na] -= self.efforts(t)
-            return Mr @ z + f
+            cr[:self.na] -= self.efforts(t)
+            return Mr @ z + cr
         na = self.na
         return Mr[na:, na:] @ z + Mr[na:, :na] @ sdd + cr[na:]
 
