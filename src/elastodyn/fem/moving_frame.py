@@ -66,11 +66,13 @@ __all__ = ["skew", "gyroscopic_coefficients", "centrifugal_coefficients",
 # Coefficient functions (leading sample axes allowed)
 # --------------------------------------------------------------------------------------
 def skew(v) -> np.ndarray:
-    """Cross-product matrix [v]x, shape (..., 3, 3), of v of shape (..., 3)."""
-    v = np.asarray(v, dtype=float)
+    """Cross-product matrix [v]x, shape (..., 3, 3), of v of shape (..., 3) (real or
+    complex: complex-step derivatives go through it)."""
+    v = np.asarray(v)
+    v = v.astype(np.result_type(v, float), copy=False)
     if v.ndim == 1:
         return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
-    z = np.zeros(v.shape[:-1])
+    z = np.zeros(v.shape[:-1], dtype=v.dtype)
     return np.stack([np.stack([z, -v[..., 2], v[..., 1]], -1),
                      np.stack([v[..., 2], z, -v[..., 0]], -1),
                      np.stack([-v[..., 1], v[..., 0], z], -1)], -2)
