@@ -150,13 +150,14 @@ def test_axial_compliance_lowers_the_upper_sagged_modes():
     """The real (extensible) rod: about the curved sagged shape the bending modes couple
     with the axial one (rod + tip mass at about 920 Hz), which lowers the third in-plane
     mode by about 1.4e-4 relative to the inextensible rod; the straight rod shows no
-    such coupling (< 1e-7, the Hessian differences)."""
+    such coupling (< 1e-5, the Hessian's differences at EA x 100)."""
     ext = in_plane_frequencies(cantilever(16), 9.81)[0]
     inext = in_plane_frequencies(cantilever(16, axial_scale=100.0), 9.81)[0]
     assert -3e-4 < ext[2] / inext[2] - 1 < -0.5e-4
     e0 = in_plane_frequencies(cantilever(16), 0.0)[0]
     i0 = in_plane_frequencies(cantilever(16, axial_scale=100.0), 0.0)[0]
-    np.testing.assert_allclose(e0, i0, rtol=1e-7)  # Hessian differences: h^2 EA/l^3 ~ 1e-4 N/m
+    # Hessian truncation (h / l)^2 EA / l: ~3e-3 N/m at EA x 100 on 16 elements
+    np.testing.assert_allclose(e0, i0, rtol=1e-5)
 
 
 def test_frequency_shift_scales_as_the_sag():

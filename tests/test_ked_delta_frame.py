@@ -14,12 +14,18 @@ import pytest
 
 from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
 from elastodyn.description.materials import STEEL, Material, Section
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked_delta import KEDDeltaModel as _KED
 
 from reference_delta_frame import frame_delta
 
 JOINTS = ("universal", "spherical", "clamped")
 CASES = [(b, d) for b in JOINTS for d in JOINTS]
+
+
+def KEDDeltaModel(*args, **kwargs):
+    """Kuo's KED about the undeformed configuration: the frame model is linear there
+    (the deflected reference has its own test, tests/test_ked_deflected.py)."""
+    return _KED(*args, reference="undeformed", **kwargs)
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,7 @@ from ..formulations.rigid_delta import ExplicitDeltaModel
 from ..exceptions import InputError, ModelError
 from ..formulations.ked_delta import DeltaMotion, KEDDeltaModel
 from ..formulations.ked_delta_batch import KEDBatch
+from ..fem.modal import modal_analysis
 from ..integrators.second_order import NewmarkScheme
 from ..integrators.state_space import simulate_state_space
 from ..trajectories import Circle
@@ -132,9 +133,12 @@ def frequency_map(model: KEDDeltaModel, circle: Circle | None = None, *, points:
     ang, pos = circle_points(circle, points)
     model.kinematics.check_reachable(pos)
     om = np.empty((len(ang), positive_int("count", count)))
-    for k, p in enumerate(pos):
-        om[k] = model.modes(p, count).omega_rad_s
-        _progress(progress, k + 1, len(ang), "frequency map")
+    chunk = 60  # poses per batch of reference solves
+    for k0 in range(0, len(pos), chunk):
+        Ms, Ks = model.rest_matrices(pos[k0:k0 + chunk])
+        for j, (M, K) in enumerate(zip(Ms, Ks)):
+            om[k0 + j] = modal_analysis(M, K, count=count, labels=model.labels).omega_rad_s
+        _progress(progress, min(len(pos), k0 + chunk), len(ang), "frequency map")
     return FrequencyMap(ang, pos, om, model.dof)
 
 
@@ -265,6 +269,30 @@ def _take(mo, idx) -> DeltaMotion:
     return DeltaMotion(**{k: v[idx] for k, v in kw.items()}, A=mo.A, y=mo.y)
 
 
+def _coarse_samples(time, dt: float, knots, spacing: float):
+    """Coarse sample indices every ``spacing`` seconds and at the knots, and the cuts
+    (first, last and knot indices) that split the fine samples into smooth pieces."""
+    nt = len(time)
+    m = max(1, int(round(spacing / dt)))
+    cuts = sorted({0, nt - 1} | {int(round((t - time[0]) / dt)) for t in knots
+                                 if time[0] < t < time[-1]})
+    return np.unique(np.concatenate([np.arange(0, nt, m), cuts])), cuts
+
+
+def _piecewise_spline(time, idx, cuts, coarse, exact):
+    """Values at every fine sample (nt, ...): a cubic spline through the coarse values
+    ``coarse`` (len(idx), ...) per smooth piece, ``exact(ks)`` on pieces too short."""
+    from scipy.interpolate import CubicSpline
+    out = np.empty((len(time),) + coarse.shape[1:])
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        sel = (idx >= a) & (idx <= b)
+        if sel.sum() < 4:  # too short a piece for a spline: exact solves
+            out[a:b + 1] = exact(np.arange(a, b + 1))
+        else:
+            out[a:b + 1] = CubicSpline(time[idx[sel]], coarse[sel], axis=0)(time[a:b + 1])
+    return out
+
+
 def interpolated_end_forces(model: KEDDeltaModel, motion: DeltaMotion, time, dt: float,
                             knots=()) -> np.ndarray:
     """Axial end forces of the links (nt, 3 legs, 2 links) [N] along a rigid motion
@@ -275,22 +303,72 @@ def interpolated_end_forces(model: KEDDeltaModel, motion: DeltaMotion, time, dt:
     nt = len(time)
     if not model.preload:
         return np.zeros((nt, 3, 2))
-    m = max(1, int(round(END_FORCE_SPACING / dt)))
-    cuts = sorted({0, nt - 1} | {int(round((t - time[0]) / dt)) for t in knots
-                                 if time[0] < t < time[-1]})
-    idx = np.unique(np.concatenate([np.arange(0, nt, m), cuts]))
+    idx, cuts = _coarse_samples(time, dt, knots, END_FORCE_SPACING)
     if len(idx) >= nt / 2:
         return KEDBatch(model, motion).end_force
-    from scipy.interpolate import CubicSpline
     coarse = KEDBatch(model, _take(motion, idx)).end_force
-    out = np.empty((nt, 3, 2))
-    for a, b in zip(cuts[:-1], cuts[1:]):
-        sel = (idx >= a) & (idx <= b)
-        if sel.sum() < 4:  # too short a piece for a spline: exact solves
-            out[a:b + 1] = KEDBatch(model, _take(motion, np.arange(a, b + 1))).end_force
-        else:
-            out[a:b + 1] = CubicSpline(time[idx[sel]], coarse[sel], axis=0)(time[a:b + 1])
-    return out
+    return _piecewise_spline(time, idx, cuts, coarse,
+                             lambda ks: KEDBatch(model, _take(motion, ks)).end_force)
+
+
+REFERENCE_SPACING = 0.01
+"""Time spacing [s] of the deflected-reference solves along a simulation (geometrically
+exact quasi-static deflection, tangent stiffness and mass,
+:mod:`elastodyn.formulations.ked_deflected`); cubic splines per smooth piece in between,
+as the end forces (the reference follows the smooth rigid motion: interpolation error
+~ h^4 f^(4) / 384, tested against exact solves)."""
+
+
+class ReferenceTrack:
+    """The deflected reference along a rigid motion, for :class:`KEDBatch`: exact solves
+    every REFERENCE_SPACING seconds and at the knots, splines in between; ``at(k0, k1)``
+    gives (delta_s (c, N), K_T, M (c, 3, nb, nb)) at fine samples k0..k1-1."""
+
+    CHUNK = 50  # coarse samples per batched Newton solve
+
+    def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, time, dt: float,
+                 knots=(), progress=None):
+        self.model = model
+        idx, cuts = _coarse_samples(time, dt, knots, REFERENCE_SPACING)
+        self._exact = len(idx) >= len(time) / 2
+        if self._exact:
+            idx = np.arange(len(time))
+        coarse = _take(motion, idx)
+        u0 = KEDBatch(model, coarse).quasi_static()[0]   # linear start of Newton
+        parts = []
+        for k0 in range(0, len(idx), self.CHUNK):
+            ks = np.arange(k0, min(len(idx), k0 + self.CHUNK))
+            parts.append(model.deflected_reference(coarse, ks, u0[ks]))
+            _progress(progress, ks[-1] + 1, len(idx), "deflected reference")
+        self.delta = np.concatenate([p.delta for p in parts])
+        self.K = np.concatenate([p.K for p in parts])
+        self.M = np.concatenate([p.M for p in parts])
+        self._idx, self._cuts, self._time, self._motion = idx, cuts, np.asarray(time), motion
+
+    def at(self, k0: int, k1: int):
+        if self._exact:
+            return self.delta[k0:k1], self.K[k0:k1], self.M[k0:k1]
+        return tuple(self._spline(j, k0, k1) for j in range(3))
+
+    def _spline(self, j, k0, k1):
+        """Field j (0 delta, 1 K, 2 M) at fine samples k0..k1-1."""
+        from scipy.interpolate import CubicSpline
+        idx, cuts, t = self._idx, self._cuts, self._time
+        data = (self.delta, self.K, self.M)[j]
+        out = np.empty((k1 - k0,) + data.shape[1:])
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            lo, hi = max(a, k0), min(b, k1 - 1)
+            if lo > hi:
+                continue
+            sel = (idx >= a) & (idx <= b)
+            if sel.sum() < 4:  # too short a piece for a spline: exact solves
+                ref = self.model.deflected_reference(_take(self._motion,
+                                                           np.arange(lo, hi + 1)))
+                out[lo - k0:hi - k0 + 1] = (ref.delta, ref.K, ref.M)[j]
+            else:
+                out[lo - k0:hi - k0 + 1] = CubicSpline(t[idx[sel]], data[sel],
+                                                       axis=0)(t[lo:hi + 1])
+        return out
 
 
 def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
@@ -381,9 +459,11 @@ def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = N
     q0 = model.static_deflection(smp.position[0]) if initial == "static" else np.zeros(N)
     v0 = np.zeros(N)
     if method == "newmark":
-        end = interpolated_end_forces(model, motion, time, dt,
-                                      getattr(trajectory, "times", ()))
-        batch = KEDBatch(model, motion, end_force=end)
+        knots = getattr(trajectory, "times", ())
+        end = interpolated_end_forces(model, motion, time, dt, knots)
+        track = (ReferenceTrack(model, motion, time, dt, knots, progress)
+                 if model.reference == "deflected" else None)
+        batch = KEDBatch(model, motion, end_force=end, reference=track)
         Q, V, A = _newmark(batch, q0, v0, dt, progress)
         desc = "newmark(beta=0.25, gamma=0.5)"
     else:

@@ -42,9 +42,10 @@ Derivatives. The gradient and the Hessian of any such scalar potential with resp
 any smooth parametrization of the configuration are computed numerically but accurately
 (:func:`potential_derivatives`): the gradient by the complex step (exact to round-off:
 every function here is complex-analytic, with rotations by :func:`so3_exp`), the Hessian
-by central differences of that gradient (error ~ h^2 V'''' with h = 1e-6: about 1e-8 of
-the stiffest element's axial stiffness, 1e-7 of a bending stiffness; measured in the
-tests against the assembled linear stiffness).
+by central differences of that exact gradient (error ~ h^2 V^(4) + eps |g| / h with
+h = 1e-8 m or rad (HESSIAN_STEP): below 1e-9 of the stiffest element's axial stiffness and 1e-7 of a
+bending stiffness; measured in the tests against the assembled linear stiffness and
+the elastica).
 
 Units: SI; rotations in rad.
 """
@@ -60,36 +61,60 @@ from .elements import BeamElement, mass_matrix, stiffness_matrix
 from .moving_frame import skew
 from .shapes import gauss_legendre_01
 
-__all__ = ["so3_exp", "vee_skew", "CorotationalBeam", "BeamFrame", "potential_derivatives",
+__all__ = ["so3_exp", "axis_rotation", "vee_skew", "CorotationalBeam", "BeamFrame",
+           "potential_derivatives", "potential_gradient",
            "spin_jacobian", "HESSIAN_STEP"]
 
 HESSIAN_STEP = 1e-8
-"""Central-difference step of :func:`potential_derivatives` (m or rad): truncation
-~ h^2 and round-off ~ eps |gradient| / h both far below 1e-7 of the stiffnesses."""
+"""Central-difference step of :func:`potential_derivatives` (m or rad). Truncation
+~ h^2 V^(4) ~ (h / l)^2 EA / l; round-off ~ eps (EA / l) |u| / h (the elongation from
+displacements u, :meth:`CorotationalBeam.frame`): both below 1e-10 of the stiffest
+(axial) entries (forward differences, h V^(3), are far worse: 1e-3 on the sagged
+cantilever's first mode)."""
 _CSTEP = 1e-30  # complex step: the derivative to round-off, no subtraction
 
 
 def so3_exp(phi) -> np.ndarray:
     """Rotation matrix exp([phi]x), shape (..., 3, 3), of rotation vectors phi (..., 3)
-    [rad] (Rodrigues' formula; complex-analytic, so complex steps go through it: the
-    coefficients sin(t)/t and (1 - cos t)/t^2 are even functions of t = |phi|, evaluated
-    from t^2 = phi . phi, by their Taylor series when |t^2| < 1e-2)."""
+    [rad] (Rodrigues' formula R = I + a [phi]x + b [phi]x^2 = (1 - b t^2) I + a [phi]x +
+    b phi phi^T; complex-analytic, so complex steps go through it: a = sin(t)/t and
+    b = (1 - cos t)/t^2 are even functions of t = |phi|, evaluated from t^2 = phi . phi,
+    by their Taylor series when |t^2| < 1e-2)."""
     phi = np.asarray(phi)
     phi = phi.astype(np.result_type(phi, float), copy=False)
     t2 = np.einsum("...i,...i->...", phi, phi)
     small = np.abs(t2) < 1e-2
-    ts = np.where(small, 0.0, t2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.sqrt(ts + 0j) if np.iscomplexobj(ts) else np.sqrt(ts)
-        a_big = np.where(small, 1.0, np.sin(t) / np.where(small, 1.0, t))
-        b_big = np.where(small, 0.5, (1.0 - np.cos(t)) / np.where(small, 1.0, ts))
     # series to t^8: remainder below 1e-2^5 / 9! ~ 3e-16
-    a_ser = 1 - t2 / 6 * (1 - t2 / 20 * (1 - t2 / 42 * (1 - t2 / 72)))
-    b_ser = 0.5 * (1 - t2 / 12 * (1 - t2 / 30 * (1 - t2 / 56 * (1 - t2 / 90))))
-    a = np.where(small, a_ser, a_big)
-    b = np.where(small, b_ser, b_big)
-    K = skew(phi)
-    return np.eye(3) + a[..., None, None] * K + b[..., None, None] * (K @ K)
+    a = 1 - t2 / 6 * (1 - t2 / 20 * (1 - t2 / 42 * (1 - t2 / 72)))
+    b = 0.5 * (1 - t2 / 12 * (1 - t2 / 30 * (1 - t2 / 56 * (1 - t2 / 90))))
+    if not np.all(small):
+        big = ~small
+        tb = np.sqrt(t2[big] + 0j) if np.iscomplexobj(t2) else np.sqrt(t2[big])
+        a[big] = np.sin(tb) / tb
+        b[big] = (1.0 - np.cos(tb)) / t2[big]
+    return _rodrigues(phi, a, b, t2)
+
+
+def axis_rotation(angle, axis) -> np.ndarray:
+    """exp(angle [axis]x) (..., 3, 3) for angles (...,) [rad] (real or complex) about unit
+    axes (..., 3): I + sin(angle) [n]x + (1 - cos(angle)) [n]x^2."""
+    angle = np.asarray(angle)
+    n = np.asarray(axis, dtype=float)
+    return _rodrigues(n, np.sin(angle), 1.0 - np.cos(angle), np.ones(np.shape(angle)))
+
+
+def _rodrigues(v, a, b, v2):
+    """(1 - b v2) I + a [v]x + b v v^T, elementwise (no small-matrix products)."""
+    v, a, b, v2 = np.broadcast_arrays(v, np.asarray(a)[..., None], np.asarray(b)[..., None],
+                                      np.asarray(v2)[..., None])
+    a, b, v2 = a[..., 0], b[..., 0], v2[..., 0]
+    x, y, z = v[..., 0], v[..., 1], v[..., 2]
+    c = 1.0 - b * v2
+    ax, ay, az = a * x, a * y, a * z
+    bxy, bxz, byz = b * x * y, b * x * z, b * y * z
+    return np.stack([np.stack([c + b * x * x, bxy - az, bxz + ay], -1),
+                     np.stack([bxy + az, c + b * y * y, byz - ax], -1),
+                     np.stack([bxz - ay, byz + ax, c + b * z * z], -1)], -2)
 
 
 def vee_skew(A) -> np.ndarray:
@@ -127,61 +152,81 @@ class CorotationalBeam:
                    float(material.rho * section.area))
 
     # ------------------------------------------------------------------ kinematics
-    def frame(self, xa, ta, xb, tb):
-        """Element frame E (..., 3, 3) (columns e1 e2 e3), current length l (...,) and
-        local rotations theta_a, theta_b (..., 3) in E of end triads ta, tb (..., 3, 3)
-        at end positions xa, xb (..., 3) [m] (module docstring)."""
-        d = xb - xa
-        l = np.sqrt(np.einsum("...i,...i->...", d, d))
-        e1 = d / l[..., None]
+    # Positions enter as displacements ua, ub (..., 3) [m] from a reference placement
+    # of the element whose chord is chord0 (3,) or (..., 3) [m] (|chord0| = length): the
+    # elongation is then computed without cancellation (its round-off would otherwise be
+    # eps |x| EA / l, differentiated twice by the Hessian's differences).
+    def frame(self, ua, ta, ub, tb, chord0):
+        """Element frame E (..., 3, 3) (columns e1 e2 e3), elongation l - l0 (...,) [m]
+        and local rotations theta_a, theta_b (..., 3) in E, for end displacements ua, ub
+        from the placement of chord chord0 and end triads ta, tb (..., 3, 3)."""
+        c0 = np.asarray(chord0, dtype=float)
+        dlt = ub - ua
+        d = c0 + dlt
+        l0 = self.length
+        e = (2.0 * np.einsum("...i,...i->...", c0, dlt) + np.einsum("...i,...i->...", dlt, dlt)
+             + (c0 @ c0 if c0.ndim == 1 else np.einsum("...i,...i->...", c0, c0)) - l0 * l0) \
+            / (l0 * l0)
+        root = np.sqrt(1.0 + e)
+        e1 = d / (l0 * root)[..., None]
         q = 0.5 * (ta[..., :, 1] + tb[..., :, 1])
         e3 = _unit(np.cross(e1, q))
         e2 = np.cross(e3, e1)
         E = np.stack([e1, e2, e3], axis=-1)
         Et = np.swapaxes(E, -1, -2)
-        return E, l, vee_skew(Et @ ta), vee_skew(Et @ tb)
+        return E, l0 * e / (root + 1.0), vee_skew(Et @ ta), vee_skew(Et @ tb)
 
-    def local_dofs(self, xa, ta, xb, tb) -> np.ndarray:
+    def local_dofs(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """Local deformation dofs d (..., 12) of the linear element (module docstring)."""
-        E, l, tha, thb = self.frame(xa, ta, xb, tb)
-        z = np.zeros(l.shape, dtype=l.dtype)
+        E, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
+        z = np.zeros(du.shape, dtype=du.dtype)
         return np.stack([z, z, z, tha[..., 0], tha[..., 1], tha[..., 2],
-                         l - self.length, z, z, thb[..., 0], thb[..., 1], thb[..., 2]], -1)
+                         du, z, z, thb[..., 0], thb[..., 1], thb[..., 2]], -1)
 
     # ------------------------------------------------------------------ potentials
-    def strain_energy(self, xa, ta, xb, tb) -> np.ndarray:
+    def strain_energy(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """U_e = 1/2 d^T K_e d [J], shape (...,)."""
-        d = self.local_dofs(xa, ta, xb, tb)
+        d = self.local_dofs(ua, ta, ub, tb, chord0)
         return 0.5 * np.einsum("...i,ij,...j->...", d, self.stiffness, d)
 
-    def load_potential(self, xa, ta, xb, tb, b0, b1=None) -> np.ndarray:
-        """-rho A int_0^l0 b(s) . x(s) ds [J], shape (...,), for body forces per unit mass
-        b(s) = b0 + s b1 (..., 3) [m/s^2, 1/s^2] (world; s from end a) on the axis points
-        x(s) (module docstring; 3-point Gauss, exact for these cubic x linear terms)."""
-        E, l, tha, thb = self.frame(xa, ta, xb, tb)
+    def load_potential(self, ua, ta, ub, tb, chord0, b0, b1=None) -> np.ndarray:
+        """-rho A int_0^l0 b(s) . u(s) ds [J], shape (...,) (the potential up to a
+        constant: u the displacement of the axis points from the reference placement),
+        for body forces per unit mass b(s) = b0 + s b1 (..., 3) [m/s^2, 1/s^2] (world; s
+        from end a) on the axis points (module docstring; 3-point Gauss, exact for these
+        cubic x linear terms)."""
+        E, _, tha, thb = self.frame(ua, ta, ub, tb, chord0)
         xi, wg = gauss_legendre_01(3)
         l0 = self.length
         h2 = l0 * (xi - 2 * xi**2 + xi**3)
         h4 = l0 * (-xi**2 + xi**3)
         v = h2 * tha[..., 2, None] + h4 * thb[..., 2, None]          # (..., g)
         w = -(h2 * tha[..., 1, None] + h4 * thb[..., 1, None])
-        # axis points (..., g, 3)
-        x = ((1 - xi)[:, None] * xa[..., None, :] + xi[:, None] * xb[..., None, :]
+        # displacements of the axis points (..., g, 3)
+        x = ((1 - xi)[:, None] * ua[..., None, :] + xi[:, None] * ub[..., None, :]
              + v[..., None] * E[..., None, :, 1] + w[..., None] * E[..., None, :, 2])
         b0 = np.asarray(b0, dtype=float)
         b = b0[..., None, :] + (0.0 if b1 is None else
                                 (l0 * xi)[:, None] * np.asarray(b1, dtype=float)[..., None, :])
         return -self.rho_a * l0 * np.einsum("g,...gi,...gi->...", wg, b, x)
 
-    def world_mass(self, xa, ta, xb, tb) -> np.ndarray:
+    def world_mass(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """Consistent mass (..., 12, 12) [kg, kg m^2] on world increments (dx_a, spin_a,
         dx_b, spin_b): T^T M_e T with T = diag(E^T x 4), E the current element frame."""
-        E = self.frame(xa, ta, xb, tb)[0].real
+        E = self.frame(ua, ta, ub, tb, chord0)[0].real
         T = np.zeros(E.shape[:-2] + (12, 12))
         Et = np.swapaxes(E, -1, -2)
         for k in range(4):
             T[..., 3 * k:3 * k + 3, 3 * k:3 * k + 3] = Et
         return np.swapaxes(T, -1, -2) @ self.mass @ T
+
+
+def potential_gradient(f, z0) -> np.ndarray:
+    """Gradient (..., nv) of a scalar potential f at z0 (..., nv) by the complex step
+    (exact to round-off; f as in :func:`potential_derivatives`)."""
+    z0 = np.asarray(z0, dtype=float)
+    nv = z0.shape[-1]
+    return f(z0[..., None, :] + 1j * _CSTEP * np.eye(nv)).imag / _CSTEP
 
 
 def potential_derivatives(f, z0, *, step: float = HESSIAN_STEP):
@@ -199,7 +244,8 @@ def potential_derivatives(f, z0, *, step: float = HESSIAN_STEP):
     Returns
     -------
     (V (...,), g (..., nv), H (..., nv, nv)): g by the complex step, H by central
-    differences of g (symmetrized); module docstring for the accuracy.
+    differences of g (symmetrized; 2 nv + 1 gradients); module docstring for the
+    accuracy.
     """
     z0 = np.asarray(z0, dtype=float)
     nv = z0.shape[-1]
@@ -289,10 +335,13 @@ class BeamFrame:
             za = self._local(q, a)
             zb = self._local(q, b)
 
-            def f(z, a=a, b=b, e=e):
-                xa, ta = self._node_at(a, z[..., 0:6])
-                xb, tb = self._node_at(b, z[..., 6:12])
-                return e.strain_energy(xa, ta, xb, tb) + e.load_potential(xa, ta, xb, tb, grav)
+            c0 = self.x0[b] - self.x0[a]
+
+            def f(z, a=a, b=b, e=e, c0=c0):
+                ua, ta = self._node_at(a, z[..., 0:6])
+                ub, tb = self._node_at(b, z[..., 6:12])
+                return (e.strain_energy(ua, ta, ub, tb, c0)
+                        + e.load_potential(ua, ta, ub, tb, c0, grav))
 
             v, ge, He = potential_derivatives(f, np.concatenate([za, zb]))
             V += float(v)
@@ -308,7 +357,7 @@ class BeamFrame:
                 J = J.reshape(12, 12)
                 xa, ta = self._node_at(a, za)
                 xb, tb = self._node_at(b, zb)
-                Mw = J.T @ e.world_mass(xa, ta, xb, tb) @ J
+                Mw = J.T @ e.world_mass(xa, ta, xb, tb, c0) @ J
                 M[np.ix_(gc, gc)] += Mw[np.ix_(sel, sel)]
         for k, m, Jk in self.masses:
             c = self._cols(k)
@@ -328,7 +377,8 @@ class BeamFrame:
         return np.zeros(6) if c is None else q[c]
 
     def _node_at(self, k, z):
-        return self.x0[k] + z[..., 0:3], so3_exp(z[..., 3:6]) @ self.T0[k]
+        """Displacement and triad of node k for its unknowns z (..., 6)."""
+        return z[..., 0:3], so3_exp(z[..., 3:6]) @ self.T0[k]
 
     def _pair(self, a, b, z):
         xa, ta = self._node_at(a, z[..., 0:6])

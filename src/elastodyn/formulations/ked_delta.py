@@ -93,11 +93,13 @@ from ..fem.elements import ORDERS, BeamElement
 from ..fem.modal import ModalResult, modal_analysis
 from ..fem.moving_frame import LinkMatrices, link_matrices, skew
 from ..kinematics.delta import DeltaKinematics
+from .ked_blocks import dense_leg_blocks
 
 __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
-           "rigid_motion", "ACTUATORS"]
+           "rigid_motion", "ACTUATORS", "REFERENCES"]
 
 ACTUATORS = ("locked", "free")
+REFERENCES = ("undeformed", "deflected")
 _RY = 4  # index of the rotation about y at node 0 (A_i) of an upper link
 
 
@@ -238,6 +240,13 @@ class KEDDeltaModel:
         Include the geometric stiffness of the axial link forces (Kuo eqs. 34-37).
     rayleigh : (alpha, beta)
         Proportional damping C_p = alpha M + beta K_el [1/s, s] (Kuo after eq. 44); >= 0.
+    reference : {"deflected", "undeformed"} or None
+        Configuration the elastic equations are linearized about
+        (:mod:`elastodyn.formulations.ked_deflected`): "deflected", the geometrically
+        exact quasi-static deflection under gravity and the rigid motion's loads (the
+        default where it applies: cubic elements, locked actuators, no mechanism), or
+        "undeformed", Kuo's rigid configuration with the axial preload (the default
+        otherwise, and with ``preload=False``, which applies to it only).
 
     Attributes
     ----------
@@ -252,7 +261,7 @@ class KEDDeltaModel:
     def __init__(self, robot: FlexibleDelta, *, elements: int = 1, order: str = "cubic",
                  joint_b: str | None = None, joint_d: str | None = None,
                  actuators: str = "locked", preload: bool = True,
-                 rayleigh: tuple = (0.0, 0.0)):
+                 rayleigh: tuple = (0.0, 0.0), reference: str | None = None):
         if not isinstance(robot, FlexibleDelta):
             raise InputError("robot", robot, "a FlexibleDelta")
         self.robot = robot.with_joints(joint_b, joint_d)
@@ -282,6 +291,31 @@ class KEDDeltaModel:
         self.platform_mass_matrix = self.carried_body.mass_matrix
         self._motor = bool(r.motor_inertia) or not r.friction.is_zero
         self._build_layout()
+        why = self._deflected_unavailable()
+        if reference is None:
+            reference = "undeformed" if why or not self.preload else "deflected"
+        self.reference = choice("reference", reference, REFERENCES)
+        if self.reference == "deflected" and why:
+            raise InputError("reference", reference, f"undeformed ({why})")
+        if self.reference == "deflected" and not self.preload:
+            raise InputError("preload", preload, "True with reference='deflected' (the "
+                             "tangent about the deflected shape carries every internal "
+                             "force)")
+        self._deflected = None
+        if self.reference == "deflected":
+            from .ked_deflected import DeflectedReference
+            self._deflected = DeflectedReference(self)
+
+    def _deflected_unavailable(self) -> str | None:
+        """Why the deflected reference does not apply, or None."""
+        if self.order != "cubic":
+            return "the deflected reference uses cubic elements"
+        if self.actuators != "locked":
+            return "free actuators make a mechanism without static equilibrium"
+        if self.mechanisms:
+            return (f"joints {self.joint_b}/{self.joint_d} leave {self.mechanisms} "
+                    "mechanism freedoms without static equilibrium")
+        return None
 
     # ------------------------------------------------------------------ layout
     @property
@@ -332,6 +366,28 @@ class KEDDeltaModel:
         for c in self._chains:
             c["lower_cols"] = np.concatenate([c["lower_global"], c["tip_global"], c["rel_b"],
                                               np.arange(6), c["rel_d"]])
+
+    @property
+    def chains(self) -> tuple:
+        """Per leg, the global indices of its variables (dicts: ``upper_local`` and
+        ``upper_global`` (the upper link's free dofs and their global indices),
+        ``tip_global``, ``rel_b``, ``lower_local``, ``lower_global``, ``rel_d``,
+        ``lower_cols``)."""
+        return tuple(self._chains)
+
+    @cached_property
+    def leg_blocks(self) -> np.ndarray:
+        """Global indices (3, nb) of the leg blocks: leg i touches only its own
+        variables and the platform's, ordered [lower own | upper own, tip last | releases
+        at B | releases at D | platform] (the lower link's shared variables contiguous
+        at the end; :mod:`elastodyn.formulations.ked_delta_batch`)."""
+        nd, n = self.links[0].nd, self.n_elements
+        out = []
+        for c in self._chains:
+            tip = np.isin(c["upper_local"], n * nd + np.arange(6))
+            ucols = np.r_[c["upper_global"][~tip], c["upper_global"][tip]]
+            out.append(np.r_[c["lower_global"], ucols, c["rel_b"], c["rel_d"], np.arange(6)])
+        return np.array(out)
 
     # ------------------------------------------------------------------ motion
     def motion(self, X, Xd=None, Xdd=None) -> DeltaMotion:
@@ -429,6 +485,12 @@ class KEDDeltaModel:
     def system(self, mo: DeltaMotion, k: int = 0) -> KEDSystem:
         """The KED system (Kuo eqs. 43-44) at sample k of a rigid motion.
 
+        With ``reference="deflected"``: M is the mass about the deflected links, K =
+        K_T + K_mot (the tangent stiffness at the quasi-static deflection delta_s and the
+        rigid-motion terms) and F = K_T delta_s
+        (:mod:`elastodyn.formulations.ked_deflected`), so that the static solution of
+        K delta = F at rest is delta_s.
+
         Returns
         -------
         KEDSystem with M, C, K (dof, dof), F (dof,), the elastic stiffness K_el and the
@@ -438,12 +500,17 @@ class KEDDeltaModel:
         M, C, K = (np.zeros((N, N)) for _ in range(3))
         parts = self._parts(mo, k)
         Kel, F = self._static_terms(mo, k, parts)
-        M[0:6, 0:6] += self.platform_mass_matrix
         end = self._end_forces(Kel, F, parts)
+        deflected = self._deflected is not None
+        if not deflected:
+            M[0:6, 0:6] += self.platform_mass_matrix
         Sx = {}
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
             Bg = lm.gyroscopic(w)
-            Kl = lm.stiffness(w, al, a0, g, end[i, li] if self.preload else None)
+            if deflected:  # rigid-motion terms only: K_T carries the elastic ones
+                Kl = lm.stiffness(w, al) - lm.Ke
+            else:
+                Kl = lm.stiffness(w, al, a0, g, end[i, li] if self.preload else None)
             ix = np.ix_(cols, cols)
             if S is None:
                 loc = self._chains[i]["upper_local"]
@@ -457,6 +524,13 @@ class KEDDeltaModel:
                 C[ix] += S0.T @ (2.0 * (lm.M @ S1 + Bg @ S0))
                 K[ix] += S0.T @ (lm.M @ S2 + 2.0 * Bg @ S1 + Kl @ S0)
             Sx[(i, li)] = (cols, S)
+        if deflected:  # Newton from the linear quasi-static solution
+            u0 = self._quasi_static(Kel, F, parts)[0]
+            ref = self._deflected.solve(mo, [k], u0[None])
+            Kt = dense_leg_blocks(ref.K[0], self.leg_blocks, N)
+            M = dense_leg_blocks(ref.M[0], self.leg_blocks, N)
+            K += Kt
+            F = Kt @ ref.delta[0]
         a, b = self.rayleigh
         if a or b:
             C += a * M + b * Kel
@@ -594,6 +668,34 @@ class KEDDeltaModel:
     def at_rest(self, X) -> KEDSystem:
         """The system at platform position X [m] with the robot at rest."""
         return self.system(self.motion(np.asarray(X, dtype=float)), 0)
+
+    def deflected_reference(self, mo: DeltaMotion, ks=None, delta0=None):
+        """The deflected reference (:class:`~.ked_deflected.DeflectedState`: delta_s,
+        K_T and M in leg blocks) at samples ``ks`` (default all) of the rigid motion
+        ``mo``, Newton from delta0 (ns, dof) (default zero).
+
+        Raises
+        ------
+        ModelError
+            The model's reference is "undeformed", or Newton fails (buckling).
+        """
+        if self._deflected is None:
+            raise ModelError("deflected_reference: this model linearizes about the "
+                             "undeformed configuration (reference='undeformed')")
+        return self._deflected.solve(mo, ks, delta0)
+
+    def rest_matrices(self, X):
+        """Mass and stiffness (ns, dof, dof) at rest at platform positions X (ns, 3) [m]
+        (with ``reference="deflected"`` the references of all poses solved at once)."""
+        X = np.atleast_2d(np.asarray(X, dtype=float))
+        mo = self.motion(X)
+        if self._deflected is None:
+            out = [self.system(mo, k) for k in range(len(X))]
+            return np.array([s.M for s in out]), np.array([s.K for s in out])
+        u0 = np.array([self.quasi_static(mo, k)[0] for k in range(len(X))])
+        ref = self._deflected.solve(mo, None, u0)
+        return (dense_leg_blocks(ref.M, self.leg_blocks, self.dof),
+                dense_leg_blocks(ref.K, self.leg_blocks, self.dof))
 
     def modes(self, X, count: int = 8) -> ModalResult:
         """Lowest ``count`` natural frequencies at rest at platform position X [m] (static

@@ -28,9 +28,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..fem.moving_frame import gyroscopic_coefficients, skew, stiffness_coefficients
+from .ked_blocks import dense_leg_blocks, solve_leg_blocks
 from .ked_delta import DeltaMotion, KEDDeltaModel
 
 __all__ = ["KEDBatch"]
+
 
 
 class KEDBatch:
@@ -43,15 +45,22 @@ class KEDBatch:
     end_force : ndarray (ns, 3, 2) or None
         Axial end forces of the links [N]; None computes them exactly at every sample
         (one quasi-static solve per sample, batched).
+    reference : object or None
+        For ``reference="deflected"`` models: ``reference.at(k0, k1)`` returns the
+        deflected reference (delta_s (c, N), K_T and M (c, 3, nb, nb)) at samples
+        k0..k1-1 (:mod:`elastodyn.formulations.ked_deflected`); the dynamic blocks are
+        then M, C and K = K_T + K_mot with F = K_T delta_s. Required by such models.
     """
 
-    def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, end_force=None):
+    def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, end_force=None,
+                 reference=None):
         self.model, self.mo = model, motion
+        self.reference = reference
         self.ns = len(motion)
         self.N = model.dof
         grav = np.asarray(model.robot.gravity, dtype=float)
         mo = motion
-        self.links, self.blocks = [], []
+        self.links = []
         for i, c in enumerate(model._chains):
             for li, lm in enumerate(model.links):
                 R = mo.Ru[:, i] if li == 0 else mo.Rl[:, i]
@@ -74,7 +83,6 @@ class KEDBatch:
                     # releases, platform) are contiguous at the end of the block
                     tip = np.isin(c["upper_local"], n * nd + np.arange(6))
                     entry["perm"] = np.r_[c["upper_local"][~tip], c["upper_local"][tip]]
-                    ucols = np.r_[c["upper_global"][~tip], c["upper_global"][tip]]
                 else:
                     r = np.r_[0:6, n * nd:n * nd + 6]
                     entry["o"], entry["r"] = c["lower_local"], r
@@ -89,11 +97,8 @@ class KEDBatch:
                     entry["Tb"] = [T[:, :, tcols] for T in entry["T"]]
                 entry["lmb"] = lm.restricted(entry["perm"])  # link matrices in block order
                 self.links.append(entry)
-            # leg block: [lower own | upper own (tip last) | rel_b | rel_d | platform]
             self.no, self.nu = len(c["lower_local"]), len(c["upper_local"])
-            self.blocks.append(np.r_[c["lower_global"], ucols, c["rel_b"], c["rel_d"],
-                                     np.arange(6)])
-        self.blocks = np.array(self.blocks)
+        self.blocks = model.leg_blocks
         self.nb = self.blocks.shape[1]
         self.end_force = self.quasi_static()[1] if end_force is None else np.asarray(end_force)
 
@@ -147,6 +152,8 @@ class KEDBatch:
         """K_l = K_e + B(al) - M_s(w) + K_g (c, nl, nl) in block order for samples sl with
         end forces end (c,) (fem.moving_frame, coefficients computed once per link)."""
         lmb = e["lmb"]
+        if self.model.reference == "deflected":  # K_T carries the elastic terms
+            return lmb.combine(e["ck"][sl])
         K = lmb.combine(e["ck"][sl]) + lmb.Ke
         if self.model.preload:
             K = K + lmb.geometric(lmb.axial_force(e["w"][sl], e["a0"][sl], e["g"][sl], end))
@@ -182,6 +189,12 @@ class KEDBatch:
         ``x[..., self.blocks]``."""
         sl, c, nb = slice(k0, k1), k1 - k0, self.nb
         end = self.end_force[sl] if end is None else end
+        ref = None
+        if dynamic and self.model.reference == "deflected":
+            if self.reference is None:
+                raise ValueError("KEDBatch: a deflected-reference model needs its "
+                                 "reference (the 'reference' argument)")
+            ref = self.reference.at(k0, k1)
         a, b = self.model.rayleigh
         elastic = elastic or (dynamic and b != 0)
         z = lambda: np.zeros((c, 3, nb, nb))  # noqa: E731
@@ -196,7 +209,8 @@ class KEDBatch:
                 if elastic:
                     Kel[:, i, u, u] += e["lmb"].Ke
                 if dynamic:
-                    M[:, i, u, u] += e["lmb"].M
+                    if ref is None:
+                        M[:, i, u, u] += e["lmb"].M
                     C[:, i, u, u] += 2.0 * self._link_B(e, sl)
                     K[:, i, u, u] += self._link_K(e, sl, end[:, i, 0])
                 continue
@@ -208,15 +222,22 @@ class KEDBatch:
                 self._add_lower(Kel, i, [(e["lmb"].Ke, T0, 1.0, True)], T0)
             if dynamic:
                 Bg, Kl, Ml = self._link_B(e, sl), self._link_K(e, sl, end[:, i, 1]), e["lmb"].M
-                self._add_lower(M, i, [(Ml, T0, 1.0, True)], T0)
+                if ref is None:
+                    self._add_lower(M, i, [(Ml, T0, 1.0, True)], T0)
                 self._add_lower(C, i, [(Ml, T1, 2.0, False), (Bg, T0, 2.0, True)], T0)
                 self._add_lower(K, i, [(Ml, T2, 1.0, False), (Bg, T1, 2.0, False),
                                        (Kl, T0, 1.0, True)], T0)
         grav = np.asarray(self.model.robot.gravity, dtype=float)
         p = nb - 6
         F[:, 0, p:] += self.model.carried_body.load(grav - self.mo.Xdd[sl])
-        if dynamic:
+        if ref is not None:
+            delta, Kt, Md = ref
+            M += Md  # the platform's mass included
+            K += Kt
+            F = np.einsum("cinm,cim->cin", Kt, delta[:, self.blocks])
+        elif dynamic:
             M[:, 0, p:, p:] += self.model.platform_mass_matrix
+        if dynamic:
             if a or b:
                 C += a * M
                 if b:
@@ -226,32 +247,11 @@ class KEDBatch:
     def dense(self, G):
         """Global (c, N, N) matrix of leg blocks G (c, 3, nb, nb), or global (c, N)
         vector of block vectors (c, 3, nb)."""
-        out = np.zeros((G.shape[0],) + (self.N,) * (G.ndim - 2))
-        for i, ix in enumerate(self.blocks):
-            if G.ndim == 4:
-                out[:, ix[:, None], ix[None, :]] += G[:, i]
-            else:
-                out[:, ix] += G[:, i]
-        return out
+        return dense_leg_blocks(G, self.blocks, self.N, matrix=G.ndim == 4)
 
     def solve(self, S, r):
-        """Solve the global system given by leg blocks: S (..., 3, nb, nb), right-hand
-        side r (..., 3, nb) in block form (platform rows summed over the legs); returns
-        x (..., N). Arrow elimination: leg unknowns x_i = y_i - X_i p with
-        [y_i X_i] = L_i^-1 [r_i B_i], then (P - sum B'_i X_i) p = r_p - sum B'_i y_i.
-        Requires regular leg blocks L_i (true for M + h C + h^2 K and for K_el without
-        mechanisms: a singular L_i is a mechanism with the platform held)."""
-        m = self.nb - 6
-        L, B, Bt = S[..., :m, :m], S[..., :m, m:], S[..., m:, :m]
-        Y = np.linalg.solve(L, np.concatenate([r[..., :m, None], B], axis=-1))
-        y, X = Y[..., 0], Y[..., 1:]
-        P = (S[..., m:, m:] - Bt @ X).sum(axis=-3)
-        rp = (r[..., m:] - (Bt @ y[..., None])[..., 0]).sum(axis=-2)
-        p = np.linalg.solve(P, rp[..., None])
-        x = np.empty(r.shape[:-2] + (self.N,))
-        x[..., self.blocks[:, :m]] = y - (X @ p[..., None, :, :])[..., 0]
-        x[..., :6] = p[..., 0]
-        return x
+        """Solve the global system given by leg blocks (:func:`solve_leg_blocks`)."""
+        return solve_leg_blocks(S, r, self.blocks, self.N)
 
     @staticmethod
     def matvec(G, x):
