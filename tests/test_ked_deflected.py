@@ -118,9 +118,13 @@ def test_quasi_static_motion_follows_the_reference():
     smp = circle.evaluate(sim.time)
     mo = m.motion(smp.position, smp.velocity, smp.acceleration)
     track = ReferenceTrack(m, mo, sim.time, 2e-3)
-    d, K, M = track.at(100, 110)
+    F, K, M = track.at(100, 110)
+    d = track.delta_at(sim.time[100:110])
     ex = m.deflected_reference(mo, np.arange(100, 110))
     np.testing.assert_allclose(d, ex.delta, atol=1e-12)
+    # F = K_T delta_s carries the Hessian's round-off (1e-9 of EA / l ~ 1e7 N/m) times
+    # delta_s (0.03 m): ~4e-4 N on forces of 300 N
+    np.testing.assert_allclose(F, ex.F, atol=3e-6 * np.abs(ex.F).max())
     # exact solves carry the Hessian's round-off, eps EA L / (l h) ~ 1e-9 of the largest
     np.testing.assert_allclose(K, ex.K, atol=1e-8 * np.abs(ex.K).max())
     np.testing.assert_allclose(M, ex.M, atol=1e-12)

@@ -9,28 +9,44 @@
 
 Validity of the linear model
 ----------------------------
-KED superposes small elastic displacements on the rigid motion; the equations are linear
-in them. Every simulation reports the largest elastic displacement of any link node
-relative to that link's length and the largest elastic rotation, and sets
-``validity_warning`` when either leaves the small-deformation range:
+KED superposes small elastic displacements on a reference and is linear in them. Two
+checks, both reported in every simulation (``model_error``, ``max_displacement_ratio``,
+``max_rotation_rad``) and a warning (:class:`KEDValidityWarning`, the simulation's
+``validity_warning``) when either fails:
 
-* displacement / length > ``MAX_DISPLACEMENT_RATIO`` = 0.1 (10 % of the link length),
-  or
-* rotation > ``MAX_ROTATION_RAD`` = 0.1 rad (5.7 deg);
+1. **Small deformations**: the largest elastic displacement of any link node relative to
+   that link's length above ``MAX_DISPLACEMENT_RATIO`` = 0.1, or the largest elastic
+   rotation (of any node or of the platform) above ``MAX_ROTATION_RAD`` = 0.1 rad. The
+   neglected geometric nonlinearity of a beam is of relative order theta^2 (about 1 % at
+   0.1 rad) and a cantilever whose tip turns by theta deflects by about 2/3 theta L, so
+   the two limits are of the same order; past them the numbers describe the
+   linearization, not the robot (Kuo's 0.8 s pick-and-place: about 0.1 m swings).
 
-the displacement is the largest norm of the translations of any node of any link, the
-rotation the largest norm of the small rotations of any node or of the platform. The
-warning (:class:`KEDValidityWarning`, and the simulation's ``validity_warning``) gives
-both values with these limits.
+2. **An estimate of the model error** (:func:`model_error_estimate`), from the model
+   itself, against ``MODEL_ERROR_LIMIT`` = 5 % of the peak platform deviation:
 
-Why these values: the neglected geometric nonlinearity of a beam is of relative order
-theta^2 (the chord shortening and the second-order terms of the rotation matrices);
-at 0.1 rad it is about 1 % of the linear response, and grows fast beyond. A cantilever
-whose tip turns by theta deflects by about 2/3 theta L (0.067 L at 0.1 rad), so the two
-limits are of the same order. Past them the linear model still runs, but its numbers
-describe its own linearization, not the robot: near resonance (the lowest modes of Kuo's
-5 mm links are at 3-4 Hz, excited by a 0.8 s pick-and-place) an independent nonlinear
-model vibrates by about +-0.1 m.
+   * ``frequency_change``: the largest relative change of the first four natural
+     frequencies at the first pose between the undeformed and the deflected references
+     (the first-order effect of the sag; 4 % on the sideways modes of Kuo's 5 mm Delta);
+   * the frequency error that accumulates over the run: that change itself for the
+     undeformed reference (a first-order error), plus for both references the mean
+     shift of a vibration of amplitude a about the reference, whose stiffness varies at
+     first order with the configuration (a quadratic nonlinearity: 5/12 (change a /
+     sag)^2, Nayfeh & Mook 1979, sec. 4.1), and the beams' own geometric nonlinearity
+     of the vibration, (a / L)^2 (L the shorter link);
+   * over the run of duration T, an undamped vibration at frequency f drifts in phase
+     by 2 pi f T times that error, and its phase is modulated by change x a / sag
+     (bounded); the response error is estimated as (a / peak deviation) x min(2, drift
+     + modulation) + the frequency error (the quasi-static part scales as the
+     stiffness).
+
+   Thresholds from the comparison with an independent geometrically exact simulation
+   of Kuo's Delta (5 mm links, the ramped 5 s circle of section 5.3, issue 15): the
+   undeformed reference was 12 % (x) and 22 % (y) off in the plane; this estimate gives
+   it about that (and the difference between the two references is 11 % and 22 %),
+   and gives the deflected reference, whose frequencies at rest agree with an
+   independent geometrically exact model to 1e-6 (tests/test_ked_deflected.py), well
+   under 5 %.
 
 Initial conditions
 ------------------
@@ -66,8 +82,12 @@ from ..trajectories import Circle
 __all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
            "convergence", "simulate_ked", "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
            "KEDValidityWarning", "INITIAL_CONDITIONS", "interpolated_end_forces",
-           "rigid_torques"]
+           "rigid_torques", "model_error_estimate", "MODEL_ERROR_LIMIT", "ReferenceTrack",
+           "REFERENCE_SPACING"]
 
+MODEL_ERROR_LIMIT = 0.05
+"""Estimated model error (relative to the peak platform deviation) above which a
+simulation warns (module docstring)."""
 MAX_DISPLACEMENT_RATIO = 0.1
 MAX_ROTATION_RAD = 0.1
 INITIAL_CONDITIONS = ("static", "zero")
@@ -203,6 +223,10 @@ class KEDSimulation:
     max_displacement_ratio, max_rotation_rad : largest elastic nodal displacement over
         the link length and largest elastic rotation, over the whole run
     validity_warning : str or None
+    model_error : dict or None
+        The estimate of :func:`model_error_estimate` (None where the model cannot give
+        it: a mechanism or free actuators, where no deflected reference exists)
+    reference : {"deflected", "undeformed"}
     """
 
     time: np.ndarray
@@ -222,6 +246,8 @@ class KEDSimulation:
     method: str
     dof: int
     labels: tuple = field(repr=False, default=())
+    model_error: dict | None = None
+    reference: str = "undeformed"
 
     def summary(self) -> dict:
         """Maxima (of |value| over time) and final values, per axis X, Y, Z."""
@@ -235,6 +261,8 @@ class KEDSimulation:
             "max_displacement_ratio": self.max_displacement_ratio,
             "max_rotation_rad": self.max_rotation_rad,
             "validity_warning": self.validity_warning,
+            "model_error": self.model_error,
+            "reference": self.reference,
             "initial": self.initial,
             "method": self.method,
             "dof": self.dof,
@@ -312,63 +340,80 @@ def interpolated_end_forces(model: KEDDeltaModel, motion: DeltaMotion, time, dt:
 
 
 REFERENCE_SPACING = 0.01
-"""Time spacing [s] of the deflected-reference solves along a simulation (geometrically
-exact quasi-static deflection, tangent stiffness and mass,
-:mod:`elastodyn.formulations.ked_deflected`); cubic splines per smooth piece in between,
-as the end forces (the reference follows the smooth rigid motion: interpolation error
-~ h^4 f^(4) / 384, tested against exact solves)."""
+"""Largest time spacing [s] of the deflected-reference solves along a simulation
+(geometrically exact quasi-static deflection, tangent stiffness and mass,
+:mod:`elastodyn.formulations.ked_deflected`), and at most 1/40 of the shortest smooth
+piece of a piecewise path; cubic splines per piece in between (interpolation error
+~ h^4 f^(4) / 384: 1e-6 of the reference on Kuo's 1 s circle at 10 ms; on his 0.8 s
+pick-and-place (0.2 s pieces) 25 ms spacing changed the response by 80 %, 10 ms by
+0.4 %, 5 ms by 1e-4 against exact solves at every 1 ms step)."""
 
 
 class ReferenceTrack:
-    """The deflected reference along a rigid motion, for :class:`KEDBatch`: exact solves
-    every REFERENCE_SPACING seconds and at the knots, splines in between; ``at(k0, k1)``
-    gives (delta_s (c, N), K_T, M (c, 3, nb, nb)) at fine samples k0..k1-1."""
+    """The deflected reference along a rigid motion sampled at ``time`` (step ``dt``):
+    exact solves every REFERENCE_SPACING seconds and at the ``knots`` (at every sample of
+    a piece between knots too short for a spline), cubic splines per smooth piece in
+    between. ``at(k0, k1)`` gives (F = K_T delta_s (c, 3, nb), K_T, M (c, 3, nb, nb))
+    at samples k0..k1-1 (for :class:`KEDBatch`), ``at_times(t)`` at any times in the
+    run, ``delta_at(t)`` delta_s. F is interpolated itself, not formed from the
+    interpolated K_T and delta_s: the stiff axial entries of K_T (EA / l ~ 1e7 N/m)
+    would turn the splines' small errors into large spurious forces."""
 
-    CHUNK = 50  # coarse samples per batched Newton solve
+    CHUNK = 10  # coarse samples per batched Newton solve (KEDDeltaModel.deflected_along)
 
     def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, time, dt: float,
                  knots=(), progress=None):
-        self.model = model
-        idx, cuts = _coarse_samples(time, dt, knots, REFERENCE_SPACING)
-        self._exact = len(idx) >= len(time) / 2
-        if self._exact:
-            idx = np.arange(len(time))
+        from scipy.interpolate import CubicSpline, make_interp_spline
+        self.model, self._time = model, np.asarray(time, dtype=float)
+        t0 = np.asarray(time, dtype=float)
+        bounds = [t0[0]] + sorted(k for k in knots if t0[0] < k < t0[-1]) + [t0[-1]]
+        spacing = min(REFERENCE_SPACING, min(np.diff(bounds)) / 40)
+        idx, cuts = _coarse_samples(time, dt, knots, spacing)
+        short = [np.arange(a, b + 1) for a, b in zip(cuts[:-1], cuts[1:])
+                 if np.count_nonzero((idx >= a) & (idx <= b)) < 4]
+        idx = np.unique(np.concatenate([idx, *short])) if short else idx
         coarse = _take(motion, idx)
-        u0 = KEDBatch(model, coarse).quasi_static()[0]   # linear start of Newton
-        parts = []
-        for k0 in range(0, len(idx), self.CHUNK):
-            ks = np.arange(k0, min(len(idx), k0 + self.CHUNK))
-            parts.append(model.deflected_reference(coarse, ks, u0[ks]))
-            _progress(progress, ks[-1] + 1, len(idx), "deflected reference")
-        self.delta = np.concatenate([p.delta for p in parts])
-        self.K = np.concatenate([p.K for p in parts])
-        self.M = np.concatenate([p.M for p in parts])
-        self._idx, self._cuts, self._time, self._motion = idx, cuts, np.asarray(time), motion
+        report = None if progress is None else (
+            lambda done, total: _progress(progress, done, total, "deflected reference"))
+        parts = model.deflected_along(coarse, chunk=self.CHUNK, progress=report)
+        data = [parts.delta, parts.F, parts.K, parts.M]
+        self.pieces = []  # (t_start, t_end, [interpolant of delta, F, K, M])
+        t = self._time
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            sel = (idx >= a) & (idx <= b)
+            tc = t[idx[sel]]
+            if len(tc) >= 4:
+                fs = [CubicSpline(tc, d[sel], axis=0) for d in data]
+            else:  # at most three samples, all solved exactly: linear through them
+                fs = [make_interp_spline(tc, d[sel], k=1, axis=0) for d in data]
+            self.pieces.append((t[a], t[b], fs))
+
+    def at_times(self, times):
+        """(F, K_T, M) at times (c,) within the run [s]."""
+        return self._values(times, (1, 2, 3))
+
+    def delta_at(self, times) -> np.ndarray:
+        """delta_s (c, N) at times (c,) within the run [s]."""
+        return self._values(times, (0,))[0]
+
+    def _values(self, times, fields):
+        times = np.atleast_1d(np.asarray(times, dtype=float))
+        starts = np.array([p[0] for p in self.pieces])
+        which = np.clip(np.searchsorted(starts, times, side="right") - 1, 0,
+                        len(self.pieces) - 1)
+        out = None
+        for j in np.unique(which):
+            sel = which == j
+            vals = [self.pieces[j][2][i](times[sel]) for i in fields]
+            if out is None:
+                out = [np.empty((len(times),) + v.shape[1:]) for v in vals]
+            for o, v in zip(out, vals):
+                o[sel] = v
+        return tuple(out)
 
     def at(self, k0: int, k1: int):
-        if self._exact:
-            return self.delta[k0:k1], self.K[k0:k1], self.M[k0:k1]
-        return tuple(self._spline(j, k0, k1) for j in range(3))
-
-    def _spline(self, j, k0, k1):
-        """Field j (0 delta, 1 K, 2 M) at fine samples k0..k1-1."""
-        from scipy.interpolate import CubicSpline
-        idx, cuts, t = self._idx, self._cuts, self._time
-        data = (self.delta, self.K, self.M)[j]
-        out = np.empty((k1 - k0,) + data.shape[1:])
-        for a, b in zip(cuts[:-1], cuts[1:]):
-            lo, hi = max(a, k0), min(b, k1 - 1)
-            if lo > hi:
-                continue
-            sel = (idx >= a) & (idx <= b)
-            if sel.sum() < 4:  # too short a piece for a spline: exact solves
-                ref = self.model.deflected_reference(_take(self._motion,
-                                                           np.arange(lo, hi + 1)))
-                out[lo - k0:hi - k0 + 1] = (ref.delta, ref.K, ref.M)[j]
-            else:
-                out[lo - k0:hi - k0 + 1] = CubicSpline(t[idx[sel]], data[sel],
-                                                       axis=0)(t[lo:hi + 1])
-        return out
+        """(F, K_T, M) at samples k0..k1-1."""
+        return self.at_times(self._time[k0:k1])
 
 
 def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
@@ -458,22 +503,22 @@ def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = N
     # static deflection at rest at the first pose (the motion's velocity terms excluded)
     q0 = model.static_deflection(smp.position[0]) if initial == "static" else np.zeros(N)
     v0 = np.zeros(N)
+    knots = getattr(trajectory, "times", ())
+    track = (ReferenceTrack(model, motion, time, dt, knots, progress)
+             if model.reference == "deflected" else None)
     if method == "newmark":
-        knots = getattr(trajectory, "times", ())
         end = interpolated_end_forces(model, motion, time, dt, knots)
-        track = (ReferenceTrack(model, motion, time, dt, knots, progress)
-                 if model.reference == "deflected" else None)
         batch = KEDBatch(model, motion, end_force=end, reference=track)
         Q, V, A = _newmark(batch, q0, v0, dt, progress)
         desc = "newmark(beta=0.25, gamma=0.5)"
     else:
-        Q, V, A = _runge_kutta(model, trajectory, time, q0, v0, rtol, atol, method)
-        batch = KEDBatch(model, motion)
+        Q, V, A = _runge_kutta(model, trajectory, time, q0, v0, rtol, atol, method, track)
+        batch = KEDBatch(model, motion, reference=track)
         desc = f"{method.upper()}(rtol={rtol:g}, atol={atol:g})"
     return _outputs(model, batch, time, smp.position, Q, V, A, initial, desc)
 
 
-def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method):
+def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method, track=None):
     """First-order form x = (delta, delta_dot), x_dot = (v, M^-1 (F - C v - K delta)),
     the system evaluated at every time the solver asks for; Radau gets the exact
     Jacobian [[0, I], [-M^-1 K, -M^-1 C]] of the linear system."""
@@ -485,7 +530,8 @@ def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method):
             cache.clear()
             smp = trajectory.evaluate(np.array([t]))
             mo = model.motion(smp.position, smp.velocity, smp.acceleration)
-            s = model.system(mo, 0)
+            ref = None if track is None else [x[0] for x in track.at_times([t])]
+            s = model.system(mo, 0, reference=ref)
             cache[t] = (s, np.linalg.inv(s.M))
         return cache[t]
 
@@ -534,6 +580,78 @@ def rigid_torques(robot: FlexibleDelta, X, Xd, Xdd) -> np.ndarray:
     return ExplicitDeltaModel(rig).inverse_dynamics(X, Xd, Xdd).torque
 
 
+def _reference_change(model: KEDDeltaModel, X, count: int = 4):
+    """(largest relative frequency change between the references over the first
+    ``count`` modes at X, the frequency of that mode [Hz], the platform's static
+    deflection [m]) or None when no deflected reference exists for this robot."""
+    kw = dict(elements=model.n_elements, joint_b=model.joint_b, joint_d=model.joint_d,
+              actuators=model.actuators)
+    try:
+        und = model if model.reference == "undeformed" else KEDDeltaModel(
+            model.robot, order=model.order, reference="undeformed", **kw)
+        dfl = model if model.reference == "deflected" else KEDDeltaModel(
+            model.robot, order="cubic", reference="deflected", **kw)
+    except InputError:
+        return None
+    fu = und.modes(X, count).frequencies_hz
+    fd = dfl.modes(X, count).frequencies_hz
+    change = np.abs(fd / fu - 1)
+    k = int(np.argmax(change))
+    sag = float(np.linalg.norm(dfl.static_deflection(X)[:3]))
+    return float(change[k]), float(fd[k]), sag
+
+
+def model_error_estimate(model: KEDDeltaModel, X0, duration: float, delta, reference):
+    """The model's own estimate of its error along a run (module docstring).
+
+    Parameters
+    ----------
+    model : KEDDeltaModel
+    X0 : (3,) first pose [m]; duration : run time [s]
+    delta : (nt, dof) the response; reference : (nt, dof) the quasi-static solution
+        of the same linear system along the motion (what the response vibrates about)
+
+    Returns
+    -------
+    dict (reference, frequency_change, frequency_hz, sag_m, vibration_amplitude_m,
+    peak_deviation_m, frequency_error, phase_drift_rad, phase_modulation_rad,
+    response_error, limit) or None when the model has no deflected reference to compare
+    with.
+    """
+    rc = _reference_change(model, X0)
+    if rc is None:
+        return None
+    change, f, sag = rc
+    amp = float(np.max(np.linalg.norm(delta[:, :3] - reference[:, :3], axis=1)))
+    peak = float(np.max(np.linalg.norm(delta[:, :3], axis=1)))
+    ratio = amp / sag if sag > 0 else 0.0
+    length = min(model.robot.geometry.upper_length, model.robot.geometry.lower_length)
+    # frequency error that accumulates: the undeformed reference's first-order error;
+    # the mean shift of a vibration of amplitude a about the reference when the
+    # stiffness varies at first order with the configuration (a quadratic nonlinearity:
+    # -5/12 (c a / sag)^2, Nayfeh & Mook, Nonlinear Oscillations, 1979, sec. 4.1); the
+    # beams' own geometric nonlinearity of the vibration, (a / L)^2
+    ef = 5.0 / 12.0 * (change * ratio) ** 2 + (amp / length) ** 2
+    if model.reference == "undeformed":
+        ef += change
+    drift = 2 * math.pi * f * duration * ef
+    modulation = change * ratio  # bounded phase modulation by the oscillating stiffness
+    err = (amp / peak if peak > 0 else 0.0) * min(2.0, drift + modulation) + ef
+    return {"reference": model.reference, "frequency_change": change, "frequency_hz": f,
+            "sag_m": sag, "vibration_amplitude_m": amp, "peak_deviation_m": peak,
+            "frequency_error": ef, "phase_drift_rad": drift,
+            "phase_modulation_rad": modulation, "response_error": err,
+            "limit": MODEL_ERROR_LIMIT}
+
+
+def _quasi_static_path(batch) -> np.ndarray:
+    """K^-1 F at every sample of the batched linear system (what it vibrates about)."""
+    out = np.empty((batch.ns, batch.N))
+    for k0, k1, M, C, K, F in batch.chunks():
+        out[k0:k1] = batch.solve(K, F)
+    return out
+
+
 def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimulation:
     nt = len(time)
     ks = np.arange(nt)
@@ -556,13 +674,24 @@ def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimul
     rigid = rigid_torques(model.robot, position, mo.Xd, mo.Xdd)
     # platform rotation counts too
     max_rot = max(max_rot, float(np.max(np.linalg.norm(Q[:, 3:6], axis=1))))
-    warn = None
+    err = model_error_estimate(model, position[0], float(time[-1] - time[0]), Q,
+                               _quasi_static_path(batch))
+    msgs = []
     if max_ratio > MAX_DISPLACEMENT_RATIO or max_rot > MAX_ROTATION_RAD:
-        warn = (f"elastic displacements beyond the small-deformation range of the linear "
-                f"KED model (largest displacement {100 * max_ratio:.2g}% of the link length, "
-                f"limit {100 * MAX_DISPLACEMENT_RATIO:g}%; largest rotation "
-                f"{max_rot:.3g} rad, limit {MAX_ROTATION_RAD:g} rad): the numbers describe "
-                "the linearization, not the robot")
+        msgs.append(f"elastic displacements beyond the small-deformation range of the "
+                    f"linear KED model (largest displacement {100 * max_ratio:.2g}% of the "
+                    f"link length, limit {100 * MAX_DISPLACEMENT_RATIO:g}%; largest "
+                    f"rotation {max_rot:.3g} rad, limit {MAX_ROTATION_RAD:g} rad): the "
+                    "numbers describe the linearization, not the robot")
+    if err is not None and err["response_error"] > MODEL_ERROR_LIMIT:
+        hint = (" (linearized about the undeformed pose: reference='deflected' removes "
+                "the first-order part)" if model.reference == "undeformed" else "")
+        msgs.append(f"estimated model error {100 * err['response_error']:.2g}% of the peak "
+                    f"deviation, limit {100 * MODEL_ERROR_LIMIT:g}% (frequency error "
+                    f"{100 * err['frequency_error']:.2g}%, phase drift "
+                    f"{err['phase_drift_rad']:.2g} rad over the run){hint}")
+    warn = "; ".join(msgs) or None
+    if warn:
         warnings.warn(warn, KEDValidityWarning, stacklevel=3)
     return KEDSimulation(time=np.asarray(time), position=position, delta=Q, delta_dot=V,
                          position_variation=Q[:, 0:3],
@@ -570,4 +699,5 @@ def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimul
                          torque=torque, rigid_torque=rigid, midspan=mid,
                          end_force=batch.end_force, max_displacement_ratio=max_ratio,
                          max_rotation_rad=max_rot, validity_warning=warn, initial=initial,
-                         method=method, dof=model.dof, labels=model.labels)
+                         method=method, dof=model.dof, labels=model.labels,
+                         model_error=err, reference=model.reference)

@@ -290,6 +290,8 @@ def _ked(model, traj, T, step, initial, method, progress, name, inputs):
                                  "peak_torque_nm", "max_displacement_ratio",
                                  "max_rotation_rad", "dof", "steps")}
     summary["validity_warning"] = sim.validity_warning
+    summary["model_error"] = sim.model_error
+    summary["reference"] = sim.reference
     cols = {"position_m": ["x_m", "y_m", "z_m"],
             "position_variation_m": [f"delta{i}_m" for i in (1, 2, 3)],
             "attitude_variation_deg": [f"delta{i}_deg" for i in (4, 5, 6)],

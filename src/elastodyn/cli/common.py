@@ -157,6 +157,11 @@ def add_model_options(p, *, preload: bool = True, rayleigh: bool = False):
                                    "rr (Rayleigh-Ritz, Rosyid eq. 46) (fem)")
     g.add_argument("--boundary", help="ffrf body-frame boundary condition: fixed-free, "
                                       "fixed-pinned or pinned-pinned (fixed-free)")
+    g.add_argument("--reference",
+                   help="ked: the configuration the elastic equations are linearized "
+                        "about: deflected (the geometrically exact quasi-static "
+                        "deflection; default where a static equilibrium exists) or "
+                        "undeformed (Kuo)")
     g.add_argument("--joint-b", dest="joint_b",
                    help="Delta elbow joints: universal, spherical or clamped (same as "
                         "--set joints.b=...)")
@@ -205,7 +210,7 @@ def load_robot(a):
 
 MODEL_OPTIONS = {"elements": "--elements", "order": "--order", "modes": "--modes",
                  "basis": "--basis", "rayleigh": "--rayleigh", "shape": "--shape",
-                 "boundary": "--boundary"}
+                 "boundary": "--boundary", "reference": "--reference"}
 """Model options given by a flag of the same meaning (dest -> flag)."""
 
 OPTION_FLAGS = {**MODEL_OPTIONS, "preload": "--no-preload"}

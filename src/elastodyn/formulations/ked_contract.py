@@ -43,9 +43,11 @@ class KEDContract:
     Parameters
     ----------
     robot : FlexibleDelta
-    elements, order, preload, rayleigh
+    elements, order, preload, rayleigh, reference
         Options of :class:`~.ked_delta.KEDDeltaModel` (elements per link, element
-        family, geometric stiffness of the axial link forces, Rayleigh damping).
+        family, geometric stiffness of the axial link forces, Rayleigh damping, the
+        configuration linearized about: "deflected", "undeformed" or None for the
+        model's default).
     """
 
     formulation = "ked"
@@ -58,15 +60,16 @@ class KEDContract:
         return self.ked.preload
 
     def __init__(self, robot: FlexibleDelta, *, elements: int = 1, order: str = "cubic",
-                 preload: bool = True, rayleigh=(0.0, 0.0)):
+                 preload: bool = True, rayleigh=(0.0, 0.0), reference: str | None = None):
         self.robot = robot
         self.ked = KEDDeltaModel(robot, elements=elements, order=order, preload=preload,
-                                 rayleigh=tuple(rayleigh))
+                                 rayleigh=tuple(rayleigh), reference=reference)
         self._variants = {bool(preload): self.ked}
         self.kinematics = self.ked.kinematics
         self.options = {"elements": self.ked.n_elements, "order": self.ked.order,
                         "preload": self.ked.preload,
-                        "rayleigh": list(self.ked.rayleigh)}
+                        "rayleigh": list(self.ked.rayleigh),
+                        "reference": self.ked.reference}
         labels = self.ked.labels
         self.coordinates = Coordinates(
             ("q1", "q2", "q3") + tuple(labels), ("rad",) * 3 + tuple(map(coordinate_unit, labels)),
@@ -86,7 +89,8 @@ class KEDContract:
         if p not in self._variants:
             k = self.ked
             self._variants[p] = KEDDeltaModel(self.robot, elements=k.n_elements,
-                                              order=k.order, preload=p, rayleigh=k.rayleigh)
+                                              order=k.order, preload=p, rayleigh=k.rayleigh,
+                                              reference=k.reference if p else None)
         return self._variants[p]
 
     # ------------------------------------------------------------------ states

@@ -482,14 +482,15 @@ class KEDDeltaModel:
         c = max(0, 6 - f)
         return max(0, 6 - 3 * c) + 3 * spin
 
-    def system(self, mo: DeltaMotion, k: int = 0) -> KEDSystem:
+    def system(self, mo: DeltaMotion, k: int = 0, reference=None) -> KEDSystem:
         """The KED system (Kuo eqs. 43-44) at sample k of a rigid motion.
 
         With ``reference="deflected"``: M is the mass about the deflected links, K =
         K_T + K_mot (the tangent stiffness at the quasi-static deflection delta_s and the
         rigid-motion terms) and F = K_T delta_s
         (:mod:`elastodyn.formulations.ked_deflected`), so that the static solution of
-        K delta = F at rest is delta_s.
+        K delta = F at rest is delta_s; ``reference`` (F = K_T delta_s (3, nb), K_T and M
+        (3, nb, nb), leg blocks), when given, is used instead of solving for it.
 
         Returns
         -------
@@ -524,13 +525,14 @@ class KEDDeltaModel:
                 C[ix] += S0.T @ (2.0 * (lm.M @ S1 + Bg @ S0))
                 K[ix] += S0.T @ (lm.M @ S2 + 2.0 * Bg @ S1 + Kl @ S0)
             Sx[(i, li)] = (cols, S)
-        if deflected:  # Newton from the linear quasi-static solution
-            u0 = self._quasi_static(Kel, F, parts)[0]
-            ref = self._deflected.solve(mo, [k], u0[None])
-            Kt = dense_leg_blocks(ref.K[0], self.leg_blocks, N)
-            M = dense_leg_blocks(ref.M[0], self.leg_blocks, N)
-            K += Kt
-            F = Kt @ ref.delta[0]
+        if deflected:
+            if reference is None:  # Newton from the linear quasi-static solution
+                u0 = self._quasi_static(Kel, F, parts)[0]
+                ref = self._deflected.solve(mo, [k], u0[None])
+                reference = (ref.F[0], ref.K[0], ref.M[0])
+            F = dense_leg_blocks(reference[0], self.leg_blocks, N, matrix=False)
+            K += dense_leg_blocks(reference[1], self.leg_blocks, N)
+            M = dense_leg_blocks(reference[2], self.leg_blocks, N)
         a, b = self.rayleigh
         if a or b:
             C += a * M + b * Kel
@@ -684,16 +686,43 @@ class KEDDeltaModel:
                              "undeformed configuration (reference='undeformed')")
         return self._deflected.solve(mo, ks, delta0)
 
+    def deflected_along(self, mo: DeltaMotion, *, chunk: int = 10, progress=None):
+        """The deflected reference at every sample of a rigid motion (or a path of poses)
+        whose samples follow each other: Newton in batches of ``chunk`` samples, each
+        started from the linear quasi-static solution plus the nonlinear correction
+        (delta_s - linear) of the previous batch's last sample, which varies slowly
+        along a path (two or three Newton steps instead of five from the linear start;
+        a batch that does not converge from there is restarted from the linear start).
+        Returns a :class:`~.ked_deflected.DeflectedState` over all samples; ``progress``
+        a callable(done, total) or None."""
+        ns = len(mo)
+        u0 = np.array([self.quasi_static(mo, k)[0] for k in range(ns)])
+        corr = np.zeros(self.dof)
+        parts = []
+        for k0 in range(0, ns, chunk):
+            ks = np.arange(k0, min(ns, k0 + chunk))
+            try:
+                st = self.deflected_reference(mo, ks, u0[ks] + corr)
+            except ModelError:  # outside Newton's basin (a soft state): the linear start
+                st = self.deflected_reference(mo, ks, u0[ks])
+            corr = st.delta[-1] - u0[ks[-1]]
+            parts.append(st)
+            if progress is not None:
+                progress(ks[-1] + 1, ns)
+        from .ked_deflected import DeflectedState
+        return DeflectedState(*(np.concatenate([getattr(p, f) for p in parts])
+                                for f in ("delta", "K", "M")),
+                              max(p.iterations for p in parts), self.leg_blocks)
+
     def rest_matrices(self, X):
         """Mass and stiffness (ns, dof, dof) at rest at platform positions X (ns, 3) [m]
-        (with ``reference="deflected"`` the references of all poses solved at once)."""
+        (with ``reference="deflected"``: :meth:`deflected_along` the poses in order)."""
         X = np.atleast_2d(np.asarray(X, dtype=float))
         mo = self.motion(X)
         if self._deflected is None:
             out = [self.system(mo, k) for k in range(len(X))]
             return np.array([s.M for s in out]), np.array([s.K for s in out])
-        u0 = np.array([self.quasi_static(mo, k)[0] for k in range(len(X))])
-        ref = self._deflected.solve(mo, None, u0)
+        ref = self.deflected_along(mo)
         return (dense_leg_blocks(ref.M, self.leg_blocks, self.dof),
                 dense_leg_blocks(ref.K, self.leg_blocks, self.dof))
 

@@ -47,9 +47,9 @@ class KEDBatch:
         (one quasi-static solve per sample, batched).
     reference : object or None
         For ``reference="deflected"`` models: ``reference.at(k0, k1)`` returns the
-        deflected reference (delta_s (c, N), K_T and M (c, 3, nb, nb)) at samples
-        k0..k1-1 (:mod:`elastodyn.formulations.ked_deflected`); the dynamic blocks are
-        then M, C and K = K_T + K_mot with F = K_T delta_s. Required by such models.
+        deflected reference (F = K_T delta_s (c, 3, nb), K_T and M (c, 3, nb, nb), leg
+        blocks) at samples k0..k1-1 (:mod:`elastodyn.formulations.ked_deflected`); the
+        dynamic blocks are then M, C, K = K_T + K_mot and F. Required by such models.
     """
 
     def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, end_force=None,
@@ -231,10 +231,9 @@ class KEDBatch:
         p = nb - 6
         F[:, 0, p:] += self.model.carried_body.load(grav - self.mo.Xdd[sl])
         if ref is not None:
-            delta, Kt, Md = ref
+            F, Kt, Md = ref
             M += Md  # the platform's mass included
             K += Kt
-            F = np.einsum("cinm,cim->cin", Kt, delta[:, self.blocks])
         elif dynamic:
             M[:, 0, p:, p:] += self.model.platform_mass_matrix
         if dynamic:

@@ -152,8 +152,10 @@ def _rigid_delta(form, robot, fam, opts):
 def _ked(form, robot, fam, opts):
     from .ked_contract import KEDContract
     flex = robot if _is_flexible_delta(robot) else C.flexible_delta(_spec(robot))
+    ref = opts.get("reference", "auto")
     return KEDContract(flex, elements=opts["elements"], order=opts["order"],
-                       preload=bool(opts["preload"]), rayleigh=tuple(opts["rayleigh"]))
+                       preload=bool(opts["preload"]), rayleigh=tuple(opts["rayleigh"]),
+                       reference=None if ref == "auto" else ref)
 
 
 def _amm(form, robot, fam, opts):
@@ -278,7 +280,8 @@ _ALL_VERBS = ("modes", "map", "convergence", "torques", "simulate", "generate")
 FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
     Formulation(
         "ked", ("delta",), "flexible links by kineto-elasto-dynamics (Kuo 2016)",
-        options={"elements": 1, "order": "cubic", "preload": True, "rayleigh": (0.0, 0.0)},
+        options={"elements": 1, "order": "cubic", "preload": True, "rayleigh": (0.0, 0.0),
+                 "reference": "auto"},
         verbs=("modes", "map", "convergence", "torques", "simulate"),
         limits=Limits(elements=32, simulate_time=100.0),
         pose_dim=3, task_space_only=True, applies=_flexible_links,
