@@ -164,9 +164,15 @@ def bench_ked():
     warnings.simplefilter("ignore")
     robot = flexible_delta_kuo2016()
     out = {}
-    m1 = KEDDeltaModel(robot, elements=1)
+    # Kuo's KED (about the undeformed pose): the rows with targets (issue 4)
+    m1 = KEDDeltaModel(robot, elements=1, reference="undeformed")
     simulate_ked(m1, InvertedU.kuo2016(), duration=0.05)          # warm-up (imports)
     out["map"] = median_time(lambda: frequency_map(m1, points=360), 3)
+    # about the deflected equilibrium (issue 15, the default): no target yet (issue 16)
+    md = KEDDeltaModel(robot, elements=1)
+    out["map_deflected"] = median_time(lambda: frequency_map(md, points=360), 1)
+    out["circle1_deflected"] = median_time(
+        lambda: simulate_ked(md, Circle.kuo2016(), step=1e-3), 1)
 
     def reference_per_step(model, traj, steps=100, dt=1e-3):
         def system(t):
@@ -180,7 +186,7 @@ def bench_ked():
 
     for name, n, traj in (("circle1", 1, Circle.kuo2016()), ("circle8", 8, Circle.kuo2016()),
                           ("invu1", 1, InvertedU.kuo2016())):
-        m = m1 if n == 1 else KEDDeltaModel(robot, elements=n)
+        m = m1 if n == 1 else KEDDeltaModel(robot, elements=n, reference="undeformed")
         steps = 5000 if name.startswith("circle") else 800
         repeats = 3 if n == 1 else 1
         out[name] = median_time(lambda: simulate_ked(m, traj, step=1e-3), repeats)
@@ -308,6 +314,12 @@ def main():
                                 ("invu1", "inverted-U 0.8 s, n = 1, dt = 1 ms", "")):
         print(f"| {label} ({k[name + '_dof']} dof) | {k[name]:.2f} s | {k[name + '_ref']:.1f} s "
               f"| {k[name + '_ref'] / k[name]:.0f}x faster | {target} |")
+    print(f"| about the deflected equilibrium (the default): frequency map, 360 poses, n = 1 "
+          f"| {k['map_deflected']:.1f} s | {k['map']:.2f} s (undeformed) "
+          f"| {k['map_deflected'] / k['map']:.0f}x slower | |")
+    print(f"| about the deflected equilibrium: circle, 5 periods, n = 1 "
+          f"| {k['circle1_deflected']:.1f} s | {k['circle1']:.2f} s (undeformed) "
+          f"| {k['circle1_deflected'] / k['circle1']:.0f}x slower | |")
     b = bench_nepvp()
     print("\n| five-bar PRRRP (prrrp-briot2013), NE-PVP, 1 element per beam | + and - "
           "| * and / | functions | Briot 2013 |")

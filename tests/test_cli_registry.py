@@ -138,11 +138,13 @@ def test_actuated_takes_the_order_robots_lists(capsys):
 # ------------------------------------------------------------------ option refusals
 @pytest.mark.parametrize("argv,takes", [
     (["simulate", "delta-kuo2016", "--modes", "2"],
-     "it takes --elements, --order, --no-preload, --rayleigh"),
+     "it takes --elements, --order, --no-preload, --rayleigh, --reference"),
     (["torques", "delta-kuo2016", "--formulation", "ked", "--basis", "sine"],
-     "it takes --elements, --order, --no-preload"),
-    (["modes", "delta-kuo2016", "--modes", "2"], "it takes --elements, --order, --no-preload"),
-    (["map", "delta-kuo2016", "--basis", "sine"], "it takes --elements, --order, --no-preload"),
+     "it takes --elements, --order, --no-preload, --reference"),
+    (["modes", "delta-kuo2016", "--modes", "2"],
+     "it takes --elements, --order, --no-preload, --reference"),
+    (["map", "delta-kuo2016", "--basis", "sine"],
+     "it takes --elements, --order, --no-preload, --reference"),
     (["simulate", "arm-yu2019", "--elements", "2"], "it takes --modes, --basis"),
     (["generate", "prrrp-briot2013", "--order", "cubic"],
      "it takes --elements, --modes, --basis"),

@@ -686,8 +686,9 @@ def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimul
     if err is not None and err["response_error"] > MODEL_ERROR_LIMIT:
         hint = (" (linearized about the undeformed pose: reference='deflected' removes "
                 "the first-order part)" if model.reference == "undeformed" else "")
-        msgs.append(f"estimated model error {100 * err['response_error']:.2g}% of the peak "
-                    f"deviation, limit {100 * MODEL_ERROR_LIMIT:g}% (frequency error "
+        msgs.append(f"the model's own estimate of how far it may be off: "
+                    f"{100 * err['response_error']:.2g}% of the peak deviation, limit "
+                    f"{100 * MODEL_ERROR_LIMIT:g}% (frequencies off by "
                     f"{100 * err['frequency_error']:.2g}%, phase drift "
                     f"{err['phase_drift_rad']:.2g} rad over the run){hint}")
     warn = "; ".join(msgs) or None

@@ -196,6 +196,19 @@ class CorotationalBeam:
         from end a) on the axis points (module docstring; 3-point Gauss, exact for these
         cubic x linear terms)."""
         E, _, tha, thb = self.frame(ua, ta, ub, tb, chord0)
+        return self._load(E, tha, thb, ua, ub, b0, b1)
+
+    def potential(self, ua, ta, ub, tb, chord0, b0, b1=None) -> np.ndarray:
+        """strain_energy + load_potential [J], shape (...,), with the element frame
+        computed once."""
+        E, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
+        z = np.zeros(du.shape, dtype=du.dtype)
+        d = np.stack([z, z, z, tha[..., 0], tha[..., 1], tha[..., 2],
+                      du, z, z, thb[..., 0], thb[..., 1], thb[..., 2]], -1)
+        return (0.5 * np.einsum("...i,ij,...j->...", d, self.stiffness, d)
+                + self._load(E, tha, thb, ua, ub, b0, b1))
+
+    def _load(self, E, tha, thb, ua, ub, b0, b1):
         xi, wg = gauss_legendre_01(3)
         l0 = self.length
         h2 = l0 * (xi - 2 * xi**2 + xi**3)
@@ -340,8 +353,7 @@ class BeamFrame:
             def f(z, a=a, b=b, e=e, c0=c0):
                 ua, ta = self._node_at(a, z[..., 0:6])
                 ub, tb = self._node_at(b, z[..., 6:12])
-                return (e.strain_energy(ua, ta, ub, tb, c0)
-                        + e.load_potential(ua, ta, ub, tb, c0, grav))
+                return e.potential(ua, ta, ub, tb, c0, grav)
 
             v, ge, He = potential_derivatives(f, np.concatenate([za, zb]))
             V += float(v)

@@ -26,7 +26,8 @@ of every node is written *exactly* (finite rotations):
   Q_tip = R_u exp([r_tip]) R_u^T (universal joint: first axis y_i fixed to the upper
   link, second z_l fixed to the lower link; clamped: no release);
 * lower end at D: x = X + d_P + Q_P (D - X), triad Q_P E(b_2, y_i) E(b_1, z_l) R_l with
-  Q_P = exp([r_P]) (first axis fixed to the platform);
+  Q_P = exp([r_P]) (first axis fixed to the platform); a spherical joint (at B or D)
+  rotates by exp([R_l a]) with a the three release angles about the lower link's axes;
 * E(a, n) = exp(a [n]x). To first order these are the KED's S maps (Kuo eq. 47
   linearized; :mod:`elastodyn.formulations.ked_delta`).
 
@@ -189,7 +190,7 @@ class DeflectedReference:
             return np.einsum("...ij,...j->...i", R, z[..., 0:3]), R @ so3_exp(z[..., 3:6])
         if what == "B":
             u = np.einsum("...ij,...j->...i", d["Ru"], z[..., 0:3])
-            Q = d["Ru"] @ so3_exp(z[..., 3:6]) @ np.swapaxes(d["Ru"], -1, -2)
+            Q = so3_exp(np.einsum("...ij,...j->...i", d["Ru"], z[..., 3:6]))  # Ru e^r Ru^T
             rel = self._release(self.model.joint_b, z[..., 6:], d, "B")
             return u, Q @ rel @ d["Rl"]
         Q = so3_exp(z[..., 3:6])
@@ -202,9 +203,12 @@ class DeflectedReference:
     def _release(joint, a, d, at):
         """Relative rotation of a joint: universal E(a1, y) E(a2, z_l) at B (y fixed to
         the upper link), E(b2, y) E(b1, z_l) at D (release 1 about z_l, 2 about y, as
-        the KED's variables); clamped: identity."""
+        the KED's variables); spherical exp([R_l a]) (the rotation vector a in the lower
+        link's axes, the KED's three releases); clamped: identity."""
         if joint == "clamped":
             return np.eye(3)
+        if joint == "spherical":
+            return so3_exp(np.einsum("...ij,...j->...i", d["Rl"], a))
         y, zl = d["y"], d["Rl"][..., :, 2]
         if at == "B":
             return axis_rotation(a[..., 0], y) @ axis_rotation(a[..., 1], zl)
@@ -257,8 +261,7 @@ class DeflectedReference:
             def f(z, beam=beam, b0e=b0e, b1e=b1e, config=config, chord=chord):
                 ua, ta, ub, tb = config(z)
                 c0 = _ex(chord, z)
-                return (beam.strain_energy(ua, ta, ub, tb, c0)
-                        + beam.load_potential(ua, ta, ub, tb, c0, _ex(b0e, z), _ex(b1e, z)))
+                return beam.potential(ua, ta, ub, tb, c0, _ex(b0e, z), _ex(b1e, z))
 
             z0 = delta[:, ix]                                          # (ns, 3, nv)
             if hessian:
