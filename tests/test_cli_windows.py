@@ -25,9 +25,10 @@ def _numbers(doc):
 # ------------------------------------------------------------------ ramped circles
 def test_periods_with_a_ramp_count_the_ramp(capsys):
     """--ramp 1 --periods 4 on Kuo's 1 s circle: a 4 s window, the ramp's period
-    included (the ramp, then three periods at speed); the same run as --duration 4."""
+    included (the ramp, then three periods at speed); the same run as --duration 4.
+    (The window is the subject: Kuo's KED about the undeformed pose, the faster.)"""
     base = ["simulate", "delta-kuo2016", "--trajectory", "circle", "--ramp", "1",
-            "--step", "0.01", "--json"]
+            "--step", "0.01", "--reference", "undeformed", "--json"]
     doc = _json(capsys, base + ["--periods", "4"])
     assert doc["inputs"]["duration_s"] == 4.0
     assert doc["inputs"]["trajectory"]["ramp"] == 1.0
@@ -48,7 +49,8 @@ def test_periods_of_a_ramped_circle_use_its_nominal_period(capsys):
 
 @pytest.mark.parametrize("argv,window", [
     # the scenario's 5 periods, the ramp's included
-    (["simulate", "delta-kuo2016", "--ramp", "1", "--step", "0.01"], 5.0),
+    (["simulate", "delta-kuo2016", "--ramp", "1", "--step", "0.01", "--reference",
+      "undeformed"], 5.0),
     # one period after the ramp
     (["torques", "delta-kuo2016", "--ramp", "1"], 2.0),
     (["torques", "delta-asadi2020", "--ramp", "0.5"], 1.5 * 2 * math.pi),
