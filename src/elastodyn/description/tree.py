@@ -108,7 +108,8 @@ class FlexibleBeam:
         (nodes 1..n) for a planar beam, six (u, v, w, rx, ry, rz; rx the torsion angle,
         ry = -w', rz = v') for a spatial one.
     geometric_stiffening : bool
-        Axial strain u' + (v'^2 + w'^2) / 2 (von Karman) in the elastic energy (default), so that
+        Axial strain u' + (v'^2 + w'^2) / 2 (von Karman; its mean over each element, which
+        avoids membrane locking) in the elastic energy (default), so that
         the axial force acts on the slopes: tension stiffens, compression softens (and
         buckles at the Euler load). False: linear strain u' (pure linear elasticity:
         a beam in tension between two pins is then unstable in floating frames clamped

@@ -186,25 +186,31 @@ class BeamShapes:
         return out
 
     @cached_property
-    def strain_rows(self):
-        """Gauss points of the axial strain: (w EA (G,), N_u' (G, N), slopes) with
-        u'(s_g) = N_u'[g] q_e and slopes the list of the transverse slope rows, [N_v']
-        (planar) or [N_v', N_w'] (spatial), each (G, N); 5 points per element integrate
-        the von Karman terms (degree <= 8 in s) exactly."""
+    def membrane(self):
+        """Element membrane operators of the von Karman axial strain, one tuple per
+        element k: (EA l_e, a_k (N,), G_k (N, N)) with
+
+            u'_k = a_k . q_e                  (the element's axial strain, u linear),
+            h_k = q_e^T G_k q_e / 2,  G_k = 1/l_e int_k (N_v'^T N_v' + N_w'^T N_w') ds,
+
+        h_k the element mean of (v'^2 + w'^2)/2 (w' = 0 for a planar beam); the element's
+        membrane strain is eps_k = u'_k + h_k (:func:`~elastodyn.formulations.nepvp.
+        _stiffening`). 5 Gauss points integrate G_k (degree 4 in s) exactly."""
         b = self.beam
         le = b.length / self.n
         x, w = gauss_legendre_01(_N_GAUSS)
         EA = b.material.E * b.section.area
         el = self.element
         fields = ("v", "w") if self.spatial else ("v",)
-        W, U, S = [], [], {f: [] for f in fields}
+        out = []
         for k in range(self.n):
-            W.append(EA * le * w)
-            U.append(self._place(k, el.shape("u", x, le, deriv=1)))
+            a = w @ self._place(k, el.shape("u", x, le, deriv=1))
+            G = np.zeros((self.N, self.N))
             for f in fields:
-                S[f].append(self._place(k, el.shape(f, x, le, deriv=1)))
-        return (np.concatenate(W), np.concatenate(U),
-                [np.concatenate(S[f]) for f in fields])
+                S = self._place(k, el.shape(f, x, le, deriv=1))      # (G, N)
+                G += np.einsum("g,gn,gm->nm", w, S, S)
+            out.append((EA * le, a, G))
+        return out
 
     @cached_property
     def stiffness(self) -> np.ndarray:
