@@ -88,10 +88,6 @@ API
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import scipy.linalg as sla
 
@@ -102,17 +98,7 @@ __all__ = ["Jet", "Structure", "build_delta", "sagged_delta", "extrapolated_delt
            "build_cantilever", "sagged_cantilever"]
 
 
-def _load(name: str):
-    """Import a sibling tests/ module by file path (independent of sys.path)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-_frame = _load("reference_delta_frame")
+import reference_delta_frame as _frame  # noqa: E402
 leg_geometry = _frame.leg_geometry
 L1, L2, M_PLATFORM = _frame.L1, _frame.L2, _frame.M_PLATFORM
 SECTION, MATERIAL = _frame.SECTION, _frame.MATERIAL

@@ -15,29 +15,13 @@ Fast: the whole file runs in a few seconds.
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+import reference_delta_frame as frame
+import reference_delta_sagged as ref
+import reference_sagged_cantilever as cant
 from elastodyn.description.materials import Material, Section
-
-
-def _load(name):
-    """Import a tests/ module by file path (independent of sys.path)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-ref = _load("reference_delta_sagged")
-frame = _load("reference_delta_frame")
-cant = _load("reference_sagged_cantilever")
 
 X_SYM = (0.0, 0.0, 0.5)
 X_GEN = (0.1, 0.05, 0.45)
