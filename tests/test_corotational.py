@@ -67,6 +67,9 @@ def test_so3_exp_is_the_rotation_on_both_branches():
         phi = rng.normal(size=(5, 3)) * scale
         np.testing.assert_allclose(so3_exp(phi), Rotation.from_rotvec(phi).as_matrix(),
                                    atol=1e-15)
+    for phi in (np.array([0.5, 0.2, 0.0]), np.array([1e-3, 0.0, 2e-3])):  # single vectors
+        np.testing.assert_allclose(so3_exp(phi), Rotation.from_rotvec(phi).as_matrix(),
+                                   atol=1e-15)
     phi, e = rng.normal(size=3) * 0.09, rng.normal(size=3)
     cs = so3_exp(phi + 1e-30j * e).imag / 1e-30
     fd = (so3_exp(phi + 1e-6 * e) - so3_exp(phi - 1e-6 * e)) / 2e-6

@@ -56,9 +56,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import positive
+from ..exceptions import InputError, ModelError
 from ..description.materials import Material, Section
 from .elements import BeamElement, mass_matrix, stiffness_matrix
-from .moving_frame import skew
 from .shapes import gauss_legendre_01
 
 __all__ = ["so3_exp", "axis_rotation", "vee_skew", "CorotationalBeam", "BeamFrame",
@@ -68,9 +68,9 @@ __all__ = ["so3_exp", "axis_rotation", "vee_skew", "CorotationalBeam", "BeamFram
 HESSIAN_STEP = 1e-8
 """Central-difference step of :func:`potential_derivatives` (m or rad). Truncation
 ~ h^2 V^(4) ~ (h / l)^2 EA / l; round-off ~ eps (EA / l) |u| / h (the elongation from
-displacements u, :meth:`CorotationalBeam.frame`): both below 1e-10 of the stiffest
-(axial) entries (forward differences, h V^(3), are far worse: 1e-3 on the sagged
-cantilever's first mode)."""
+displacements u, :meth:`CorotationalBeam.frame`): both about 1e-9 of the stiffest
+(axial) entries (forward differences, h V^(3), are far worse:
+1e-3 on the sagged cantilever's first mode)."""
 _CSTEP = 1e-30  # complex step: the derivative to round-off, no subtraction
 
 
@@ -82,11 +82,11 @@ def so3_exp(phi) -> np.ndarray:
     by their Taylor series when |t^2| < 1e-2)."""
     phi = np.asarray(phi)
     phi = phi.astype(np.result_type(phi, float), copy=False)
-    t2 = np.einsum("...i,...i->...", phi, phi)
+    t2 = np.asarray(np.einsum("...i,...i->...", phi, phi))
     small = np.abs(t2) < 1e-2
     # series to t^8: remainder below 1e-2^5 / 9! ~ 3e-16
-    a = 1 - t2 / 6 * (1 - t2 / 20 * (1 - t2 / 42 * (1 - t2 / 72)))
-    b = 0.5 * (1 - t2 / 12 * (1 - t2 / 30 * (1 - t2 / 56 * (1 - t2 / 90))))
+    a = np.asarray(1 - t2 / 6 * (1 - t2 / 20 * (1 - t2 / 42 * (1 - t2 / 72))))
+    b = np.asarray(0.5 * (1 - t2 / 12 * (1 - t2 / 30 * (1 - t2 / 56 * (1 - t2 / 90)))))
     if not np.all(small):
         big = ~small
         tb = np.sqrt(t2[big] + 0j) if np.iscomplexobj(t2) else np.sqrt(t2[big])
@@ -310,7 +310,8 @@ class BeamFrame:
         Node indices and element; its length must equal |nodes[b] - nodes[a]|.
     clamped : sequence of int
         Nodes held in position and rotation.
-    masses : sequence of (node, mass [kg], inertia (3, 3) [kg m^2] about the node, world)
+    masses : sequence of (node, mass [kg], inertia (3, 3) [kg m^2] about the node, world
+        axes of the undeformed configuration; it turns with the node)
 
     Unknowns q (6 per free node): displacement u and rotation vector r, x = x0 + u,
     T = exp([r]x) T0. Gravity enters as a dead load on the element axes and the masses.
@@ -323,8 +324,10 @@ class BeamFrame:
         self.elements = [(int(a), int(b), e) for a, b, e in elements]
         for a, b, e in self.elements:
             if not np.isclose(np.linalg.norm(self.x0[b] - self.x0[a]), e.length, rtol=1e-9):
-                raise ValueError(f"invalid element ({a}, {b}): got length {e.length!r} m; "
-                                 "allowed: the distance between its nodes")
+                raise InputError(f"elements ({a}, {b}) length", e.length,
+                                 "the distance between its nodes [m]")
+        if any(not 0 <= int(k) < n for k in clamped):
+            raise InputError("clamped", list(clamped), f"node indices in 0..{n - 1}")
         self.free = np.array([k for k in range(n) if k not in set(clamped)], dtype=int)
         self.index = -np.ones(n, dtype=int)
         self.index[self.free] = np.arange(len(self.free))
@@ -380,8 +383,9 @@ class BeamFrame:
             if with_mass:
                 Jr = spin_jacobian(lambda z, k=k: self._pair(k, k, np.concatenate([z, z], -1)),
                                    q[c])[0]                             # (6, 6)
+                R = so3_exp(q[c][3:6])  # the inertia turns with the node
                 M[np.ix_(c, c)] += Jr.T @ np.block([[m * np.eye(3), np.zeros((3, 3))],
-                                                    [np.zeros((3, 3)), Jk]]) @ Jr
+                                                    [np.zeros((3, 3)), R @ Jk @ R.T]]) @ Jr
         return V, g, K, M
 
     def _local(self, q, k):
@@ -409,7 +413,8 @@ class BeamFrame:
             q += dq
             if np.max(np.abs(dq)) < tol * scale:
                 return q
-        raise RuntimeError(f"BeamFrame.equilibrium: no convergence in {max_iter} iterations")
+        raise ModelError(f"BeamFrame.equilibrium: no convergence in {max_iter} iterations "
+                         "(buckling, or loads the structure cannot carry)")
 
     def linearized(self, q, gravity):
         """(M, K) (dof, dof) at q: the mass and the Hessian of the total potential."""

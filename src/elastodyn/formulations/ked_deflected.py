@@ -74,7 +74,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..exceptions import ModelError
+from ..exceptions import InputError, ModelError
 from ..fem.corotational import (CorotationalBeam, axis_rotation, potential_derivatives,
                                 potential_gradient, so3_exp, spin_jacobian)
 from .ked_blocks import solve_leg_blocks
@@ -83,7 +83,8 @@ __all__ = ["DeflectedReference", "DeflectedState", "NEWTON_TOL"]
 
 NEWTON_TOL = 1e-9
 """Newton converged when the largest update of delta is below this [m, rad] (then
-delta is within ~1e-15 of the solution: quadratic convergence)."""
+delta is within ~tol^2 / (solution scale) of the solution, below round-off: quadratic
+convergence)."""
 _EX = np.array([1.0, 0.0, 0.0])
 
 
@@ -305,6 +306,15 @@ class DeflectedReference:
         _, g, h = potential_derivatives(f, delta[:, 0:6])
         return g, h
 
+    def gradient(self, mo, ks, delta) -> np.ndarray:
+        """grad V (ns, 3, nb) in leg blocks at delta (ns, N) under the loads of the rigid
+        motion ``mo`` at samples ``ks`` (zero at the reference of those loads)."""
+        G, _, _ = self._element_terms(mo, np.asarray(ks), np.asarray(delta, dtype=float),
+                                      hessian=False)
+        G[:, 0, self.nb - 6:] += self._platform_terms(mo, np.asarray(ks), delta,
+                                                      hessian=False)[0]
+        return G
+
     # ------------------------------------------------------------------ solve
     def solve(self, mo, ks=None, delta0=None, *, tol: float = NEWTON_TOL,
               max_iter: int = 30) -> DeflectedState:
@@ -318,9 +328,14 @@ class DeflectedReference:
             quasi-static deflection can carry).
         """
         m = self.model
+        if int(max_iter) < 1:
+            raise InputError("max_iter", max_iter, "an integer >= 1")
         ks = np.arange(len(mo)) if ks is None else np.asarray(ks)
         ns = len(ks)
         delta = np.zeros((ns, m.dof)) if delta0 is None else np.array(delta0, dtype=float)
+        if delta.shape != (ns, m.dof) or not np.all(np.isfinite(delta)):
+            raise InputError("delta0", f"shape {delta.shape}", f"finite values of shape "
+                             f"({ns}, {m.dof})")
         pl = self.nb - 6
 
         def terms(hessian):
@@ -334,10 +349,13 @@ class DeflectedReference:
         # Newton on the exact gradient and Hessian until the update is below ``tol``;
         # the Hessian returned is that of the last iterate, within ``tol`` of the
         # solution (its error ~ tol V^(3), negligible), and delta after the last step is
-        # within ~tol^2 of it (quadratic convergence).
+        # at round-off from it (quadratic convergence).
         for it in range(1, max_iter + 1):
             G, H = terms(hessian=True)
-            step = solve_leg_blocks(H, -G, self.blocks, m.dof)
+            try:
+                step = solve_leg_blocks(H, -G, self.blocks, m.dof)
+            except np.linalg.LinAlgError:
+                step = np.full(m.dof, np.nan)
             if not np.all(np.isfinite(step)):
                 raise ModelError("deflected reference: singular tangent stiffness "
                                  "(the structure buckles under the loads)")

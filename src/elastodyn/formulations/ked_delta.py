@@ -91,9 +91,10 @@ from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
 from ..fem.elements import ORDERS, BeamElement
 from ..fem.modal import ModalResult, modal_analysis
-from ..fem.moving_frame import LinkMatrices, link_matrices, skew
+from ..fem.moving_frame import LinkMatrices, link_matrices, skew, stiffness_coefficients
 from ..kinematics.delta import DeltaKinematics
-from .ked_blocks import dense_leg_blocks
+from .ked_blocks import dense_leg_blocks, solve_leg_blocks
+from .ked_deflected import DeflectedReference, DeflectedState
 
 __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
            "rigid_motion", "ACTUATORS", "REFERENCES"]
@@ -301,10 +302,13 @@ class KEDDeltaModel:
             raise InputError("preload", preload, "True with reference='deflected' (the "
                              "tangent about the deflected shape carries every internal "
                              "force)")
-        self._deflected = None
-        if self.reference == "deflected":
-            from .ked_deflected import DeflectedReference
-            self._deflected = DeflectedReference(self)
+        self._deflected = DeflectedReference(self) if self.reference == "deflected" else None
+
+    @property
+    def deflected_available(self) -> bool:
+        """Whether the deflected reference applies to this model's options (cubic
+        elements, locked actuators, no mechanism), whatever its ``reference``."""
+        return self._deflected_unavailable() is None
 
     def _deflected_unavailable(self) -> str | None:
         """Why the deflected reference does not apply, or None."""
@@ -482,15 +486,16 @@ class KEDDeltaModel:
         c = max(0, 6 - f)
         return max(0, 6 - 3 * c) + 3 * spin
 
-    def system(self, mo: DeltaMotion, k: int = 0, reference=None) -> KEDSystem:
+    def system(self, mo: DeltaMotion, k: int = 0, deflected_state=None) -> KEDSystem:
         """The KED system (Kuo eqs. 43-44) at sample k of a rigid motion.
 
         With ``reference="deflected"``: M is the mass about the deflected links, K =
         K_T + K_mot (the tangent stiffness at the quasi-static deflection delta_s and the
         rigid-motion terms) and F = K_T delta_s
         (:mod:`elastodyn.formulations.ked_deflected`), so that the static solution of
-        K delta = F at rest is delta_s; ``reference`` (F = K_T delta_s (3, nb), K_T and M
-        (3, nb, nb), leg blocks), when given, is used instead of solving for it.
+        K delta = F at rest is delta_s; ``deflected_state`` (F = K_T delta_s (3, nb), K_T
+        and M (3, nb, nb), leg blocks), when given, is used instead of solving for it
+        (refused by an undeformed-reference model).
 
         Returns
         -------
@@ -498,18 +503,21 @@ class KEDDeltaModel:
         axial end forces of every link (tension > 0) [N].
         """
         N = self.dof
+        deflected = self._deflected is not None
+        if deflected_state is not None and not deflected:
+            raise InputError("deflected_state", "given", "None for a model about the "
+                             "undeformed configuration (reference='undeformed')")
         M, C, K = (np.zeros((N, N)) for _ in range(3))
         parts = self._parts(mo, k)
         Kel, F = self._static_terms(mo, k, parts)
         end = self._end_forces(Kel, F, parts)
-        deflected = self._deflected is not None
         if not deflected:
             M[0:6, 0:6] += self.platform_mass_matrix
         Sx = {}
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
             Bg = lm.gyroscopic(w)
             if deflected:  # rigid-motion terms only: K_T carries the elastic ones
-                Kl = lm.stiffness(w, al) - lm.Ke
+                Kl = lm.combine(stiffness_coefficients(w, al))
             else:
                 Kl = lm.stiffness(w, al, a0, g, end[i, li] if self.preload else None)
             ix = np.ix_(cols, cols)
@@ -526,13 +534,13 @@ class KEDDeltaModel:
                 K[ix] += S0.T @ (lm.M @ S2 + 2.0 * Bg @ S1 + Kl @ S0)
             Sx[(i, li)] = (cols, S)
         if deflected:
-            if reference is None:  # Newton from the linear quasi-static solution
+            if deflected_state is None:  # Newton from the linear quasi-static solution
                 u0 = self._quasi_static(Kel, F, parts)[0]
                 ref = self._deflected.solve(mo, [k], u0[None])
-                reference = (ref.F[0], ref.K[0], ref.M[0])
-            F = dense_leg_blocks(reference[0], self.leg_blocks, N, matrix=False)
-            K += dense_leg_blocks(reference[1], self.leg_blocks, N)
-            M = dense_leg_blocks(reference[2], self.leg_blocks, N)
+                deflected_state = (ref.F[0], ref.K[0], ref.M[0])
+            F = dense_leg_blocks(deflected_state[0], self.leg_blocks, N, matrix=False)
+            K += dense_leg_blocks(deflected_state[1], self.leg_blocks, N)
+            M = dense_leg_blocks(deflected_state[2], self.leg_blocks, N)
         a, b = self.rayleigh
         if a or b:
             C += a * M + b * Kel
@@ -696,6 +704,7 @@ class KEDDeltaModel:
         Returns a :class:`~.ked_deflected.DeflectedState` over all samples; ``progress``
         a callable(done, total) or None."""
         ns = len(mo)
+        chunk = positive_int("chunk", chunk)
         u0 = np.array([self.quasi_static(mo, k)[0] for k in range(ns)])
         corr = np.zeros(self.dof)
         parts = []
@@ -709,10 +718,28 @@ class KEDDeltaModel:
             parts.append(st)
             if progress is not None:
                 progress(ks[-1] + 1, ns)
-        from .ked_deflected import DeflectedState
         return DeflectedState(*(np.concatenate([getattr(p, f) for p in parts])
                                 for f in ("delta", "K", "M")),
                               max(p.iterations for p in parts), self.leg_blocks)
+
+    def rest_start(self, X, delta_ref, K_ref) -> np.ndarray:
+        """The state at rest at X [m] of the linear model about a deflected reference
+        (delta_ref (dof,) and its tangent K_ref (3, nb, nb), e.g. a moving reference at
+        the start of a motion): delta_ref plus one Newton step of the loads at rest with
+        K_ref, K_ref (d - delta_ref) = -grad V_rest(delta_ref). This, not the exact
+        equilibrium at rest, is the linear model's own static state: the two differ at
+        second order, and a second-order difference along a stiff axial direction (the
+        chord shortening of a rotation change of 0.017 rad at the tip of Kuo's upper
+        links between rest and his full-speed circle) would be a spurious 600 N in the
+        linear equations."""
+        if self._deflected is None:
+            raise ModelError("rest_start: this model linearizes about the undeformed "
+                             "configuration (reference='undeformed')")
+        mo = self.motion(np.atleast_2d(np.asarray(X, dtype=float)))
+        d = np.asarray(delta_ref, dtype=float)[None]
+        G = self._deflected.gradient(mo, [0], d)
+        return d[0] + solve_leg_blocks(np.asarray(K_ref)[None], -G, self.leg_blocks,
+                                       self.dof)[0]
 
     def rest_matrices(self, X):
         """Mass and stiffness (ns, dof, dof) at rest at platform positions X (ns, 3) [m]
@@ -727,8 +754,10 @@ class KEDDeltaModel:
                 dense_leg_blocks(ref.K, self.leg_blocks, self.dof))
 
     def modes(self, X, count: int = 8) -> ModalResult:
-        """Lowest ``count`` natural frequencies at rest at platform position X [m] (static
-        link forces under gravity in the geometric stiffness unless preload=False).
+        """Lowest ``count`` natural frequencies at rest at platform position X [m]: about
+        the geometrically exact sag under gravity (tangent stiffness and mass there) with
+        ``reference="deflected"``; about the undeformed pose with the static link forces'
+        geometric stiffness (unless preload=False) with ``reference="undeformed"``.
         Mechanism modes (spherical joints, free actuators) come first, at zero frequency
         without preload."""
         s = self.at_rest(X)
@@ -736,7 +765,8 @@ class KEDDeltaModel:
 
     def static_deflection(self, X) -> np.ndarray:
         """Elastic variables delta (dof,) of the static deflection under gravity at rest at
-        X: K delta = F (K with the preload unless preload=False).
+        X: the geometrically exact one (``reference="deflected"``), or K delta = F about
+        the undeformed pose (K with the preload unless preload=False).
 
         Raises
         ------

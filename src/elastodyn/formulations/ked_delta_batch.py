@@ -34,7 +34,6 @@ from .ked_delta import DeltaMotion, KEDDeltaModel
 __all__ = ["KEDBatch"]
 
 
-
 class KEDBatch:
     """The KED system of ``model`` at every sample of a rigid motion, in chunks.
 
@@ -61,7 +60,7 @@ class KEDBatch:
         grav = np.asarray(model.robot.gravity, dtype=float)
         mo = motion
         self.links = []
-        for i, c in enumerate(model._chains):
+        for i, c in enumerate(model.chains):
             for li, lm in enumerate(model.links):
                 R = mo.Ru[:, i] if li == 0 else mo.Rl[:, i]
                 RT = np.swapaxes(R, -1, -2)
@@ -107,7 +106,7 @@ class KEDBatch:
         """T_j, j = 0, 1, 2: (ns, 12, next) rows of S (and derivatives) at the lower
         link's end dofs, batched version of KEDDeltaModel._lower_S."""
         m, mo = self.model, self.mo
-        c = m._chains[i]
+        c = m.chains[i]
         kb, kd = len(c["rel_b"]), len(c["rel_d"])
         ns = self.ns
         Rl, Ru = mo.Rl[:, i], mo.Ru[:, i]
@@ -192,8 +191,8 @@ class KEDBatch:
         ref = None
         if dynamic and self.model.reference == "deflected":
             if self.reference is None:
-                raise ValueError("KEDBatch: a deflected-reference model needs its "
-                                 "reference (the 'reference' argument)")
+                raise TypeError("KEDBatch: a deflected-reference model needs its "
+                                "reference (the 'reference' argument)")
             ref = self.reference.at(k0, k1)
         a, b = self.model.rayleigh
         elastic = elastic or (dynamic and b != 0)
