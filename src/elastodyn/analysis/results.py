@@ -230,4 +230,6 @@ def _fmt(v) -> str:
             return "[" + ", ".join(f"{x:.6g}" for x in arr.ravel()[:12]) + (
                 ", ..." if arr.size > 12 else "") + "]"
         return str(list(np.asarray(v).ravel()[:12]))
+    if isinstance(v, dict):  # e.g. a simulation's model_error
+        return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
     return str(v)
