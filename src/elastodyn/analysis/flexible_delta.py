@@ -425,9 +425,10 @@ def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
     Newmark predictor and corrector (:class:`elastodyn.integrators.NewmarkScheme`, the
     scheme of :func:`elastodyn.integrators.newmark`); the leg blocks of a whole chunk are
     built at once and each step's effective system is solved by the arrow elimination of
-    :meth:`KEDBatch.solve`."""
+    :meth:`KEDBatch.solve`. Also returns the quasi-static path K_k^-1 F_k (what the
+    response vibrates about, for :func:`model_error_estimate`) from the same blocks."""
     N, nt = batch.N, batch.ns
-    Q, V, A = (np.empty((nt, N)) for _ in range(3))
+    Q, V, A, QS = (np.empty((nt, N)) for _ in range(4))
     q, v = np.array(q0, dtype=float), np.array(v0, dtype=float)
     scheme = NewmarkScheme(dt, beta, gamma)
     ix, mv = batch.blocks, batch.matvec
@@ -437,6 +438,7 @@ def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
         return batch.solve(S[j], F[j] - mv(C[j], v_pred[ix]) - mv(K[j], q_pred[ix]))
 
     for k0, k1, M, C, K, F in batch.chunks():
+        QS[k0:k1] = batch.solve(K, F)
         S = scheme.effective(M, C, K)
         for j in range(k1 - k0):
             k = k0 + j
@@ -448,7 +450,7 @@ def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
                     raise ModelError(f"Newmark: non-finite state at step {k}")
             Q[k], V[k], A[k] = q, v, a
         _progress(progress, k1, nt, "KED simulation")
-    return Q, V, A
+    return Q, V, A, QS
 
 
 def _field_rows(model: KEDDeltaModel):
@@ -520,13 +522,14 @@ def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = N
     if method == "newmark":
         end = interpolated_end_forces(model, motion, time, dt, knots)
         batch = KEDBatch(model, motion, end_force=end, reference=track)
-        Q, V, A = _newmark(batch, q0, v0, dt, progress)
+        Q, V, A, QS = _newmark(batch, q0, v0, dt, progress)
         desc = "newmark(beta=0.25, gamma=0.5)"
     else:
         Q, V, A = _runge_kutta(model, trajectory, time, q0, v0, rtol, atol, method, track)
         batch = KEDBatch(model, motion, reference=track)
+        QS = _quasi_static_path(batch)
         desc = f"{method.upper()}(rtol={rtol:g}, atol={atol:g})"
-    return _outputs(model, batch, time, smp.position, Q, V, A, initial, desc)
+    return _outputs(model, batch, time, smp.position, Q, V, A, QS, initial, desc)
 
 
 def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method, track=None):
@@ -665,7 +668,7 @@ def _quasi_static_path(batch) -> np.ndarray:
     return out
 
 
-def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimulation:
+def _outputs(model, batch, time, position, Q, V, A, QS, initial, method) -> KEDSimulation:
     nt = len(time)
     ks = np.arange(nt)
     mo = batch.mo
@@ -687,8 +690,7 @@ def _outputs(model, batch, time, position, Q, V, A, initial, method) -> KEDSimul
     rigid = rigid_torques(model.robot, position, mo.Xd, mo.Xdd)
     # platform rotation counts too
     max_rot = max(max_rot, float(np.max(np.linalg.norm(Q[:, 3:6], axis=1))))
-    err = model_error_estimate(model, position[0], float(time[-1] - time[0]), Q,
-                               _quasi_static_path(batch))
+    err = model_error_estimate(model, position[0], float(time[-1] - time[0]), Q, QS)
     msgs = []
     if max_ratio > MAX_DISPLACEMENT_RATIO or max_rot > MAX_ROTATION_RAD:
         msgs.append(f"elastic displacements beyond the small-deformation range of the "
