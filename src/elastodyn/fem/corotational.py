@@ -124,6 +124,13 @@ def vee_skew(A) -> np.ndarray:
                            A[..., 1, 0] - A[..., 0, 1]], axis=-1)
 
 
+def _local_dofs(du, tha, thb):
+    """(0, 0, 0, theta_a, du, 0, 0, theta_b) (..., 12) in the element's dof order."""
+    z = np.zeros(du.shape, dtype=du.dtype)
+    return np.stack([z, z, z, tha[..., 0], tha[..., 1], tha[..., 2],
+                     du, z, z, thb[..., 0], thb[..., 1], thb[..., 2]], -1)
+
+
 def _unit(v):
     return v / np.sqrt(np.einsum("...i,...i->...", v, v))[..., None]
 
@@ -178,15 +185,15 @@ class CorotationalBeam:
 
     def local_dofs(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """Local deformation dofs d (..., 12) of the linear element (module docstring)."""
-        E, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
-        z = np.zeros(du.shape, dtype=du.dtype)
-        return np.stack([z, z, z, tha[..., 0], tha[..., 1], tha[..., 2],
-                         du, z, z, thb[..., 0], thb[..., 1], thb[..., 2]], -1)
+        _, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
+        return _local_dofs(du, tha, thb)
 
     # ------------------------------------------------------------------ potentials
     def strain_energy(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """U_e = 1/2 d^T K_e d [J], shape (...,)."""
-        d = self.local_dofs(ua, ta, ub, tb, chord0)
+        return self._strain(self.local_dofs(ua, ta, ub, tb, chord0))
+
+    def _strain(self, d):
         return 0.5 * np.einsum("...i,ij,...j->...", d, self.stiffness, d)
 
     def load_potential(self, ua, ta, ub, tb, chord0, b0, b1=None) -> np.ndarray:
@@ -202,11 +209,8 @@ class CorotationalBeam:
         """strain_energy + load_potential [J], shape (...,), with the element frame
         computed once."""
         E, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
-        z = np.zeros(du.shape, dtype=du.dtype)
-        d = np.stack([z, z, z, tha[..., 0], tha[..., 1], tha[..., 2],
-                      du, z, z, thb[..., 0], thb[..., 1], thb[..., 2]], -1)
-        return (0.5 * np.einsum("...i,ij,...j->...", d, self.stiffness, d)
-                + self._load(E, tha, thb, ua, ub, b0, b1))
+        return self._strain(_local_dofs(du, tha, thb)) + self._load(E, tha, thb, ua, ub,
+                                                                    b0, b1)
 
     def _load(self, E, tha, thb, ua, ub, b0, b1):
         xi, wg = gauss_legendre_01(3)
