@@ -23,7 +23,7 @@ from ..fem.modal import modal_analysis
 from ..model import require
 from .results import Result
 
-__all__ = ["modes", "frequency_map", "convergence", "ModesResult", "MapResult",
+__all__ = ["modes", "rest_linearization", "frequency_map", "convergence", "ModesResult", "MapResult",
            "ConvergenceResult", "eigen_frequencies"]
 
 
@@ -94,6 +94,18 @@ def _pose_inputs(state) -> dict:
     return out
 
 
+def rest_linearization(model, state, preload: bool | None = None):
+    """(reference state, Linearization, preload used) of ``model`` at rest at ``state``,
+    actuators locked: with the preload, about the static deflection under gravity for a
+    nonlinear model (the KED model takes its own reference); without, the linear
+    structure about ``state`` (:func:`modes`)."""
+    use_preload = model.default_preload if preload is None else bool(preload)
+    ref = state
+    if use_preload and "mass_matrix" in model.capabilities:
+        ref = model.static_deflection(state)
+    return ref, model.linearize(ref, preload=use_preload), use_preload
+
+
 def modes(model, state=None, *, count: int | None = None, preload: bool | None = None,
           speed=None, robot: str | None = None) -> ModesResult:
     """Natural frequencies of ``model`` at ``state`` (module docstring).
@@ -136,11 +148,7 @@ def modes(model, state=None, *, count: int | None = None, preload: bool | None =
         lin = model.linearize(ref, preload=True)
         use_preload = True
     else:
-        use_preload = model.default_preload if preload is None else bool(preload)
-        ref = state
-        if use_preload and "mass_matrix" in model.capabilities:
-            ref = model.static_deflection(state)
-        lin = model.linearize(ref, preload=use_preload)
+        ref, lin, use_preload = rest_linearization(model, state, preload)
     n = lin.n
     if n == 0:
         raise InputError("--formulation", model.formulation,

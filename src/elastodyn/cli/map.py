@@ -9,6 +9,7 @@ from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      flexible_model, given, integer, load_robot, number, preload_choice,
                      pose_dim, preload_in_model, progress_bar, refuse)
+from .engine import add_engine_options, refuse_engine_options, run_engine
 
 MAX_POINTS = 10_000
 DEFAULT_CENTRE = {"delta": (0.0, 0.0, 0.5)}
@@ -35,7 +36,31 @@ def register(sub):
     p.add_argument("--preload", action="store_true", default=None,
                    help="about the deflected equilibrium under gravity at each pose")
     add_model_options(p)
-    p.add_argument("--count", type=integer("--count"), help="modes per point (8)")
+    p.add_argument("--count", type=integer("--count"),
+                   help="modes per point (8; 4 with --workspace)")
+    w = p.add_argument_group("whole workspace (--workspace)")
+    w.add_argument("--workspace", action="store_true", default=None,
+                   help="map the reachable workspace on a grid instead of a path: the task "
+                        "space (x y z of a Delta, x y of an arm's tip) where the model has "
+                        "an inverse kinematics, else the actuated space")
+    w.add_argument("--grid", type=integer("--grid"),
+                   help="points per axis (20 in 3-D, 40 in 2-D)")
+    w.add_argument("--spacing", type=number("--spacing"),
+                   help="grid spacing [m, or rad in an actuated space] instead of --grid")
+    w.add_argument("--plane", metavar="AXIS=VALUE",
+                   help="hold one axis: a slice, e.g. z=0.5 [m]")
+    w.add_argument("--bounds", type=number("--bounds"), nargs="+", metavar="V",
+                   help="the box: LO HI per axis [m or rad] (default: the box the "
+                        "actuators reach)")
+    w.add_argument("--space", help="task or actuated (default: task where possible)")
+    w.add_argument("--deflection", action="store_true", default=None,
+                   help="also the end-effector's static deflection under gravity and its "
+                        "stiffness at each point")
+    w.add_argument("--max-condition", dest="max_condition",
+                   type=number("--max-condition"),
+                   help="mask points whose kinematic condition number exceeds this (Delta; "
+                        "default 1000)")
+    add_engine_options(p)
     add_output(p)
     p.set_defaults(func="map")
 
@@ -47,6 +72,10 @@ def run(a) -> int:
     preload = preload_choice(a)
     form = flexible_model(a, spec, verb="map")
     model = build(a, spec, preload_is_model=preload_in_model(form))
+    if a.workspace:
+        return _workspace(a, spec, model, preload)
+    refuse(a, WORKSPACE_ONLY, "only with --workspace")
+    refuse_engine_options(a, "only with --workspace")
     path = a.path or ("circle" if spec.family in DEFAULT_CENTRE else None)
     points = 360 if a.points is None else a.points
     if not 1 <= points <= MAX_POINTS:
@@ -108,3 +137,30 @@ def _states(model, values, kind, flag):
             raise InputError(flag, np.round(v, 6).tolist(),
                              f"a path inside the workspace ({detail})") from None
     return out
+
+
+WORKSPACE_ONLY = {"grid": "--grid", "spacing": "--spacing", "plane": "--plane",
+                  "bounds": "--bounds", "space": "--space", "deflection": "--deflection",
+                  "max_condition": "--max-condition"}
+
+
+def _workspace(a, spec, model, preload) -> int:
+    from ..analysis.workspace import workspace_map
+    refuse(a, {"path": "--path", "centre": "--centre", "radius": "--radius",
+               "from_": "--from", "to": "--to", "points": "--points"},
+           "not with --workspace (a path map)")
+    bounds = None
+    if given(a, "bounds"):
+        if len(a.bounds) % 2:
+            raise InputError("--bounds", a.bounds, "pairs LO HI, one per axis")
+        bounds = [a.bounds[k:k + 2] for k in range(0, len(a.bounds), 2)]
+    inputs = {"workspace": True}
+
+    def job(client, progress):
+        return workspace_map(spec, model.formulation, options=dict(model.options),
+                             model=model, grid=a.grid, spacing=a.spacing, plane=a.plane,
+                             bounds=bounds, space=a.space, count=a.count, preload=preload,
+                             deflection=bool(a.deflection), max_condition=a.max_condition,
+                             client=client, progress=progress, name=spec.name,
+                             inputs=inputs)
+    return run_engine(a, job, "map")

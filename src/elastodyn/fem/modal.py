@@ -18,7 +18,7 @@ import scipy.sparse.linalg as spla
 from .._validate import positive_int
 from ..exceptions import InputError, ModelError
 
-__all__ = ["DENSE_LIMIT", "ModalResult", "modal_analysis"]
+__all__ = ["DENSE_LIMIT", "ModalResult", "modal_analysis", "modal_batch"]
 
 DENSE_LIMIT = 400
 """Problems up to this size use LAPACK's dense eigh; larger ones sparse shift-invert."""
@@ -131,3 +131,82 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     shapes[free] = vec
     return ModalResult(omega_rad_s=omega, frequencies_hz=omega / (2 * math.pi),
                        mode_shapes=shapes, dof=nf, labels=tuple(labels))
+
+
+def modal_batch(M, K, *, count: int):
+    """Lowest ``count`` eigenpairs of K phi = lambda M phi for a stack of problems of one
+    size (the poses of a map: same structure, different values), all at once.
+
+    Parameters
+    ----------
+    M, K : ndarray, shape (B, n, n)
+        Symmetric mass (positive definite) and stiffness matrices.
+    count : int
+        1 <= count <= n.
+
+    Returns
+    -------
+    omega : ndarray (B, count)
+        Circular frequencies [rad/s], ascending; NaN where the problem has no answer.
+    shapes : ndarray (B, n, count)
+        Mass-normalized mode shapes (phi^T M phi = 1).
+    failures : list of (str or None)
+        Per problem: None, or why it has no answer (mass not positive definite, stiffness
+        not positive semi-definite).
+
+    Notes
+    -----
+    The standard reduction of the symmetric-definite problem (Golub & Van Loan 8.7.2,
+    what LAPACK's sygv does): M = L L^T, A = L^-1 K L^-T, A y = lambda y, phi = L^-T y,
+    batched over B with numpy's stacked Cholesky and eigh. Its eigenvalues agree with
+    :func:`modal_analysis` to round-off (eps kappa(M) lambda_max); zero modes and the
+    stability test use the same threshold as :func:`modal_analysis`.
+    """
+    M = np.asarray(M, dtype=float)
+    K = np.asarray(K, dtype=float)
+    if M.ndim != 3 or M.shape != K.shape or M.shape[1] != M.shape[2]:
+        raise ModelError(f"modal_batch: M and K must be stacks (B, n, n) of one shape, got "
+                         f"{M.shape} and {K.shape}")
+    B, n, _ = M.shape
+    count = positive_int("count", count)
+    if count > n:
+        raise InputError("count", count, f"an integer in [1, {n}] (the degrees of freedom)")
+    omega = np.full((B, count), np.nan)
+    shapes = np.full((B, n, count), np.nan)
+    failures: list = [None] * B
+    if B == 0:
+        return omega, shapes, failures
+    Ms = 0.5 * (M + np.swapaxes(M, 1, 2))
+    Ks = 0.5 * (K + np.swapaxes(K, 1, 2))
+    ok = np.all(np.isfinite(Ms), axis=(1, 2)) & np.all(np.isfinite(Ks), axis=(1, 2))
+    L = np.zeros_like(Ms)
+    for b in np.flatnonzero(ok):      # Cholesky per problem: one failure stays its own
+        try:
+            L[b] = np.linalg.cholesky(Ms[b])
+        except np.linalg.LinAlgError:
+            ok[b] = False
+            failures[b] = "mass matrix is not positive definite"
+    for b in np.flatnonzero(~ok):
+        failures[b] = failures[b] or "non-finite mass or stiffness"
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return omega, shapes, failures
+    Li = np.linalg.inv(L[idx])
+    A = Li @ Ks[idx] @ np.swapaxes(Li, 1, 2)
+    lam, Y = np.linalg.eigh(0.5 * (A + np.swapaxes(A, 1, 2)))
+    lam, Y = lam[:, :count], Y[:, :, :count]
+    phi = np.swapaxes(Li, 1, 2) @ Y
+    dk = np.abs(np.diagonal(Ks[idx], axis1=1, axis2=2))
+    dm = np.abs(np.diagonal(Ms[idx], axis1=1, axis2=2))
+    scale = np.maximum(np.max(dk / np.where(dm > 0, dm, np.inf), axis=1), 1e-300)
+    tol = 100 * np.finfo(float).eps * scale[:, None]
+    unstable = np.any(lam < -tol, axis=1)
+    lam = np.where(np.abs(lam) < tol, 0.0, lam)
+    for j, b in enumerate(idx):
+        if unstable[j]:
+            failures[b] = ("stiffness matrix is not positive semi-definite (unstable, e.g. "
+                           f"compressed beyond buckling) (eigenvalue {lam[j].min():.3e})")
+            continue
+        omega[b] = np.sqrt(np.maximum(lam[j], 0.0))
+        shapes[b] = phi[j]
+    return omega, shapes, failures

@@ -147,6 +147,14 @@ class KEDContract:
         coords = Coordinates(c.names[3:], c.units[3:], c.kinds[3:])
         return Linearization(s.M, s.C, s.K, s.F, np.zeros((self.n_elastic, 3)), coords, st)
 
+    def rest_matrices(self, states, *, preload: bool | None = None):
+        """Mass and stiffness (B, n_e, n_e) at rest at the poses of ``states`` in one
+        batch: the matrices :meth:`linearize` gives at each of them (with the deflected
+        reference, each pose's equilibrium warm-started from the one before, so give
+        neighbouring poses in order)."""
+        X = np.array([np.asarray(st.detail["X"], dtype=float) for st in states]).reshape(-1, 3)
+        return self.variant(preload).rest_matrices(X)
+
     def static_deflection(self, st: State) -> State:
         """The quasi-static elastic state K delta = F at the sample ``st`` (at rest: the
         sag under gravity; moving: under gravity and the rigid-motion loads).
