@@ -225,7 +225,11 @@ def _fmt(v) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     if isinstance(v, (list, tuple, np.ndarray)):
-        arr = np.asarray(v)
+        try:
+            arr = np.asarray(v)
+        except ValueError:  # ragged (e.g. a sweep's grid values): item by item
+            return "[" + ", ".join(_fmt(x) for x in list(v)[:12]) + (
+                ", ..." if len(v) > 12 else "") + "]"
         if arr.dtype.kind == "f":
             return "[" + ", ".join(f"{x:.6g}" for x in arr.ravel()[:12]) + (
                 ", ..." if arr.size > 12 else "") + "]"

@@ -65,7 +65,8 @@ from .modes import rest_linearization
 from .results import Result
 
 __all__ = ["WorkspaceGrid", "workspace_grid", "workspace_map", "track_modes",
-           "WorkspaceMapResult", "MAX_POINTS", "CHUNK"]
+           "WorkspaceMapResult", "MAX_POINTS", "CHUNK", "end_effector_response", "as_spec",
+           "serpentine", "default_space", "actuator_ranges", "position_components"]
 
 MAX_POINTS = 200_000
 """Largest grid."""
@@ -328,7 +329,18 @@ def _state_at(model, space, point, max_condition, cond=None):
     return st, None, cond
 
 
-def _ee_response(model, st, lin):
+def position_components(model, st) -> list:
+    """Indices of the end-effector *position* [m] in ``st.pose`` (a pose may carry an
+    orientation: the FFRF's (x, y, theta)); a spatial position (x, y, z) of a planar
+    mechanism in the x-z plane keeps all three (its y deflection is then zero)."""
+    names = getattr(model, "pose_names", None)
+    if names:
+        return [k for k, n in enumerate(names) if n in TASK_AXES]
+    dim = _pose_dim(model)
+    return list(range(dim if dim is not None else min(3, len(st.pose))))
+
+
+def end_effector_response(model, st, lin):
     """(static deflection of the end-effector (d,) [m], its stiffness per axis (d,) [N/m],
     smallest stiffness [N/m]) at rest at ``st``: the deflection under gravity, and the
     compliance C = G K^-1 G^T of the end-effector position (G: its derivative with
@@ -342,23 +354,27 @@ def _ee_response(model, st, lin):
             G[k, names.index(p)] = 1.0
         defl = G @ model.static_deflection(st).elastic
     else:
-        dim = _pose_dim(model) or 2
+        pos = position_components(model, st)
         ref = model.static_deflection(st)
-        defl = np.asarray(ref.pose[:dim]) - np.asarray(st.pose[:dim])
+        defl = np.asarray(ref.pose)[pos] - np.asarray(st.pose)[pos]
         na, ne = model.coordinates.n_actuated, model.coordinates.n_elastic
-        G = np.zeros((dim, ne))
-        h = 1e-7  # central differences: truncation O(h^2 |pose'''|), round-off eps/h
+        G = np.zeros((len(pos), ne))
+        h = 1e-7  # central differences: truncation O(h^2 |d3 pose|), round-off eps/h
         for j in range(ne):
             e = ref.q[na:].copy()
             e[j] += h
-            up = model.state(actuated=st.actuated, elastic=e).pose[:dim]
+            up = np.asarray(model.state(actuated=st.actuated, elastic=e).pose)[pos]
             e[j] -= 2 * h
-            dn = model.state(actuated=st.actuated, elastic=e).pose[:dim]
-            G[:, j] = (np.asarray(up) - np.asarray(dn)) / (2 * h)
+            dn = np.asarray(model.state(actuated=st.actuated, elastic=e).pose)[pos]
+            G[:, j] = (up - dn) / (2 * h)
     C = G @ np.linalg.solve(K, G.T)
     C = 0.5 * (C + C.T)
     lam = np.linalg.eigvalsh(C)
-    return defl, 1.0 / np.diag(C), 1.0 / lam[-1]
+    d = np.diag(C)
+    # a direction the elastic coordinates cannot move (a planar model's out-of-plane
+    # axis) has zero compliance: infinite stiffness
+    stiff = np.divide(1.0, d, out=np.full_like(d, np.inf), where=d > 0)
+    return defl, stiff, (1.0 / lam[-1] if lam[-1] > 0 else math.inf)
 
 
 def map_chunk(payload: dict) -> list:
@@ -456,7 +472,7 @@ def _map_points(model, payload, space, pts, preload, kc) -> list:
         if payload["deflection"]:
             try:
                 lin = lins.get(k) or rest_linearization(model, st, preload)[1]
-                rec["deflection"], rec["stiffness"], rec["min_stiffness"] = _ee_response(
+                rec["deflection"], rec["stiffness"], rec["min_stiffness"] = end_effector_response(
                     model, st, lin)
             except Exception as exc:  # noqa: BLE001 - recorded for this point
                 out[k] = failure_of(exc)
@@ -693,7 +709,8 @@ class WorkspaceMapResult(Result):
         return figs
 
 
-def _as_spec(robot):
+def as_spec(robot):
+    """A description spec from a spec, a preset name or a description file path."""
     from ..description.files import load_description
     if hasattr(robot, "model_dump"):
         return robot
@@ -750,7 +767,7 @@ def workspace_map(robot, formulation: str | None = None, *, options: dict | None
     """
     from ..formulations.registry import formulation_for
     t0 = time.perf_counter()
-    spec = _as_spec(robot)
+    spec = as_spec(robot)
     if model is not None:
         form, opts = model.formulation, dict(model.options)
         cached_model(spec, form, opts, model)
