@@ -74,6 +74,9 @@ def peak_deviation(result) -> float:
     if "max_ee_deviation_m" in s:
         return float(s["max_ee_deviation_m"])
     q = result.quantities
+    if "ee_position_m" in q and "rigid_ee_position_m" in q:
+        d = np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"])
+        return float(np.linalg.norm(d, axis=1).max())
     if "position_variation_m" in q:
         return float(np.linalg.norm(np.asarray(q["position_variation_m"]), axis=1).max())
     raise InputError("--output", "peak-deviation", "frequencies or deflection (this "
@@ -353,8 +356,16 @@ def sweep(robot, parameters, *, formulation: str | None = None, options: dict | 
     form = formulation_for(spec, formulation).name
     nominal = build_model(spec, form, **dict(options or {}))
     opts = dict(nominal.options)
-    for key, lo, _, _ in params:      # each key names a numeric entry (checked once)
-        apply_sets(spec, [f"{key}={lo!r}"], "--set")
+    for key, lo, hi, _ in params:     # each key names a numeric entry: some value of
+        first = None                  # its range is valid (the others fail per point)
+        for v in (lo, hi, 0.5 * (lo + hi)):
+            try:
+                apply_sets(spec, [f"{key}={v!r}"], "sweep")
+                break
+            except InputError as exc:
+                first = first or exc
+        else:
+            raise first
     keys, values, axes = _design(params, design, samples, seed)
     if len(values) > MAX_POINTS:
         raise InputError("--set", len(values), f"at most {MAX_POINTS} points in all")
@@ -362,6 +373,8 @@ def sweep(robot, parameters, *, formulation: str | None = None, options: dict | 
         if trajectory is None:
             raise InputError("--trajectory", None, "the motion along which the deviation "
                              "is measured (--output peak-deviation)")
+        from .scenario import build_trajectory
+        build_trajectory(dict(trajectory), nominal)      # bad motion: refused once, here
     elif trajectory is not None:
         raise InputError("--trajectory", trajectory.get("law"), "only with --output "
                          "peak-deviation")
