@@ -312,7 +312,10 @@ def _state_at(model, space, point, max_condition, cond=None):
             st = (model.state(pose=point) if space == "task"
                   else model.state(actuated=point))
         except Exception as exc:  # noqa: BLE001 - recorded for this point
-            return None, failure_of(exc), math.nan
+            f = failure_of(exc)
+            if f.kind in ("model", "invalid"):   # no inverse kinematics, no loop closure
+                f = PointFailure("unreachable", f.reason)
+            return None, f, math.nan
     if cond is not None:      # known (and checked) already
         return st, None, cond
     cond = math.nan
