@@ -169,9 +169,11 @@ def actuator_ranges(model) -> list:
     return out
 
 
-def _reached_box(model, dim: int, samples: int = 9):
-    """Bounding box (dim, 2) of the valid poses over a grid of the actuator ranges."""
+def _reached_box(model, dim: int, samples: int | None = None):
+    """Bounding box (dim, 2) of the valid poses over a grid of the actuator ranges
+    (``samples`` per actuator: 9, or 7 for three or more actuators)."""
     rng = actuator_ranges(model)
+    samples = samples or (9 if len(rng) <= 2 else 7)
     axes = [np.linspace(lo, hi, samples) for lo, hi in rng]
     qs = np.stack([m.ravel() for m in np.meshgrid(*axes, indexing="ij")], axis=1)
     pts = []
