@@ -24,7 +24,7 @@ from ..model import require
 from .results import Result
 
 __all__ = ["modes", "frequency_map", "convergence", "ModesResult", "MapResult",
-           "ConvergenceResult", "eigen_frequencies"]
+           "ConvergenceResult", "eigen_frequencies", "linearize_at_rest"]
 
 
 def eigen_frequencies(lin, count: int, *, moving: bool):
@@ -94,6 +94,19 @@ def _pose_inputs(state) -> dict:
     return out
 
 
+def linearize_at_rest(model, state, preload: bool | None = None):
+    """(reference state, Linearization, preload used) of ``model`` at ``state`` with the
+    actuators locked, as :func:`modes` takes it: with preload (default: the
+    formulation's) the reference is the deflected equilibrium under gravity
+    (``static_deflection``, where the model has a mass matrix) and the linearization
+    its tangent; without, the linear structure about ``state``."""
+    use_preload = model.default_preload if preload is None else bool(preload)
+    ref = state
+    if use_preload and "mass_matrix" in model.capabilities:
+        ref = model.static_deflection(state)
+    return ref, model.linearize(ref, preload=use_preload), use_preload
+
+
 def modes(model, state=None, *, count: int | None = None, preload: bool | None = None,
           speed=None, robot: str | None = None) -> ModesResult:
     """Natural frequencies of ``model`` at ``state`` (module docstring).
@@ -136,11 +149,7 @@ def modes(model, state=None, *, count: int | None = None, preload: bool | None =
         lin = model.linearize(ref, preload=True)
         use_preload = True
     else:
-        use_preload = model.default_preload if preload is None else bool(preload)
-        ref = state
-        if use_preload and "mass_matrix" in model.capabilities:
-            ref = model.static_deflection(state)
-        lin = model.linearize(ref, preload=use_preload)
+        ref, lin, use_preload = linearize_at_rest(model, state, preload)
     n = lin.n
     if n == 0:
         raise InputError("--formulation", model.formulation,
