@@ -95,6 +95,22 @@ def test_ked_undeformed_equals_finite_differences():
                      "payload.com.0", "payload.inertia.2.2"], "ked", KED, POSE, 6, 1e-5)
 
 
+def test_ked_circle_section_two_elements_equals_finite_differences():
+    """Two elements per link, a circular lower section (diameter: I ~ d^4, truncation
+    of the differences ~ 1e-6 here, hence 1e-5), the pose given as a State."""
+    from elastodyn.description.schema import parse_spec
+    data = load_description("delta-kuo2016").model_dump(mode="json", exclude_none=True)
+    data["links"]["lower"]["section"] = {"shape": "circle", "diameter": 0.006}
+    spec = parse_spec(data)
+    opts = {**KED, "elements": 2}
+    r = _check_fd(spec, ["links.lower.section.diameter", "links.upper.section.height"],
+                  "ked", opts, POSE, 4, 1e-5)
+    state = build_model(spec, "ked", **opts).state(pose=POSE)
+    r2 = frequency_sensitivities(spec, ["links.lower.section.diameter"], options=opts,
+                                 state=state, count=4)
+    np.testing.assert_allclose(r2["d_f_d_p"][:, 0], r["d_f_d_p"][:, 0], rtol=1e-12)
+
+
 def test_log_sensitivity_to_E_is_one_half():
     """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
     1/2 for every mode."""
