@@ -23,8 +23,8 @@ from ..fem.modal import modal_analysis
 from ..model import require
 from .results import Result
 
-__all__ = ["modes", "rest_linearization", "frequency_map", "convergence", "ModesResult", "MapResult",
-           "ConvergenceResult", "eigen_frequencies"]
+__all__ = ["modes", "rest_linearization", "frequency_map", "convergence", "ModesResult",
+           "MapResult", "ConvergenceResult", "eigen_frequencies"]
 
 
 def eigen_frequencies(lin, count: int, *, moving: bool):

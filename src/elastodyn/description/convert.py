@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import real_array, scalar
 from ..exceptions import InputError
 from . import schema as S
 from .arm import ArmLink, LumpedMass, PlanarArm
@@ -92,9 +93,9 @@ def _friction_spec(f: Friction) -> S.FrictionSpec:
 def _about_origin(mass: float, com, inertia_c) -> tuple[tuple, tuple]:
     """(ms, inertia about the frame origin) of a body given about its centre of mass
     (parallel-axis theorem: I_O = I_c + m (|c|^2 I - c c^T))."""
-    c = np.asarray(com, dtype=float)
-    I = np.asarray(inertia_c, dtype=float) + mass * (c @ c * np.eye(3) - np.outer(c, c))
-    return tuple(float(v) for v in mass * c), tuple(tuple(float(v) for v in r) for r in I)
+    c = real_array(com)             # complex-step safe (:func:`_validate.complex_step`)
+    I = real_array(inertia_c) + mass * (c @ c * np.eye(3) - np.outer(c, c))
+    return tuple(scalar(v) for v in mass * c), tuple(tuple(scalar(v) for v in r) for r in I)
 
 
 def _shortest(value: float, ok) -> float:

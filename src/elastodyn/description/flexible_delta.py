@@ -64,9 +64,10 @@ def _inertia_tensor(name: str, value) -> tuple:
     allowed = ("a symmetric (3, 3) inertia tensor [kg m^2] of a rigid body: principal "
                "moments >= 0, each at most the sum of the other two")
     try:
-        a = np.asarray(value, dtype=float)
+        a = _validate.real_array(value)
     except (TypeError, ValueError):
         raise InputError(name, value, allowed) from None
+    full, a = a, a.real                 # checked on the real part (complex step)
     if a.shape != (3, 3) or not np.all(np.isfinite(a)):
         raise InputError(name, value, allowed)
     scale = float(np.abs(a).max())
@@ -75,7 +76,7 @@ def _inertia_tensor(name: str, value) -> tuple:
     w = np.linalg.eigvalsh(0.5 * (a + a.T))
     if w.min() < -1e-12 * scale or w.max() > w.sum() - w.max() + 1e-9 * scale:
         raise InputError(name, value, allowed)
-    return tuple(tuple(float(x) for x in row) for row in a)
+    return tuple(tuple(_validate.scalar(x) for x in row) for row in full)
 
 
 def _skew(c: np.ndarray) -> np.ndarray:
@@ -106,7 +107,7 @@ class Payload:
     def __post_init__(self):
         object.__setattr__(self, "mass", _validate.non_negative("mass", self.mass))
         c = _validate.vector("com", self.com, 3)
-        object.__setattr__(self, "com", tuple(float(x) for x in c))
+        object.__setattr__(self, "com", tuple(_validate.scalar(x) for x in c))
         object.__setattr__(self, "inertia", _inertia_tensor("inertia", self.inertia))
 
     @property
@@ -132,7 +133,7 @@ class Payload:
         kinetic energy 1/2 [d_dot; r_dot]^T M_P [d_dot; r_dot] of a small displacement d
         and rotation r of the body at P (world axes)."""
         mc = self.mass * _skew(self.com_offset)
-        out = np.zeros((6, 6))
+        out = np.zeros((6, 6), np.result_type(mc, self.inertia_about_p, float))
         out[:3, :3] = self.mass * np.eye(3)
         out[:3, 3:] = -mc
         out[3:, :3] = mc
@@ -143,7 +144,7 @@ class Payload:
         """Generalized load at P of the force m a at the centre of mass, [m a; c x m a]
         [N, N m], shape (..., 6), for a = g - X_ddot [m/s^2] of shape (..., 3) (gravity
         and d'Alembert load of the rigid translation X(t))."""
-        f = self.mass * np.asarray(acceleration, dtype=float)
+        f = self.mass * _validate.real_array(acceleration)
         return np.concatenate([f, f @ _skew(self.com).T], axis=-1)  # c x f = [c]x f
 
     def combined(self, other: "Payload") -> "Payload":
@@ -153,7 +154,8 @@ class Payload:
         if m == 0.0:
             return Payload(0.0)
         c = (self.mass * self.com_offset + other.mass * other.com_offset) / m
-        inertia = np.zeros((3, 3))
+        inertia = np.zeros((3, 3), np.result_type(m, c, self.inertia_com, other.inertia_com,
+                                                  float))
         for b in (self, other):
             d = b.com_offset - c
             inertia += b.inertia_com + b.mass * ((d @ d) * np.eye(3) - np.outer(d, d))
@@ -192,7 +194,7 @@ class Platform:
         set_ = object.__setattr__
         set_(self, "mass", _validate.positive("mass", self.mass))
         c = _validate.vector("com", self.com, 3)
-        set_(self, "com", tuple(float(x) for x in c))
+        set_(self, "com", tuple(_validate.scalar(x) for x in c))
         if self.inertia_com is None:
             for name in ("radius", "thickness"):
                 v = getattr(self, name)

@@ -9,6 +9,7 @@ Saint-Venant constant is the physically right stiffness).
 """
 from __future__ import annotations
 
+import cmath
 import math
 from dataclasses import dataclass, field
 
@@ -50,8 +51,10 @@ def _saint_venant_rectangle(a: float, b: float, terms: int = 50) -> float:
     J = a b^3 / 3 * (1 - 192 b / (pi^5 a) * sum_{n odd} tanh(n pi a / (2 b)) / n^5), a >= b.
     For a square, J = 0.1406 a^4.
     """
-    a, b = max(a, b), min(a, b)
-    s = sum(math.tanh(n * math.pi * a / (2 * b)) / n**5 for n in range(1, 2 * terms, 2))
+    if b.real > a.real:        # .real: complex-safe (a complex-step width or height)
+        a, b = b, a
+    tanh = cmath.tanh if isinstance(a * b, complex) else math.tanh
+    s = sum(tanh(n * math.pi * a / (2 * b)) / n**5 for n in range(1, 2 * terms, 2))
     return a * b**3 / 3.0 * (1.0 - 192.0 * b / (math.pi**5 * a) * s)
 
 

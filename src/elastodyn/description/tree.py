@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from .._validate import choice, non_negative, positive, positive_int
+from .._validate import choice, non_negative, positive, positive_int, real_array, scalar
 from ..exceptions import InputError
 from .materials import Material, Section
 
@@ -86,8 +86,8 @@ class RigidBody:
 
     def __post_init__(self):
         non_negative("mass", self.mass)
-        ms = np.asarray(self.ms, dtype=float)
-        I = np.asarray(self.inertia, dtype=float)
+        ms = real_array(self.ms)           # complex under a complex step
+        I = real_array(self.inertia)
         if ms.shape != (3,) or I.shape != (3, 3) or not np.allclose(I, I.T):
             raise InputError("inertia", self.inertia, "ms of shape (3,), symmetric (3, 3) inertia")
 
@@ -153,8 +153,9 @@ class FlexibleBeam:
         if self.shapes not in ("fe", "sine", "clamped-free"):
             raise InputError("shapes", self.shapes, "fe, sine or clamped-free")
         if self.mass_properties is not None:
-            mp = tuple(float(v) for v in self.mass_properties)
-            if len(mp) != 3 or mp[0] <= 0 or not 0 < mp[1] < self.length or mp[2] < 0:
+            mp = tuple(scalar(v) for v in self.mass_properties)  # complex-step safe
+            mr = tuple(float(np.real(v)) for v in mp)              # checked: real parts
+            if len(mr) != 3 or mr[0] <= 0 or not 0 < mr[1] < np.real(self.length) or mr[2] < 0:
                 raise InputError("mass_properties", self.mass_properties,
                                  f"(mass > 0, centre of mass in (0, {self.length}), "
                                  "inertia >= 0)")

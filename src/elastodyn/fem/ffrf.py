@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from .._validate import finite, non_negative, positive, positive_int, vector
+from .._validate import finite, non_negative, positive, positive_int, real_array, scalar, vector
 from ..exceptions import DimensionError, InputError
 
 __all__ = [
@@ -258,8 +258,8 @@ def _segment_rule(n_gauss, breaks) -> tuple[np.ndarray, np.ndarray]:
 def _density(mass_per_length, xi: np.ndarray) -> np.ndarray:
     """Mass per length [kg/m] at ``xi``: a constant > 0 or a callable of xi."""
     if callable(mass_per_length):
-        mu = np.asarray(mass_per_length(xi), dtype=float) * np.ones_like(xi)
-        if not np.all(np.isfinite(mu)) or np.any(mu <= 0.0):
+        mu = real_array(mass_per_length(xi)) * np.ones_like(xi)   # complex-step safe
+        if not np.all(np.isfinite(mu.real)) or np.any(mu.real <= 0.0):
             raise InputError("mass_per_length", "callable",
                              "a callable giving finite values > 0 on [0, 1]")
         return mu
@@ -312,7 +312,7 @@ def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length,
     wm = mu * L * w                                      # mass weights, kg
     x = L * xi
     S1, S2 = S[:, 0, :], S[:, 1, :]
-    mass = float(np.sum(wm))
+    mass = scalar(np.sum(wm))                           # complex-step safe
     rho = mass / L
     I1 = np.array([np.sum(wm * x), 0.0])
     S_bar = np.einsum("q,qkf->kf", wm, S)
@@ -327,7 +327,7 @@ def ffrf_invariants(shape_fn: ShapeFunction, *, length: float, mass_per_length,
     u_o = np.stack([x, np.zeros_like(x)], axis=1)        # (n, 2)
     I_bar = np.einsum("q,qk,qlf->klf", wm, u_o, S)
     I_o = I_bar[0, 0] + I_bar[1, 1]
-    J_oo = float(np.sum(wm * x * x))
+    J_oo = scalar(np.sum(wm * x * x))
     J_of = I_bar[0, 1] - I_bar[1, 0]
     for arr in (I1, S_bar, S11, S12, S21, S22, S_ff, S_tilde, I_bar, I_o, J_of):
         arr.setflags(write=False)
@@ -870,7 +870,8 @@ def fitted_mass_per_length(length: float, mass: float, centre: float, inertia: f
     A = np.array([[1.0, 1 / 2, 1 / 3], [1 / 2, 1 / 3, 1 / 4], [1 / 3, 1 / 4, 1 / 5]])
     c = np.linalg.solve(A, [1.0, xg, xg * xg + j])
     grid = np.linspace(0.0, 1.0, 201)
-    if not 0.0 < xg < 1.0 or np.min(c[0] + c[1] * grid + c[2] * grid**2) <= 0.0:
+    cr = c.real                          # checked on the real parts (complex step)
+    if not 0.0 < xg.real < 1.0 or np.min(cr[0] + cr[1] * grid + cr[2] * grid**2) <= 0.0:
         raise InputError("mass properties", {"mass": m, "centre_of_mass": centre,
                                              "inertia": inertia},
                          "a centre of mass inside the body and an inertia about it that a "

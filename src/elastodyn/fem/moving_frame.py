@@ -47,7 +47,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .._validate import finite, positive, positive_int, vector
+from .._validate import finite, positive, positive_int, real_array, vector
 from ..exceptions import InputError
 from ..description.materials import Material, Section
 from .elements import (N_GAUSS, BeamElement, geometric_stiffness, gravity_load,
@@ -82,7 +82,7 @@ def gyroscopic_coefficients(omega) -> np.ndarray:
     """Coefficients c (..., 9) of B(w) = sum_ab c_ab Q_ab: c = [w]x (Kuo eq. 23, sign
     re-derived from the kinetic energy: the cross term r_dot . (w x r) = delta_d^T B delta).
     B is skew-symmetric, [kg/s] for w [rad/s]; B(al) is its rate dB/dt (eq. 40)."""
-    w = np.asarray(omega, dtype=float)
+    w = real_array(omega)
     return skew(w).reshape(w.shape[:-1] + (9,))
 
 
@@ -90,7 +90,7 @@ def centrifugal_coefficients(omega) -> np.ndarray:
     """Coefficients c (..., 9) of the centrifugal matrix M_s(w) = sum_ab c_ab Q_ab,
     c = |w|^2 I - w w^T (Kuo eq. 22) [1/s^2]; M_s enters the stiffness with a minus sign
     (spin softening)."""
-    w = np.asarray(omega, dtype=float)
+    w = real_array(omega)
     if w.ndim == 1:
         c = (w @ w) * np.eye(3) - np.outer(w, w)
     else:
@@ -102,7 +102,7 @@ def centrifugal_coefficients(omega) -> np.ndarray:
 def stiffness_coefficients(omega, alpha) -> np.ndarray:
     """Coefficients (..., 9) of the frame-motion stiffness dB/dt - M_s = B(al) - M_s(w)
     (Kuo eq. 40 without the geometric stiffness) [1/s^2]."""
-    al = np.asarray(alpha, dtype=float)
+    al = real_array(alpha)
     return skew(al).reshape(al.shape[:-1] + (9,)) - centrifugal_coefficients(omega)
 
 
@@ -125,8 +125,8 @@ def load_coefficients(omega, alpha, a0, gravity):
     b0 : (..., 3) = g - a0 [m/s^2]; b1 : (..., 3) = -(al x e_x) - w x (w x e_x) [1/s^2];
     b2 : (...,) = -al_x [1/s^2].
     """
-    w, al = np.asarray(omega, dtype=float), np.asarray(alpha, dtype=float)
-    b0 = np.asarray(gravity, dtype=float) - np.asarray(a0, dtype=float)
+    w, al = real_array(omega), real_array(alpha)
+    b0 = real_array(gravity) - real_array(a0)
     if w.ndim == 1:  # one sample: scalars (the reference path's speed)
         w0, w1, w2 = w.tolist()
         a0_, a1, a2 = al.tolist()
@@ -167,8 +167,8 @@ def axial_force_coefficients(length: float, mass_per_length: float, omega, a0, g
     end_force : float or array_like, shape (...)
         P_end, the axial force at s = L [N] (tension > 0).
     """
-    w = np.asarray(omega, dtype=float)
-    b = np.asarray(gravity, dtype=float)[..., 0] - np.asarray(a0, dtype=float)[..., 0]
+    w = real_array(omega)
+    b = real_array(gravity)[..., 0] - real_array(a0)[..., 0]
     wp2 = w[..., 1] ** 2 + w[..., 2] ** 2
     n = _axial_polynomial(length, mass_per_length, b, wp2, end_force)
     if w.ndim == 1 and np.ndim(end_force) == 0:
@@ -243,7 +243,7 @@ class LinkMatrices:
     def combine(self, c, rows=None) -> np.ndarray:
         """sum_ab c_ab Q_ab for coefficients c (..., 9): shape (..., nl, nl), or the rows
         ``rows`` only (an int: shape (..., nl); a tuple of ints: (..., len(rows), nl))."""
-        c = np.asarray(c, dtype=float)
+        c = real_array(c)
         nl = self.n_dofs
         if rows is None:
             return (c @ self.Q9).reshape(c.shape[:-1] + (nl, nl))
@@ -261,7 +261,7 @@ class LinkMatrices:
         """K_g = N0 G_0 + N1 G_1 + N2 G_2 [N/m] for axial-force coefficients (..., 3)
         (:func:`axial_force_coefficients`; Kuo eqs. 34-37)."""
         G = self.G if rows is None else self.G[:, rows]
-        axial = np.asarray(axial, dtype=float)
+        axial = real_array(axial)
         return (axial @ G.reshape(3, -1)).reshape(axial.shape[:-1] + G.shape[1:])
 
     def axial_force(self, omega, a0, gravity, end_force) -> np.ndarray:
@@ -332,13 +332,14 @@ def link_matrices(element: BeamElement, length: float, n: int, section: Section,
     me = mass_matrix(element, l, section, material)
     ke = stiffness_matrix(element, l, section, material)
     qe = translation_grams(element, l, section, material)
-    M = np.zeros((nl, nl))
-    Ke = np.zeros((nl, nl))
-    Q = np.zeros((3, 3, nl, nl))
-    G = np.zeros((3, nl, nl))
-    I0 = np.zeros((3, nl))
-    I1 = np.zeros((3, nl))
-    Iphi = np.zeros(nl)
+    dt = np.result_type(me, ke, qe, rA, l)     # complex under a complex step
+    M = np.zeros((nl, nl), dt)
+    Ke = np.zeros((nl, nl), dt)
+    Q = np.zeros((3, 3, nl, nl), dt)
+    G = np.zeros((3, nl, nl), dt)
+    I0 = np.zeros((3, nl), dt)
+    I1 = np.zeros((3, nl), dt)
+    Iphi = np.zeros(nl, dt)
     m0, m1 = shape_moments(element, l, 0), shape_moments(element, l, 1)
     for k in range(n):
         sk = k * l
@@ -353,7 +354,7 @@ def link_matrices(element: BeamElement, length: float, n: int, section: Section,
             I0[a, sl] += rA * m0[f]
             I1[a, sl] += rA * (sk * m0[f] + m1[f])
         Iphi[sl] += material.rho * section.ip * m0["phi"]
-    return LinkMatrices(element, float(length), n, rA, M, Ke, Q, G, I0, I1, Iphi)
+    return LinkMatrices(element, length, n, rA, M, Ke, Q, G, I0, I1, Iphi)
 
 
 # --------------------------------------------------------------------------------------

@@ -182,8 +182,9 @@ class NonlinearModel:
             K, C = self._tangent(state)
             F = -self.residual(state)
         else:
-            K = np.zeros((self.n, self.n))
-            K[na:, na:] = self.elastic_stiffness()
+            Ke = self.elastic_stiffness()
+            K = np.zeros((self.n, self.n), np.result_type(Ke, float))  # complex-step safe
+            K[na:, na:] = Ke
             C = np.zeros((self.n, self.n))
             F = np.zeros(self.n)
         B = np.zeros((self.n, na))

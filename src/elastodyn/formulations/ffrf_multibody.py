@@ -43,6 +43,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 
+from .._validate import real_array, scalar
 from ..exceptions import InputError, ModelError
 from ..symbolic.compiled import load_source
 from ..fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
@@ -108,9 +109,10 @@ class Body:
 def rigid_body(name: str, mass: float, com=(0.0, 0.0), inertia_com: float = 0.0) -> Body:
     """A rigid body: mass [kg], centre of mass in the body frame [m] and rotary inertia
     about the centre of mass [kg m^2] (>= 0; zero mass makes a massless frame)."""
-    m = float(mass)
-    c = np.asarray(com, dtype=float).reshape(2)
-    if not np.isfinite(m) or m < 0 or not np.all(np.isfinite(c)) or inertia_com < 0:
+    m = scalar(mass)                     # scalar, real_array: complex-step safe
+    c = real_array(com).reshape(2)
+    if (not np.isfinite(m.real) or m.real < 0 or not np.all(np.isfinite(c.real))
+            or np.real(inertia_com) < 0):
         raise InputError(f"body {name}", {"mass": mass, "com": list(c), "inertia": inertia_com},
                          "mass >= 0, a finite centre of mass and inertia >= 0")
     z2, z0 = np.zeros((2, 0)), np.zeros((0, 0))
@@ -118,7 +120,7 @@ def rigid_body(name: str, mass: float, com=(0.0, 0.0), inertia_com: float = 0.0)
     inv = FFRFInvariants(length=0.0, mass_per_length=0.0, mass=m, I1=I1, S_bar=z2,
                          S11=z0, S12=z0, S21=z0, S22=z0, S_ff=z0, S_tilde=z0,
                          I_bar=np.zeros((2, 2, 0)), I_o=np.zeros(0),
-                         J_oo=float(inertia_com + m * c @ c), J_of=np.zeros(0))
+                         J_oo=scalar(inertia_com + m * c @ c), J_of=np.zeros(0))
     return Body(name, inv, np.zeros((0, 0)), None)
 
 

@@ -36,6 +36,7 @@ import math
 
 import numpy as np
 
+from .._validate import real_array, scalar
 from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
 from ..exceptions import InputError
 from ..fem.ffrf import BeamShape, SineShape, fitted_mass_per_length
@@ -113,17 +114,17 @@ def _rigid_planar(name, body: RigidBody, R: np.ndarray, n, ref):
     """A 3-D rigid body (frame rotation R in base axes, planar reference axis ``ref``) as
     a planar rigid body in the body frame (ref, n x ref): mass, centre of mass, inertia
     about the normal through the centre of mass."""
-    m = float(body.mass)
-    ms = R @ np.asarray(body.ms, dtype=float)                  # base axes
-    J = R @ np.asarray(body.inertia, dtype=float) @ R.T         # about the frame origin
+    m = scalar(body.mass)            # scalar, real_array: complex-step safe
+    ms = R @ real_array(body.ms)                                # base axes
+    J = R @ real_array(body.inertia) @ R.T                      # about the frame origin
     side = np.cross(n, ref)
-    c = np.array([ms @ ref, ms @ side]) / m if m > 0 else np.zeros(2)
-    Izz = float(n @ J @ n)
-    Ig = Izz - m * float(c @ c)
-    if Ig < -1e-12 * max(1.0, Izz):
+    c = np.array([ms @ ref, ms @ side]) / m if m.real > 0 else np.zeros(2)
+    Izz = scalar(n @ J @ n)
+    Ig = Izz - m * scalar(c @ c)
+    if Ig.real < -1e-12 * max(1.0, Izz.real):
         raise InputError(f"bodies.{name}.inertia", Izz,
                          "an inertia about the plane normal at least m |c|^2")
-    return rigid_body(name, m, c, max(Ig, 0.0))
+    return rigid_body(name, m, c, Ig if Ig.real > 0 else 0.0)
 
 
 def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,

@@ -290,6 +290,9 @@ class KEDDeltaModel:
         self.links = (upper, link_matrices(el, g.lower_length, self.n_elements, sl, ml))
         self.carried_body = r.carried_body
         self.platform_mass_matrix = self.carried_body.mass_matrix
+        # complex when a description entry carries a complex step (frequency_sensitivity)
+        self.dtype = np.result_type(upper.M, upper.Ke, self.links[1].M, self.links[1].Ke,
+                                    self.platform_mass_matrix, float)
         self._motor = bool(r.motor_inertia) or not r.friction.is_zero
         self._build_layout()
         why = self._deflected_unavailable()
@@ -507,7 +510,7 @@ class KEDDeltaModel:
         if deflected_state is not None and not deflected:
             raise InputError("deflected_state", "given", "None for a model about the "
                              "undeformed configuration (reference='undeformed')")
-        M, C, K = (np.zeros((N, N)) for _ in range(3))
+        M, C, K = (np.zeros((N, N), self.dtype) for _ in range(3))
         parts = self._parts(mo, k)
         Kel, F = self._static_terms(mo, k, parts)
         end = self._end_forces(Kel, F, parts)
@@ -560,8 +563,8 @@ class KEDDeltaModel:
             u = sla.lstsq(Kel, F, cond=1e-10)[0]
         else:
             u = sla.solve(Kel, F, assume_a="sym")
-        end = np.zeros((3, 2))
-        torque = np.zeros(3)
+        end = np.zeros((3, 2), self.dtype)
+        torque = np.zeros(3, self.dtype)
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
             f = lm.Ke @ self._link_dofs(u, i, li, cols, S) - Fl
             end[i, li] = f[self.n_elements * lm.nd]  # u dof of the last node
@@ -587,7 +590,7 @@ class KEDDeltaModel:
     def _static_terms(self, mo, k, parts):
         """K_el = sum S^T K_e S and the load F (links and platform) at sample k."""
         N = self.dof
-        Kel, F = np.zeros((N, N)), np.zeros(N)
+        Kel, F = np.zeros((N, N), self.dtype), np.zeros(N, self.dtype)
         for i, li, lm, cols, S, w, al, a0, g, Fl in parts:
             if S is None:
                 loc = self._chains[i]["upper_local"]
@@ -663,7 +666,7 @@ class KEDDeltaModel:
         """Link-frame nodal dofs of link li of leg i from the global variables."""
         lm = self.links[li]
         if S is None:
-            q = np.zeros(lm.n_dofs)
+            q = np.zeros(lm.n_dofs, np.result_type(delta, float))
             q[self._chains[i]["upper_local"]] = delta[cols]
             return q
         return S[0] @ delta[cols]

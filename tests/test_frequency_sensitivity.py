@@ -1,0 +1,251 @@
+"""Exact frequency sensitivities (analysis.frequency_sensitivity) against independent
+results: central finite differences of the frequencies of models rebuilt from specs
+changed with ``apply_sets`` (the user's --set path, not the complex-step path), Euler's
+theorem for homogeneous K and M, a closed-form repeated eigenvalue, and the refusals."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from elastodyn.analysis import frequency_sensitivity as FS
+from elastodyn.analysis.frequency_sensitivity import (eigenvalue_derivatives,
+                                                      frequency_sensitivities,
+                                                      sensitivity_point)
+from elastodyn.analysis.modes import modes
+from elastodyn.description.files import apply_sets, load_description
+from elastodyn.exceptions import InputError
+from elastodyn.formulations.registry import build_model
+
+KED = {"reference": "undeformed"}
+POSE = (0.1, 0.0, 0.5)        # Kuo 2016 section 5.2
+
+
+def _fd(spec, key, value, step, formulation, options, pose, count, forward=False):
+    """Finite differences of the frequencies [Hz] in ``key``, relative step ``step``,
+    each model rebuilt from the spec with the value changed by apply_sets."""
+    def freqs(x):
+        model = build_model(apply_sets(spec, [f"{key}={float(x)!r}"]), formulation,
+                            **options)
+        st = model.state(pose=pose) if pose is not None else model.state()
+        return modes(model, st, count=count)["frequencies_hz"]
+    d = step * abs(value) if value != 0 else step
+    if forward:
+        return (freqs(value + d) - freqs(value)) / d
+    return (freqs(value + d) - freqs(value - d)) / (2 * d)
+
+
+def _check_fd(spec, keys, formulation, options, pose, count, rtol):
+    r = frequency_sensitivities(spec, keys, formulation=formulation, options=options,
+                                state=None if pose is None else {"pose": pose},
+                                count=count)
+    for j, key in enumerate(keys):
+        fd = _fd(spec, key, r["nominal_values"][j], 1e-3, formulation, options, pose, count)
+        exact = r["d_f_d_p"][:, j]
+        scale = np.abs(fd).max()
+        assert scale > 0, key
+        np.testing.assert_allclose(exact, fd, rtol=0, atol=rtol * scale, err_msg=key)
+    return r
+
+
+# Tolerance of the finite-difference checks: central differences with a relative step
+# h = 1e-3 have a truncation error O(h^2) ~ 1e-6 of the derivative (p^2 f''' / f' of
+# order 1 for these power-law dependences) and a round-off error eps_f / (h s), where
+# eps_f ~ 1e-11 is the relative accuracy of the computed frequencies (eigh, eps
+# lambda_max / lambda) and s the entry's log-sensitivity, down to 1e-3 for a platform
+# mass: 1e-5 of the column's largest derivative covers both, 1e-4 for the masses of the
+# 3PRR's platform (s ~ 1e-3). A dropped term would be an O(1) error.
+def test_ffrf_slider_crank_equals_finite_differences():
+    spec = load_description("slider-crank-simeon")
+    _check_fd(spec, ["bodies.a.beam.material.E", "bodies.a.beam.section.width",
+                     "bodies.a.beam.section.height", "bodies.a.beam.material.rho",
+                     "bodies.s.rigid.mass"], "ffrf", {}, None, 4, 1e-5)
+    # the default formulation of this robot (nepvp) carries none: refused, not guessed
+    with pytest.raises(InputError, match="none for the nepvp"):
+        frequency_sensitivities(spec, ["bodies.a.beam.material.E"])
+
+
+def test_ffrf_circle_section_diameter_equals_finite_differences():
+    from elastodyn.description.schema import parse_spec
+    data = load_description("slider-crank-simeon").model_dump(mode="json",
+                                                             exclude_none=True)
+    data["bodies"]["a"]["beam"]["section"] = {"shape": "circle", "diameter": 0.01}
+    spec = parse_spec(data)
+    _check_fd(spec, ["bodies.a.beam.section.diameter"], "ffrf", {}, None, 3, 1e-5)
+
+
+def test_ffrf_3prr_mass_properties_and_platform_equal_finite_differences():
+    spec = apply_sets(load_description("3prr-rosyid2020"),
+                      ["platform.mass=2.0", "platform.com=[0.01, 0.02, 0.0]",
+                       "platform.inertia=[[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.02]]"])
+    _check_fd(spec, ["bodies.a1.beam.material.E", "bodies.b2.beam.section.height",
+                     "bodies.a1.beam.mass_properties.mass",
+                     "bodies.a1.beam.mass_properties.centre_of_mass",
+                     "bodies.a1.beam.mass_properties.inertia"], "ffrf", {}, None, 3, 1e-5)
+    _check_fd(spec, ["platform.mass", "platform.com.1", "platform.inertia.2.2"], "ffrf",
+              {}, None, 3, 1e-4)
+
+
+def test_ked_undeformed_equals_finite_differences():
+    spec = apply_sets(load_description("delta-kuo2016"),
+                      ["payload.mass=0.2", "payload.com=[0.01, 0.0, 0.02]",
+                       "payload.inertia=[[1e-3, 0, 0], [0, 1e-3, 0], [0, 0, 1.5e-3]]"])
+    _check_fd(spec, ["links.lower.material.E", "links.upper.section.width",
+                     "links.lower.section.height", "links.upper.material.rho",
+                     "links.upper.material.G", "platform.mass", "payload.mass",
+                     "payload.com.0", "payload.inertia.2.2"], "ked", KED, POSE, 6, 1e-5)
+
+
+def test_ked_circle_section_two_elements_equals_finite_differences():
+    """Two elements per link, a circular lower section (diameter: I ~ d^4, truncation
+    of the differences ~ 1e-6 here, hence 1e-5), the pose given as a State."""
+    from elastodyn.description.schema import parse_spec
+    data = load_description("delta-kuo2016").model_dump(mode="json", exclude_none=True)
+    data["links"]["lower"]["section"] = {"shape": "circle", "diameter": 0.006}
+    spec = parse_spec(data)
+    opts = {**KED, "elements": 2}
+    r = _check_fd(spec, ["links.lower.section.diameter", "links.upper.section.height"],
+                  "ked", opts, POSE, 4, 1e-5)
+    state = build_model(spec, "ked", **opts).state(pose=POSE)
+    r2 = frequency_sensitivities(spec, ["links.lower.section.diameter"], options=opts,
+                                 state=state, count=4)
+    np.testing.assert_allclose(r2["d_f_d_p"][:, 0], r["d_f_d_p"][:, 0], rtol=1e-12)
+
+
+def test_log_sensitivity_to_E_is_one_half():
+    """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
+    1/2 for every mode."""
+    r = frequency_sensitivities("slider-crank-simeon", ["bodies.a.beam.material.E"],
+                                formulation="ffrf", count=4)
+    # 1e-9: the round-off of the eigenvalue derivatives (eps times the conditioning)
+    np.testing.assert_allclose(r["log_sensitivity"][:, 0], 0.5, atol=1e-9)
+
+
+def test_ked_euler_homogeneity():
+    """K is homogeneous of degree 1 in the moduli (E, G of both links) and M in the
+    masses (rho of both links, the platform): by Euler's theorem the log-sensitivities
+    sum to 1/2 and -1/2 (no preload); with the gravity preload (loads ~ masses) only
+    their total is zero (a common scale of stiffness and mass leaves the frequencies)."""
+    stiff = ["links.upper.material.E", "links.lower.material.E", "links.upper.material.G",
+             "links.lower.material.G"]
+    mass = ["links.upper.material.rho", "links.lower.material.rho", "platform.mass"]
+    spec = load_description("delta-kuo2016")
+    r = frequency_sensitivities(spec, stiff + mass, options={**KED, "preload": False},
+                                state={"pose": POSE}, count=8)
+    L = r["log_sensitivity"]
+    # 1e-9: the round-off of the eigenvalue derivatives, eps kappa(M, K) ~ 1e-11
+    np.testing.assert_allclose(L[:, :4].sum(axis=1), 0.5, atol=1e-9)
+    np.testing.assert_allclose(L[:, 4:].sum(axis=1), -0.5, atol=1e-9)
+    r = frequency_sensitivities(spec, stiff + mass, options=KED, state={"pose": POSE},
+                                count=8)
+    np.testing.assert_allclose(r["log_sensitivity"].sum(axis=1), 0.0, atol=1e-9)
+    assert np.abs(r["log_sensitivity"][:, :4].sum(axis=1) - 0.5).max() > 1e-4
+
+
+def test_repeated_eigenvalue_closed_form():
+    """K(p) = diag(1, 1, 4) + p [[0, 1, 0], [1, 0, 0], [0, 0, 0]], M = I: eigenvalues
+    1 - p, 1 + p, 4; at p = 0 the pair's derivatives are -1, +1 (ascending) whatever
+    basis of the pair the solver returns, where Fox & Kapoor on that basis would give
+    0, 0 for the basis e1, e2."""
+    K = np.diag([1.0, 1.0, 4.0])
+    dK = np.zeros((3, 3))
+    dK[0, 1] = dK[1, 0] = 1.0
+    th = 0.3                                    # any basis of the repeated pair
+    Phi = np.array([[np.cos(th), -np.sin(th), 0], [np.sin(th), np.cos(th), 0], [0, 0, 1]])
+    lam = np.diag(Phi.T @ K @ Phi)
+    dlam, cluster = eigenvalue_derivatives(lam, Phi, dK, np.zeros((3, 3)))
+    np.testing.assert_allclose(dlam[:, 0], [-1.0, 1.0, 0.0], atol=1e-14)
+    assert cluster.tolist() == [0, 0, 1]
+    # the mass term: M(p) = I + p I scales every eigenvalue by 1/(1+p): -lambda
+    dlam, _ = eigenvalue_derivatives(lam, Phi, np.zeros((3, 3)), np.eye(3))
+    np.testing.assert_allclose(dlam[:, 0], -lam, atol=1e-14)
+
+
+def test_ked_repeated_pair_on_the_axis():
+    """On the axis of the symmetric Delta the modes come in pairs; a payload inertia
+    I_xx breaks the symmetry and splits each pair: the cluster derivatives equal the
+    one-sided (forward) differences of the ordered frequencies. Forward differences,
+    relative step 1e-5 of I_xx: truncation O(step f'') ~ 1e-5 of the derivative."""
+    pose = (0.0, 0.0, 0.5)
+    spec = apply_sets(load_description("delta-kuo2016"),
+                      ["payload.mass=0.3",
+                       "payload.inertia=[[1e-3, 0, 0], [0, 1e-3, 0], [0, 0, 1e-3]]"])
+    key = "payload.inertia.0.0"
+    r = frequency_sensitivities(spec, [key], options=KED, state={"pose": pose}, count=6)
+    assert r["cluster"].tolist() == [0, 1, 1, 2, 3, 3]
+    assert any("repeated" in w for w in r.warnings)
+    exact = r["d_f_d_p"][:, 0]
+    assert abs(exact[1] - exact[2]) > 1e-3 * np.abs(exact).max()     # the pair splits
+    fd = _fd(spec, key, 1e-3, 1e-5, "ked", KED, pose, 6, forward=True)
+    np.testing.assert_allclose(exact, fd, rtol=0, atol=1e-3 * np.abs(fd).max())
+
+
+def test_entry_outside_the_linearization_has_zero_derivatives():
+    # the 3PRR's beams give their mass properties: rho does not enter
+    r = frequency_sensitivities("3prr-rosyid2020", ["bodies.a1.beam.material.rho"],
+                                count=2)
+    assert np.all(r["d_f_d_p"] == 0.0)
+    assert any("do not enter" in w for w in r.warnings)
+
+
+def test_sensitivity_point_arrays():
+    out = sensitivity_point("slider-crank-simeon", ["bodies.a.beam.material.E",
+                                                    "bodies.a.beam.material.rho"],
+                            formulation="ffrf", count=3)
+    assert out["keys"] == ("bodies.a.beam.material.E", "bodies.a.beam.material.rho")
+    assert out["d_f_d_p"].shape == (3, 2) and out["log_sensitivity"].shape == (3, 2)
+    assert out["frequencies_hz"].shape == (3,) and out["cluster"].dtype.kind == "i"
+    r = frequency_sensitivities("slider-crank-simeon", ["bodies.a.beam.material.E"],
+                                formulation="ffrf", count=3)
+    assert r.to_dict()["d_f_d_p"][0][0] > 0 and r.csv().startswith("mode,")
+
+
+# ------------------------------------------------------------------ refusals
+@pytest.mark.parametrize("robot, formulation, options, key, words", [
+    ("delta-kuo2016", "ked", KED, "joints.b", "numeric"),
+    ("delta-kuo2016", "ked", KED, "name", "numeric"),
+    ("delta-kuo2016", "ked", KED, "links.upper.nothing", "key of an entry"),
+    ("delta-kuo2016", "ked", KED, "payload.mass", "present"),
+    ("delta-kuo2016", "ked", KED, "links.upper.length", "links.upper.material.E"),
+    ("delta-kuo2016", "ked", KED, "geometry.base_radius", "differentiated exactly"),
+    ("prrrp-briot2013", "nepvp", {}, "bodies.q2.beam.material.E", "none for the nepvp"),
+    ("arm-yu2019", "amm", {}, "links.0.E", "none for the amm"),
+    ("slider-crank-simeon", "ffrf", {}, "joints.1.d", "differentiated exactly"),
+])
+def test_refused_keys(robot, formulation, options, key, words):
+    with pytest.raises(InputError, match=words) as exc:
+        frequency_sensitivities(robot, [key], formulation=formulation, options=options,
+                                state={"pose": POSE} if formulation == "ked" else None)
+    assert exc.value.name == "keys" and key in str(exc.value)
+
+
+def test_ked_deflected_reference_refused():
+    with pytest.raises(InputError, match="undeformed"):
+        frequency_sensitivities("delta-kuo2016", ["links.lower.material.E"],
+                                state={"pose": POSE})
+
+
+def test_rigid_formulation_refused():
+    with pytest.raises(InputError, match="flexible"):
+        frequency_sensitivities("delta-kuo2016", ["links.lower.material.E"],
+                                formulation="explicit")
+
+
+def test_cast_to_float_is_refused(monkeypatch):
+    """A key whose build casts the complex value to float (the beam length through the
+    shape functions: ComplexWarning) is refused, not returned with a zero derivative."""
+    monkeypatch.setitem(FS.DIFFERENTIABLE, "ffrf", FS.DIFFERENTIABLE["ffrf"] +
+                        ("bodies.*.beam.length",))
+    with pytest.raises(InputError, match="carries through"):
+        frequency_sensitivities("slider-crank-simeon", ["bodies.a.beam.length"],
+                                formulation="ffrf", count=2)
+
+
+def test_dropped_imaginary_part_is_refused(monkeypatch):
+    """A build that drops the imaginary part silently (simulated: the value's real part
+    set) leaves K and M real although they depend on the entry: refused."""
+    orig = FS._with_value
+    monkeypatch.setattr(FS, "_with_value", lambda node, parts, value:
+                        orig(node, parts, np.real(value)))
+    with pytest.raises(InputError, match="dropped"):
+        frequency_sensitivities("slider-crank-simeon", ["bodies.a.beam.material.E"],
+                                formulation="ffrf", count=2)
