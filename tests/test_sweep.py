@@ -175,3 +175,24 @@ def test_cli_sweep(capsys, tmp_path):
 def test_cli_sweep_bad_input(capsys, argv, flag):
     code, _, err = run(capsys, argv + ["--scheduler", "serial"])
     assert code == 2 and len(err) == 1 and flag in err[0], err
+
+
+def test_sweep_sensitivities_equal_differences_of_the_sweep(kuo):
+    """The exact sensitivities a sweep reports agree with the difference quotient of its
+    own frequencies over a narrow range (relative step 1e-4: truncation O(h^2) ~ 1e-8 of
+    the second derivative's scale, round-off ~ 1e-12 / 1e-4), to 1e-5 relative."""
+    w, h = 0.006, 0.006e-4
+    r = sweep(kuo, [(WIDTH, w, w + h, 2), ("payload.mass", 0.3, 0.3 + 0.3e-4, 2)],
+              options={"reference": "undeformed"}, pose={"pose": [0.1, 0.0, 0.5]},
+              count=3, sensitivities=True)
+    f = np.asarray(r["frequencies_hz"]).reshape(2, 2, 3)
+    s = np.asarray(r["sensitivity_hz"]).reshape(2, 2, 3, 2)
+    fd_w = (f[1, 0] - f[0, 0]) / h
+    fd_m = (f[0, 1] - f[0, 0]) / 0.3e-4
+    assert np.allclose(fd_w, 0.5 * (s[0, 0, :, 0] + s[1, 0, :, 0]), rtol=1e-5)
+    assert np.allclose(fd_m, 0.5 * (s[0, 0, :, 1] + s[0, 1, :, 1]), rtol=1e-5)
+    assert r.dataset()["sensitivity_hz"].dims == (WIDTH, "payload.mass", "mode",
+                                                  "parameter")
+    with pytest.raises(InputError, match="reference"):
+        sweep(kuo, [(WIDTH, w, w + h, 2)], pose={"pose": [0.1, 0.0, 0.5]}, count=2,
+              sensitivities=True)

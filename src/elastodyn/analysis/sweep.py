@@ -111,7 +111,7 @@ def sweep_point(payload: dict) -> list:
                 r = modes(model, st, count=payload["count"], preload=payload["preload"])
                 out["frequencies_hz"] = np.asarray(r["frequencies_hz"], dtype=float)
                 if payload.get("sensitivities"):
-                    out["sensitivity"] = _sensitivities(spec, payload, st)
+                    out["sensitivity"] = _sensitivities(spec, payload)
             elif what == "deflection":
                 from .modes import rest_linearization
                 from .workspace import end_effector_response
@@ -140,13 +140,15 @@ def sweep_point(payload: dict) -> list:
         return [failure_of(exc)]
 
 
-def _sensitivities(spec, payload, st):
-    from .frequency_sensitivity import frequency_sensitivities
-    keys = [k for k, _ in payload["values"]]
-    r = frequency_sensitivities(spec, keys, formulation=payload["formulation"],
-                                options=payload["options"], state=st,
-                                count=payload["count"], preload=payload["preload"])
-    return np.asarray(r["dfrequency_hz_dp"], dtype=float)
+def _sensitivities(spec, payload):
+    """d f_k / d p_j (count, n_keys) [Hz per SI unit] at the point's design, exact
+    (:func:`~elastodyn.analysis.frequency_sensitivity.sensitivity_point`)."""
+    from .frequency_sensitivity import sensitivity_point
+    out = sensitivity_point(spec, [k for k, _ in payload["values"]],
+                            formulation=payload["formulation"], options=payload["options"],
+                            state=payload["pose"], count=payload["count"],
+                            preload=payload["preload"])
+    return out["d_f_d_p"]
 
 
 class SweepResult(Result):
@@ -380,6 +382,12 @@ def sweep(robot, parameters, *, formulation: str | None = None, options: dict | 
                          "peak-deviation")
     if sensitivities and output != "frequencies":
         raise InputError("--sensitivities", "given", "only with --output frequencies")
+    if sensitivities:   # refused keys and models are refused once, here, by name
+        from .frequency_sensitivity import sensitivity_point
+        first = apply_sets(spec, [f"{k}={float(v)!r}" for k, v in zip(keys, values[0])],
+                           "sweep")
+        sensitivity_point(first, keys, formulation=form, options=opts, state=pose,
+                          count=count, preload=preload)
     if output == "frequencies":
         n_el = nominal.coordinates.n_elastic
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
