@@ -233,7 +233,8 @@ def _fmt(v) -> str:
         if arr.dtype.kind == "f":
             return "[" + ", ".join(f"{x:.6g}" for x in arr.ravel()[:12]) + (
                 ", ..." if arr.size > 12 else "") + "]"
-        return str(list(np.asarray(v).ravel()[:12]))
+        return "[" + ", ".join(str(x) for x in arr.ravel()[:12]) + (
+            ", ..." if arr.size > 12 else "") + "]"
     if isinstance(v, dict):  # e.g. a simulation's model_error
         return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
     return str(v)
