@@ -86,7 +86,7 @@ from functools import cached_property
 import numpy as np
 import scipy.linalg as sla
 
-from .._validate import choice, non_negative, positive_int
+from .._validate import choice, non_negative, norm, positive_int
 from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
 from ..fem.elements import ORDERS, BeamElement
@@ -179,7 +179,7 @@ def rigid_motion(kin: DeltaKinematics, X, Xd=None, Xdd=None) -> DeltaMotion:
     au = np.cross(BA, Bdd) / L1**2
     xl = st.U / L2
     zc = np.cross(xl, yu)
-    c3 = np.linalg.norm(zc, axis=-1, keepdims=True)
+    c3 = norm(zc, axis=-1, keepdims=True)       # analytic under a complex step
     zl = zc / c3
     yl = np.cross(zl, xl)
     Rl = np.stack([xl, yl, zl], axis=-1)
@@ -290,9 +290,13 @@ class KEDDeltaModel:
         self.links = (upper, link_matrices(el, g.lower_length, self.n_elements, sl, ml))
         self.carried_body = r.carried_body
         self.platform_mass_matrix = self.carried_body.mass_matrix
-        # complex when a description entry carries a complex step (frequency_sensitivity)
+        # complex when a description entry carries a complex step (frequency_sensitivity):
+        # a section, material or mass through the matrices, a geometry entry through the
+        # kinematics (base joints A_i, the radii, the leg angles)
         self.dtype = np.result_type(upper.M, upper.Ke, self.links[1].M, self.links[1].Ke,
-                                    self.platform_mass_matrix, float)
+                                    self.platform_mass_matrix, self.kinematics.base_joints,
+                                    g.platform_radius, g.upper_length, g.lower_length,
+                                    float)
         self._motor = bool(r.motor_inertia) or not r.friction.is_zero
         self._build_layout()
         why = self._deflected_unavailable()
@@ -439,8 +443,9 @@ class KEDDeltaModel:
         cB, cR, cP, cD = nown, nown + 6, nown + 6 + kb, nown + 12 + kb
         rows_d = n * nd
         rx = skew(rD)
+        dt = np.result_type(Rl, Ru, wl, al, rD, float)   # complex under a complex step
         for j in range(derivs + 1):
-            S = np.zeros((lm.n_dofs, ncols))
+            S = np.zeros((lm.n_dofs, ncols), dt)
             if j == 0:
                 S[c["lower_local"], np.arange(nown)] = 1.0
             # node B (rows 0..5): d_l = P1 d_B, r_l = P1 r_B + P0 axes_b
@@ -463,7 +468,7 @@ class KEDDeltaModel:
     def _axis_cols(P0, j, axes, Rl):
         """Columns R_l^T n_k and their j-th time derivatives: constant for an axis fixed
         to the lower link, P0[j] n_k for a world-constant axis."""
-        cols = np.zeros((3, len(axes)))
+        cols = np.zeros((3, len(axes)), np.result_type(Rl, P0[j], float))
         for m, (ax, on_lower) in enumerate(axes):
             if on_lower:
                 cols[:, m] = Rl.T @ ax if j == 0 else 0.0
