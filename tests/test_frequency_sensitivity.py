@@ -111,6 +111,98 @@ def test_ked_circle_section_two_elements_equals_finite_differences():
     np.testing.assert_allclose(r2["d_f_d_p"][:, 0], r["d_f_d_p"][:, 0], rtol=1e-12)
 
 
+GEOMETRY_KED = ["links.upper.length", "links.lower.length", "geometry.base_radius",
+                "geometry.platform_radius", "geometry.leg_angles.1", "platform.thickness",
+                "gravity.2"]
+
+
+def test_ked_geometry_equals_finite_differences():
+    """Geometry entries of the KED Delta about the undeformed reference (with the gravity
+    preload and a payload): the platform position is held, the actuated angles follow
+    from the inverse kinematics of the changed geometry. Same tolerance as above
+    (observed 1e-7..2e-5 at the relative step 1e-3: the leg angle, 2.09 rad, has the
+    largest third derivative; truncation O(h^2) ~ 2e-5 there, hence 1e-4 for it)."""
+    spec = apply_sets(load_description("delta-kuo2016"),
+                      ["payload.mass=0.2", "payload.com=[0.01, 0.0, 0.02]",
+                       "payload.inertia=[[1e-3, 0, 0], [0, 1e-3, 0], [0, 0, 1.5e-3]]"])
+    keys = [k for k in GEOMETRY_KED if "leg_angles" not in k]
+    _check_fd(spec, keys, "ked", KED, POSE, 6, 1e-5)
+    _check_fd(spec, ["geometry.leg_angles.1"], "ked", KED, POSE, 6, 1e-4)
+
+
+def test_ked_geometry_mechanism_and_elements():
+    """A spherical joint at D (three mechanism freedoms held by the preload: the quasi-
+    static link forces come from a minimum-norm least-squares solve, whose complex-step
+    derivative is the pseudo-inverse's, ked_delta._complex_step_min_norm) and two
+    quintic elements per link. Tolerance 1e-4 of the column's largest derivative: the
+    mechanism modes' frequencies (from the preload alone) carry a round-off ~1e-11 of
+    the least-squares solution, which central differences at the step 1e-3 amplify to
+    ~1e-5 (observed 3e-6..1e-5, independent of the step: round-off, not truncation)."""
+    spec = apply_sets(load_description("delta-kuo2016"), ["joints.d=spherical"])
+    _check_fd(spec, ["links.upper.length", "geometry.base_radius"], "ked", KED,
+              (0.05, 0.1, 0.55), 6, 1e-4)
+    _check_fd(load_description("delta-kuo2016"), ["links.lower.length",
+                                                  "geometry.platform_radius"],
+              "ked", {**KED, "elements": 2, "order": "quintic"}, (0.05, 0.1, 0.55), 6, 1e-5)
+
+
+def test_ked_leg_angle_rotation_invariance():
+    """Turning the three legs together about Z (leg angles theta_i + a) and the pose
+    with them (X -> R_z(a) X) turns the whole robot, the platform disc, gravity (along Z)
+    included: the frequencies do not change, so d/da = 0 gives
+    sum_i df/dtheta_i + grad_X f . (e_z x X) = 0, at X = (0.1, 0, 0.5) m:
+    sum_i df/dtheta_i = -0.1 m df/dY. The angle terms are exact, the pose term a central
+    difference in Y (step 1e-4 m, 1e-3 of the 0.1 m lever: truncation ~1e-6, round-off
+    ~1e-11 f / 1e-4 m): tolerance 1e-6 of the largest single-angle derivative
+    (observed 1.4e-7; 1e-6 at the step 1e-5 m, round-off). (On the axis the check is void: each simple mode is even in a single
+    leg angle by the mirror symmetry through that leg's plane.)"""
+    keys = [f"geometry.leg_angles.{i}" for i in range(3)]
+    spec = load_description("delta-kuo2016")
+    r = frequency_sensitivities(spec, keys, options=KED, state={"pose": POSE}, count=6)
+    d = r["d_f_d_p"]
+    model = build_model(spec, "ked", **KED)
+    h = 1e-4
+    fp, fm = (modes(model, model.state(pose=(POSE[0], y, POSE[2])), count=6)
+              ["frequencies_hz"] for y in (h, -h))
+    pose = -POSE[0] * (fp - fm) / (2 * h)
+    assert np.abs(d).max() > 0.1                       # each angle alone matters
+    np.testing.assert_allclose(d.sum(axis=1), pose, rtol=0, atol=1e-6 * np.abs(d).max())
+
+
+def test_ked_dimensional_analysis():
+    """Buckingham: a change of the length unit by lambda leaves the frequencies [1/s]
+    unchanged while each entry scales by lambda^d (d its length dimension: lengths,
+    radii, section sizes, the disc's thickness, gravity and the pose 1; E, G -1; rho
+    -3; masses and angles 0). Differentiating f(lambda^d p, lambda X) = f(p, X) at
+    lambda = 1 (Euler): sum_j d_j (p_j/f) df/dp_j + sum_k (X_k/f) df/dX_k = 0. The entry
+    terms are exact; the pose term (the pose is not a description entry) is a central
+    difference of the frequencies in X (relative step 1e-4: truncation ~1e-8, round-off
+    ~1e-11/1e-4 ~ 1e-7 of log-sensitivities of order 1); tolerance 1e-6."""
+    dims = {f"links.{g}.{k}": d for g in ("upper", "lower") for k, d in (
+        ("length", 1), ("section.width", 1), ("section.height", 1), ("material.E", -1),
+        ("material.G", -1), ("material.rho", -3))}
+    dims.update({"geometry.base_radius": 1, "geometry.platform_radius": 1,
+                 "platform.thickness": 1, "gravity.2": 1, "platform.mass": 0})
+    keys = list(dims)
+    spec = load_description("delta-kuo2016")
+    r = frequency_sensitivities(spec, keys, options=KED, state={"pose": POSE}, count=6)
+    entries = r["log_sensitivity"] @ np.array([dims[k] for k in keys], dtype=float)
+    model = build_model(spec, "ked", **KED)
+    f0 = r["frequencies_hz"]
+
+    def freqs(X):
+        return modes(model, model.state(pose=X), count=6)["frequencies_hz"]
+    pose = 0.0
+    for k in (0, 2):                                   # POSE[1] = 0
+        h = 1e-4 * POSE[k]
+        Xp, Xm = np.array(POSE), np.array(POSE)
+        Xp[k] += h
+        Xm[k] -= h
+        pose = pose + POSE[k] * (freqs(Xp) - freqs(Xm)) / (2 * h) / f0
+    assert np.abs(entries).max() > 0.5                 # not trivially zero
+    np.testing.assert_allclose(entries + pose, 0.0, atol=1e-6)
+
+
 def test_log_sensitivity_to_E_is_one_half():
     """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
     1/2 for every mode."""
@@ -205,8 +297,8 @@ def test_sensitivity_point_arrays():
     ("delta-kuo2016", "ked", KED, "name", "numeric"),
     ("delta-kuo2016", "ked", KED, "links.upper.nothing", "key of an entry"),
     ("delta-kuo2016", "ked", KED, "payload.mass", "present"),
-    ("delta-kuo2016", "ked", KED, "links.upper.length", "links.upper.material.E"),
-    ("delta-kuo2016", "ked", KED, "geometry.base_radius", "differentiated exactly"),
+    ("delta-kuo2016", "ked", KED, "motors.inertia", "links.upper.material.E"),
+    ("delta-kuo2016", "ked", KED, "motors.friction.viscous", "differentiated exactly"),
     ("prrrp-briot2013", "nepvp", {}, "bodies.q2.beam.material.E", "none for the nepvp"),
     ("arm-yu2019", "amm", {}, "links.0.E", "none for the amm"),
     ("slider-crank-simeon", "ffrf", {}, "joints.1.d", "differentiated exactly"),

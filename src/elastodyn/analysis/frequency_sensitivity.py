@@ -51,8 +51,11 @@ subtractive cancellation (Squire & Trapp 1998, SIAM Rev. 40(1); Martins, Sturdza
 Alonso 2003, ACM TOMS 29(3)), through the whole build (section properties, beam
 matrices, invariants, the deflected reference and its tangent where the model has
 one). The value is set after validation (the description's checks see its real part,
-:func:`elastodyn._validate.complex_step`), the nominal pose is held (the entries allowed
-do not change the rigid kinematics).
+:func:`elastodyn._validate.complex_step`). The pose is held: for the Delta (KED) its
+platform position X, the actuated angles following from the inverse kinematics of the
+changed geometry (carried complex by the complex-safe atan2, hypot, norm, clip and wrap
+of :mod:`elastodyn._validate`); for the tree robots (FFRF) the actuated coordinates,
+the passive joints closing the loops of the changed geometry.
 
 An entry is differentiated only where the build is known to carry the imaginary part:
 :data:`DIFFERENTIABLE` lists, per formulation, the key patterns verified against finite
@@ -68,16 +71,18 @@ and the key is refused; if nothing changes, the entry does not enter the lineari
 Formulations: ``ffrf`` (3prr-rosyid2020, slider-crank-simeon) and ``ked`` about the
 undeformed reference (delta-kuo2016 with ``options={"reference": "undeformed"}``, the
 preload of Kuo's linear structure included) carry the materials, sections and masses
-listed in :data:`DIFFERENTIABLE`. The KED's deflected reference (its default with
+listed in :data:`DIFFERENTIABLE`; the KED also its geometry (link lengths, base and
+platform radii, leg angles, the platform disc's thickness) and gravity. With mechanism
+freedoms (spherical joints) the KED's quasi-static link forces are a minimum-norm
+least-squares solution, differentiated through the pseudo-inverse (Golub & Pereyra
+1973; ``ked_delta._complex_step_min_norm``). The KED's deflected reference (its default with
 preload) is refused: its equilibrium and tangent stiffness come from an inner complex
 step on the corotational potential (:func:`~elastodyn.fem.corotational.
 potential_derivatives`), and a second complex perturbation would mix with it (it would
 need bicomplex numbers). ``nepvp`` and ``amm`` bake the description's
 numbers into a generated symbolic program (sympy Floats, compiled in double precision):
 nothing can be carried complex through it, and every key is refused (use ``ffrf`` for
-a planar tree robot). Geometry (lengths, joint offsets, radii, angles) is refused
-everywhere: the kinematics and the shape functions cast to float (arctan2, hypot and
-norms are not analytic).
+a planar tree robot).
 """
 from __future__ import annotations
 
@@ -118,7 +123,10 @@ DIFFERENTIABLE = {
     "ked": tuple(f"links.{ln}.{k}" for ln in ("upper", "lower")
                  for k in ("material.E", "material.G", "material.rho", "section.width",
                            "section.height", "section.diameter"))
-    + ("platform.mass", "payload.mass", "payload.com.*", "payload.inertia.*.*"),
+    + ("platform.mass", "payload.mass", "payload.com.*", "payload.inertia.*.*")
+    + ("links.upper.length", "links.lower.length", "geometry.base_radius",
+       "geometry.platform_radius", "geometry.leg_angles.*", "platform.thickness",
+       "gravity.*"),
     "nepvp": (),
     "amm": (),
 }
