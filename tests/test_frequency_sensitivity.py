@@ -203,6 +203,94 @@ def test_ked_dimensional_analysis():
     np.testing.assert_allclose(entries + pose, 0.0, atol=1e-6)
 
 
+def _fd_one_sided(spec, key, value, step, formulation, options, count):
+    """Second-order one-sided differences (-3 f(p) + 4 f(p + d) - f(p + 2 d)) / (2 d),
+    d = step |p|, of the frequencies [Hz], models rebuilt with apply_sets: for an entry
+    that the description allows to grow only (a beam whose joint sits at its tip: a
+    shorter beam would lose the joint)."""
+    def freqs(x):
+        model = build_model(apply_sets(spec, [f"{key}={float(x)!r}"]), formulation,
+                            **options)
+        return modes(model, model.state(), count=count)["frequencies_hz"]
+    d = step * abs(value)
+    return (-3 * freqs(value) + 4 * freqs(value + d) - freqs(value + 2 * d)) / (2 * d)
+
+
+@pytest.mark.parametrize("robot, options, keys, rtol", [
+    # truncation O(step^2 p^2 f'''/f'): observed 2.6e-3 at the step 1e-3 and 2.7e-5 at
+    # 1e-4 (second order) for the slider-crank's coupler, whose first mode barely
+    # depends on it (log-sensitivity 1e-3, large relative curvature): 1e-4; the 3PRR's
+    # beams: 6.6e-7 and 1.9e-6 at 1e-4: 1e-5
+    ("slider-crank-simeon", {}, ["bodies.a.beam.length"], 1e-4),
+    ("slider-crank-simeon", {"shape": "sine"}, ["bodies.a.beam.length"], 1e-4),
+    ("3prr-rosyid2020", {}, ["bodies.a1.beam.length", "bodies.b2.beam.length"], 1e-5),
+])
+def test_ffrf_beam_length_equals_finite_differences(robot, options, keys, rtol):
+    """A beam's length with its joints where they are (the slider-crank's coupler and
+    the 3PRR's links carry a joint at the tip: the beam grows past it), its section
+    or mass properties unchanged; the loops closed again by the changed model."""
+    spec = load_description(robot)
+    r = frequency_sensitivities(spec, keys, formulation="ffrf", options=options, count=3)
+    for j, key in enumerate(keys):
+        fd = _fd_one_sided(spec, key, r["nominal_values"][j], 1e-4, "ffrf", options, 3)
+        np.testing.assert_allclose(r["d_f_d_p"][:, j], fd, rtol=0,
+                                   atol=rtol * np.abs(fd).max(), err_msg=key)
+
+
+def test_ffrf_joint_offsets_equal_finite_differences():
+    """Joint offsets (MDH d) of the slider-crank's closed loop at the crank angle 0.5
+    rad (actuated coordinate held, the loop closed again): the crank length joints.1.d,
+    the coupler's joint on its beam joints.2.d (at the beam's tip: it can only move in,
+    backward second-order differences), the slider guide's offset joints.3.d (an
+    eccentric slider-crank). Every changed model needs an assembled home: the
+    differences set it with the change (collinear home: s = d1 + d2; guide offset d3:
+    a = asin(d3 / 0.3), b = -a, s = 0.15 + 0.3 cos a). Relative steps 1e-4 (1e-3 m
+    absolute for d3 = 0): observed 2e-7, 3e-7 and 4e-7 (second order: 100x per decade);
+    tolerance 1e-5."""
+    import math
+    spec = load_description("slider-crank-simeon")
+    keys = ["joints.1.d", "joints.2.d", "joints.3.d"]
+    r = frequency_sensitivities(spec, keys, formulation="ffrf", state={"actuated": [0.5]},
+                                count=3)
+
+    def freqs(d1=0.15, d2=0.3, d3=0.0):
+        a = math.asin(d3 / 0.3)
+        sets = [f"joints.1.d={d1!r}", f"joints.2.d={d2!r}", f"joints.3.d={d3!r}",
+                f"home.a={a!r}", f"home.b={-a!r}", f"home.s={d1 + d2 * math.cos(a)!r}"]
+        model = build_model(apply_sets(spec, sets), "ffrf")
+        return modes(model, model.state(actuated=[0.5]), count=3)["frequencies_hz"]
+    h1, h2, h3 = 1.5e-5, 3e-5, 1e-4
+    fds = [(freqs(d1=0.15 + h1) - freqs(d1=0.15 - h1)) / (2 * h1),
+           (3 * freqs() - 4 * freqs(d2=0.3 - h2) + freqs(d2=0.3 - 2 * h2)) / (2 * h2),
+           (freqs(d3=h3) - freqs(d3=-h3)) / (2 * h3)]
+    for j, fd in enumerate(fds):
+        np.testing.assert_allclose(r["d_f_d_p"][:, j], fd, rtol=0,
+                                   atol=1e-5 * np.abs(fd).max(), err_msg=keys[j])
+
+
+def test_ffrf_dimensional_analysis():
+    """Buckingham, exact on both sides: a change of the length unit by lambda leaves the
+    frequencies [1/s] unchanged while each entry scales by lambda^d (lengths, offsets,
+    section sizes, centres of mass 1; E -1; rho -3; inertias 2; masses 0) and the
+    actuated crank angle [rad] not at all, so (Euler) sum_j d_j (p_j/f) df/dp_j = 0 for
+    every mode, with no pose term (the slider-crank, no gravity, no preload). A wrong or
+    missing geometry derivative (the beam's length, the two offsets: log-sensitivities
+    of order 1) would leave an O(1) residual; round-off: 1e-9."""
+    dims = {"joints.1.d": 1, "joints.2.d": 1, "bodies.a.beam.length": 1,
+            "bodies.a.beam.section.width": 1, "bodies.a.beam.section.height": 1,
+            "bodies.a.beam.material.E": -1, "bodies.a.beam.material.rho": -3,
+            "bodies.c.rigid.com.0": 1, "bodies.c.rigid.inertia.2.2": 2,
+            "bodies.s.rigid.mass": 0}
+    keys = list(dims)
+    r = frequency_sensitivities("slider-crank-simeon", keys, formulation="ffrf",
+                                state={"actuated": [0.5]}, count=4)
+    S = r["log_sensitivity"]
+    geo = S[:, :3]
+    assert np.abs(geo).max() > 0.1                     # the geometry terms matter
+    np.testing.assert_allclose(S @ np.array([dims[k] for k in keys], float), 0.0,
+                               atol=1e-9)
+
+
 def test_log_sensitivity_to_E_is_one_half():
     """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
     1/2 for every mode."""
@@ -301,7 +389,7 @@ def test_sensitivity_point_arrays():
     ("delta-kuo2016", "ked", KED, "motors.friction.viscous", "differentiated exactly"),
     ("prrrp-briot2013", "nepvp", {}, "bodies.q2.beam.material.E", "none for the nepvp"),
     ("arm-yu2019", "amm", {}, "links.0.E", "none for the amm"),
-    ("slider-crank-simeon", "ffrf", {}, "joints.1.d", "differentiated exactly"),
+    ("slider-crank-simeon", "ffrf", {}, "joints.1.gamma", "differentiated exactly"),
 ])
 def test_refused_keys(robot, formulation, options, key, words):
     with pytest.raises(InputError, match=words) as exc:
@@ -323,12 +411,12 @@ def test_rigid_formulation_refused():
 
 
 def test_cast_to_float_is_refused(monkeypatch):
-    """A key whose build casts the complex value to float (the beam length through the
-    shape functions: ComplexWarning) is refused, not returned with a zero derivative."""
+    """A key whose build casts the complex value to float (a joint's MDH angle through
+    math.cos: TypeError) is refused, not returned with a zero derivative."""
     monkeypatch.setitem(FS.DIFFERENTIABLE, "ffrf", FS.DIFFERENTIABLE["ffrf"] +
-                        ("bodies.*.beam.length",))
+                        ("joints.*.gamma",))
     with pytest.raises(InputError, match="carries through"):
-        frequency_sensitivities("slider-crank-simeon", ["bodies.a.beam.length"],
+        frequency_sensitivities("slider-crank-simeon", ["joints.3.gamma"],
                                 formulation="ffrf", count=2)
 
 

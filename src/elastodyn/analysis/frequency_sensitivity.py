@@ -75,7 +75,14 @@ listed in :data:`DIFFERENTIABLE`; the KED also its geometry (link lengths, base 
 platform radii, leg angles, the platform disc's thickness) and gravity. With mechanism
 freedoms (spherical joints) the KED's quasi-static link forces are a minimum-norm
 least-squares solution, differentiated through the pseudo-inverse (Golub & Pereyra
-1973; ``ked_delta._complex_step_min_norm``). The KED's deflected reference (its default with
+1973; ``ked_delta._complex_step_min_norm``). The FFRF also carries the beams' lengths
+(the joints on a beam stay where they are: a beam whose joint sits at its tip grows
+past it, and the description refuses a shorter one, so that derivative is the one for
+an increase) and the joints' offsets ``joints.*.d`` (MDH d; on a closed loop the
+derivative is the one with the loop closed again at the held actuated coordinates: a
+change made with ``--set`` also needs the matching assembled ``home``). The joints'
+angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF and anything of
+``nepvp``/``amm`` are refused. The KED's deflected reference (its default with
 preload) is refused: its equilibrium and tangent stiffness come from an inner complex
 step on the corotational potential (:func:`~elastodyn.fem.corotational.
 potential_derivatives`), and a second complex perturbation would mix with it (it would
@@ -117,7 +124,8 @@ _MASS_PROPS = ("mass_properties.mass", "mass_properties.centre_of_mass",
                "mass_properties.inertia")
 
 DIFFERENTIABLE = {
-    "ffrf": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS)
+    "ffrf": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS + ("length",))
+    + ("joints.*.d",)
     + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
             for k in ("mass", "com.*", "inertia.*.*")),
     "ked": tuple(f"links.{ln}.{k}" for ln in ("upper", "lower")
@@ -393,7 +401,12 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
 
     def linearized(p_spec):
         m = build_model(p_spec, form.name, **opts)
-        return rest_linearization(m, st, use_preload)[1]
+        # the pose held: KED, the platform position of st (its linearization takes the
+        # actuated angles from the inverse kinematics of m); FFRF, the actuated
+        # coordinates of st, the loops closed again by m (a changed beam length moves
+        # its markers)
+        s_p = m.at(st) if form.name == "ffrf" else st
+        return rest_linearization(m, s_p, use_preload)[1]
 
     dKs, dMs, notes = [], [], []
     for key, v in zip(keys, values):
@@ -417,7 +430,13 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
         scale = abs(v) if v != 0.0 else 1.0
         if np.abs(dK).max() * scale <= 1e-13 * sK and np.abs(dM).max() * scale <= 1e-13 * sM:
             d = ZERO_CHECK_STEP * scale
-            lr = linearized(_with_value(spec, parts, v + d))
+            try:
+                lr = linearized(_with_value(spec, parts, v + d))
+            except InputError as exc:   # e.g. a joint offset that disassembles the home
+                raise InputError("keys", key, "an entry whose zero derivative can be "
+                                 "confirmed (its complex step left K and M real, and the "
+                                 f"model with a real change of it is refused: {exc}); "
+                                 "try another pose") from None
             if (np.abs(lr.K - lin0.K).max() > 1e-10 * sK
                     or np.abs(lr.M - lin0.M).max() > 1e-10 * sM):
                 raise InputError("keys", key, f"an entry the complex step carries through "
