@@ -291,6 +291,43 @@ def test_ffrf_dimensional_analysis():
                                atol=1e-9)
 
 
+def test_ffrf_3prr_dimensional_analysis():
+    """Buckingham on the 3PRR, whose actuated coordinates are lengths (the sliders'
+    travels q_k): sum_j d_j (p_j/f) df/dp_j + sum_k (q_k/f) df/dq_k = 0 (see the
+    slider-crank's), every entry with a length dimension and a non-zero value: the four
+    beams' lengths, sections, E, centres of mass (1, 1, -1, 1) and inertias (2) and the
+    four joint offsets of the closed loops (b1, b2 and b3 at the beams' tips, e2, the
+    platform's weld on b2). Masses (0), angles (0), rho (does not enter: the mass
+    properties are given), G (planar) and gravity (no preload) contribute nothing. The
+    entry terms are exact (-0.049, 0.019, -0.021 for the three modes), the actuated term
+    a central difference (relative step 1e-4: ~1e-8 observed); tolerance 1e-6."""
+    beams = ("a1", "a2", "b2", "a3")
+    dims = {f"joints.{j}.d": 1 for j in (2, 5, 6, 9)}
+    for b in beams:
+        dims.update({f"bodies.{b}.beam.{k}": d for k, d in (
+            ("length", 1), ("section.width", 1), ("section.height", 1),
+            ("material.E", -1), ("mass_properties.centre_of_mass", 1),
+            ("mass_properties.inertia", 2))})
+    spec = load_description("3prr-rosyid2020")
+    keys = list(dims)
+    r = frequency_sensitivities(spec, keys, formulation="ffrf", count=3)
+    entries = r["log_sensitivity"] @ np.array([dims[k] for k in keys], float)
+    model = build_model(spec, "ffrf")
+    q = np.asarray(model.state().actuated, dtype=float)
+    f0 = r["frequencies_hz"]
+    actuated = 0.0
+    for k in range(len(q)):
+        h = 1e-4 * max(abs(q[k]), 0.1)
+        qp, qm = q.copy(), q.copy()
+        qp[k] += h
+        qm[k] -= h
+        fp, fm = (modes(model, model.state(actuated=x), count=3)["frequencies_hz"]
+                  for x in (qp, qm))
+        actuated = actuated + q[k] * (fp - fm) / (2 * h) / f0
+    assert np.abs(entries).max() > 0.01
+    np.testing.assert_allclose(entries + actuated, 0.0, atol=1e-6)
+
+
 def test_log_sensitivity_to_E_is_one_half():
     """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
     1/2 for every mode."""
