@@ -328,6 +328,38 @@ def test_ffrf_3prr_dimensional_analysis():
     np.testing.assert_allclose(entries + actuated, 0.0, atol=1e-6)
 
 
+def test_complex_safe_elementary_functions():
+    """The analytic continuations of _validate (arctan2, hypot, norm, clip, wrap_angle)
+    against their closed-form derivatives, in all four quadrants and across the wrap:
+    real parts bitwise those of numpy's functions, imaginary parts h times the
+    derivative (to round-off, 1e-12 relative)."""
+    from elastodyn import _validate as V
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=50), rng.normal(size=50)
+    dx, dy = rng.normal(size=50), rng.normal(size=50)
+    h = 1e-30
+    xc, yc = x + 1j * h * dx, y + 1j * h * dy
+    r2 = x * x + y * y
+    a = V.arctan2(yc, xc)
+    assert np.array_equal(a.real, np.arctan2(y, x))
+    np.testing.assert_allclose(a.imag / h, (x * dy - y * dx) / r2, rtol=1e-12)
+    assert np.array_equal(V.arctan2(y, x), np.arctan2(y, x))
+    hc = V.hypot(xc, yc)
+    np.testing.assert_allclose(hc.real, np.hypot(x, y), rtol=1e-15)
+    np.testing.assert_allclose(hc.imag / h, (x * dx + y * dy) / np.sqrt(r2), rtol=1e-12)
+    v, dv = rng.normal(size=(4, 3)), rng.normal(size=(4, 3))
+    n = V.norm(v + 1j * h * dv, axis=-1)
+    nr = np.linalg.norm(v, axis=-1)
+    np.testing.assert_allclose(n.real, nr, rtol=1e-15)
+    np.testing.assert_allclose(n.imag / h, np.sum(v * dv, -1) / nr, rtol=1e-12)
+    t = np.array([-7.0, -np.pi, -3.0, 0.5, np.pi, 4.0, 10.0])
+    w = V.wrap_angle(t + 1j * h)
+    assert np.array_equal(w.real, V.wrap_angle(t)) and np.all(w.imag == h)
+    assert np.all(np.abs(w.real) <= np.pi)
+    c = V.clip(np.array([-2.0, 0.3, 2.0]) + 1j * h, -1.0, 1.0)
+    assert c.tolist() == [-1.0, 0.3 + 1j * h, 1.0]
+
+
 def test_log_sensitivity_to_E_is_one_half():
     """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
     1/2 for every mode."""

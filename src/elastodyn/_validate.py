@@ -110,12 +110,12 @@ def clip(x, lo: float, hi: float):
 
 
 def wrap_angle(x):
-    """Angles wrapped to (-pi, pi]: ``np.angle(np.exp(1j x))`` for real arrays; for
-    complex ones x - 2 pi n, n = ceil((Re x - pi) / (2 pi)) (the same wrap of the real
-    part, the imaginary part kept)."""
+    """Angles wrapped to [-pi, pi]: ``np.angle(np.exp(1j x))`` for real arrays (pi and
+    -pi are both possible, as numpy rounds); for complex ones the same wrap of the real
+    part with the imaginary part kept (a shift by a multiple of 2 pi: derivative 1)."""
     if _is_complex(x):
         x = np.asarray(x)
-        return x - 2.0 * np.pi * np.ceil((x.real - np.pi) / (2.0 * np.pi))
+        return np.angle(np.exp(1j * x.real)) + 1j * x.imag
     return np.angle(np.exp(1j * np.asarray(x)))
 
 
