@@ -137,13 +137,15 @@ def test_ked_geometry_mechanism_and_elements():
     quintic elements per link. Tolerance 1e-4 of the column's largest derivative: the
     mechanism modes' frequencies (from the preload alone) carry a round-off ~1e-11 of
     the least-squares solution, which central differences at the step 1e-3 amplify to
-    ~1e-5 (observed 3e-6..1e-5, independent of the step: round-off, not truncation)."""
+    ~1e-5 (observed 3e-6..1e-5, independent of the step: round-off, not truncation);
+    the quintic elements' round-off likewise (observed 8e-6 at the step 1e-3, 3e-5 at
+    1e-4)."""
     spec = apply_sets(load_description("delta-kuo2016"), ["joints.d=spherical"])
     _check_fd(spec, ["links.upper.length", "geometry.base_radius"], "ked", KED,
               (0.05, 0.1, 0.55), 6, 1e-4)
     _check_fd(load_description("delta-kuo2016"), ["links.lower.length",
                                                   "geometry.platform_radius"],
-              "ked", {**KED, "elements": 2, "order": "quintic"}, (0.05, 0.1, 0.55), 6, 1e-5)
+              "ked", {**KED, "elements": 2, "order": "quintic"}, (0.05, 0.1, 0.55), 6, 1e-4)
 
 
 def test_ked_leg_angle_rotation_invariance():
@@ -177,7 +179,8 @@ def test_ked_dimensional_analysis():
     lambda = 1 (Euler): sum_j d_j (p_j/f) df/dp_j + sum_k (X_k/f) df/dX_k = 0. The entry
     terms are exact; the pose term (the pose is not a description entry) is a central
     difference of the frequencies in X (relative step 1e-4: truncation ~1e-8, round-off
-    ~1e-11/1e-4 ~ 1e-7 of log-sensitivities of order 1); tolerance 1e-6."""
+    ~1e-11/1e-4 ~ 1e-7 of log-sensitivities of order 1; observed 3.5e-7 against entry
+    sums up to 0.93); tolerance 2e-6."""
     dims = {f"links.{g}.{k}": d for g in ("upper", "lower") for k, d in (
         ("length", 1), ("section.width", 1), ("section.height", 1), ("material.E", -1),
         ("material.G", -1), ("material.rho", -3))}
@@ -200,7 +203,7 @@ def test_ked_dimensional_analysis():
         Xm[k] -= h
         pose = pose + POSE[k] * (freqs(Xp) - freqs(Xm)) / (2 * h) / f0
     assert np.abs(entries).max() > 0.5                 # not trivially zero
-    np.testing.assert_allclose(entries + pose, 0.0, atol=1e-6)
+    np.testing.assert_allclose(entries + pose, 0.0, atol=2e-6)
 
 
 def _fd_one_sided(spec, key, value, step, formulation, options, count):
