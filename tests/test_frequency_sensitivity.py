@@ -111,6 +111,258 @@ def test_ked_circle_section_two_elements_equals_finite_differences():
     np.testing.assert_allclose(r2["d_f_d_p"][:, 0], r["d_f_d_p"][:, 0], rtol=1e-12)
 
 
+GEOMETRY_KED = ["links.upper.length", "links.lower.length", "geometry.base_radius",
+                "geometry.platform_radius", "geometry.leg_angles.1", "platform.thickness",
+                "gravity.2"]
+
+
+def test_ked_geometry_equals_finite_differences():
+    """Geometry entries of the KED Delta about the undeformed reference (with the gravity
+    preload and a payload): the platform position is held, the actuated angles follow
+    from the inverse kinematics of the changed geometry. Same tolerance as above
+    (observed 1e-7..2e-5 at the relative step 1e-3: the leg angle, 2.09 rad, has the
+    largest third derivative; truncation O(h^2) ~ 2e-5 there, hence 1e-4 for it)."""
+    spec = apply_sets(load_description("delta-kuo2016"),
+                      ["payload.mass=0.2", "payload.com=[0.01, 0.0, 0.02]",
+                       "payload.inertia=[[1e-3, 0, 0], [0, 1e-3, 0], [0, 0, 1.5e-3]]"])
+    keys = [k for k in GEOMETRY_KED if "leg_angles" not in k]
+    _check_fd(spec, keys, "ked", KED, POSE, 6, 1e-5)
+    _check_fd(spec, ["geometry.leg_angles.1"], "ked", KED, POSE, 6, 1e-4)
+
+
+def test_ked_geometry_mechanism_and_elements():
+    """A spherical joint at D (three mechanism freedoms held by the preload: the quasi-
+    static link forces come from a minimum-norm least-squares solve, whose complex-step
+    derivative is the pseudo-inverse's, ked_delta._complex_step_min_norm) and two
+    quintic elements per link. Tolerance 1e-4 of the column's largest derivative: the
+    mechanism modes' frequencies (from the preload alone) carry a round-off ~1e-11 of
+    the least-squares solution, which central differences at the step 1e-3 amplify to
+    ~1e-5 (observed 3e-6..1e-5, independent of the step: round-off, not truncation);
+    the quintic elements' round-off likewise (observed 8e-6 at the step 1e-3, 3e-5 at
+    1e-4)."""
+    spec = apply_sets(load_description("delta-kuo2016"), ["joints.d=spherical"])
+    _check_fd(spec, ["links.upper.length", "geometry.base_radius"], "ked", KED,
+              (0.05, 0.1, 0.55), 6, 1e-4)
+    _check_fd(load_description("delta-kuo2016"), ["links.lower.length",
+                                                  "geometry.platform_radius"],
+              "ked", {**KED, "elements": 2, "order": "quintic"}, (0.05, 0.1, 0.55), 6, 1e-4)
+
+
+def test_ked_leg_angle_rotation_invariance():
+    """Turning the three legs together about Z (leg angles theta_i + a) and the pose
+    with them (X -> R_z(a) X) turns the whole robot, the platform disc, gravity (along Z)
+    included: the frequencies do not change, so d/da = 0 gives
+    sum_i df/dtheta_i + grad_X f . (e_z x X) = 0, at X = (0.1, 0, 0.5) m:
+    sum_i df/dtheta_i = -0.1 m df/dY. The angle terms are exact, the pose term a central
+    difference in Y (step 1e-4 m, 1e-3 of the 0.1 m lever: truncation ~1e-6, round-off
+    ~1e-11 f / 1e-4 m): tolerance 1e-6 of the largest single-angle derivative
+    (observed 1.4e-7; 1e-6 at the step 1e-5 m, round-off). (On the axis the check is void: each simple mode is even in a single
+    leg angle by the mirror symmetry through that leg's plane.)"""
+    keys = [f"geometry.leg_angles.{i}" for i in range(3)]
+    spec = load_description("delta-kuo2016")
+    r = frequency_sensitivities(spec, keys, options=KED, state={"pose": POSE}, count=6)
+    d = r["d_f_d_p"]
+    model = build_model(spec, "ked", **KED)
+    h = 1e-4
+    fp, fm = (modes(model, model.state(pose=(POSE[0], y, POSE[2])), count=6)
+              ["frequencies_hz"] for y in (h, -h))
+    pose = -POSE[0] * (fp - fm) / (2 * h)
+    assert np.abs(d).max() > 0.1                       # each angle alone matters
+    np.testing.assert_allclose(d.sum(axis=1), pose, rtol=0, atol=1e-6 * np.abs(d).max())
+
+
+def test_ked_dimensional_analysis():
+    """Buckingham: a change of the length unit by lambda leaves the frequencies [1/s]
+    unchanged while each entry scales by lambda^d (d its length dimension: lengths,
+    radii, section sizes, the disc's thickness, gravity and the pose 1; E, G -1; rho
+    -3; masses and angles 0). Differentiating f(lambda^d p, lambda X) = f(p, X) at
+    lambda = 1 (Euler): sum_j d_j (p_j/f) df/dp_j + sum_k (X_k/f) df/dX_k = 0. The entry
+    terms are exact; the pose term (the pose is not a description entry) is a central
+    difference of the frequencies in X (relative step 1e-4: truncation ~1e-8, round-off
+    ~1e-11/1e-4 ~ 1e-7 of log-sensitivities of order 1; observed 3.5e-7 against entry
+    sums up to 0.93); tolerance 2e-6."""
+    dims = {f"links.{g}.{k}": d for g in ("upper", "lower") for k, d in (
+        ("length", 1), ("section.width", 1), ("section.height", 1), ("material.E", -1),
+        ("material.G", -1), ("material.rho", -3))}
+    dims.update({"geometry.base_radius": 1, "geometry.platform_radius": 1,
+                 "platform.thickness": 1, "gravity.2": 1, "platform.mass": 0})
+    keys = list(dims)
+    spec = load_description("delta-kuo2016")
+    r = frequency_sensitivities(spec, keys, options=KED, state={"pose": POSE}, count=6)
+    entries = r["log_sensitivity"] @ np.array([dims[k] for k in keys], dtype=float)
+    model = build_model(spec, "ked", **KED)
+    f0 = r["frequencies_hz"]
+
+    def freqs(X):
+        return modes(model, model.state(pose=X), count=6)["frequencies_hz"]
+    pose = 0.0
+    for k in (0, 2):                                   # POSE[1] = 0
+        h = 1e-4 * POSE[k]
+        Xp, Xm = np.array(POSE), np.array(POSE)
+        Xp[k] += h
+        Xm[k] -= h
+        pose = pose + POSE[k] * (freqs(Xp) - freqs(Xm)) / (2 * h) / f0
+    assert np.abs(entries).max() > 0.5                 # not trivially zero
+    np.testing.assert_allclose(entries + pose, 0.0, atol=2e-6)
+
+
+def _fd_one_sided(spec, key, value, step, formulation, options, count):
+    """Second-order one-sided differences (-3 f(p) + 4 f(p + d) - f(p + 2 d)) / (2 d),
+    d = step |p|, of the frequencies [Hz], models rebuilt with apply_sets: for an entry
+    that the description allows to grow only (a beam whose joint sits at its tip: a
+    shorter beam would lose the joint)."""
+    def freqs(x):
+        model = build_model(apply_sets(spec, [f"{key}={float(x)!r}"]), formulation,
+                            **options)
+        return modes(model, model.state(), count=count)["frequencies_hz"]
+    d = step * abs(value)
+    return (-3 * freqs(value) + 4 * freqs(value + d) - freqs(value + 2 * d)) / (2 * d)
+
+
+@pytest.mark.parametrize("robot, options, keys, rtol", [
+    # truncation O(step^2 p^2 f'''/f'): observed 2.6e-3 at the step 1e-3 and 2.7e-5 at
+    # 1e-4 (second order) for the slider-crank's coupler, whose first mode barely
+    # depends on it (log-sensitivity 1e-3, large relative curvature): 1e-4; the 3PRR's
+    # beams: 6.6e-7 and 1.9e-6 at 1e-4: 1e-5
+    ("slider-crank-simeon", {}, ["bodies.a.beam.length"], 1e-4),
+    ("slider-crank-simeon", {"shape": "sine"}, ["bodies.a.beam.length"], 1e-4),
+    ("3prr-rosyid2020", {}, ["bodies.a1.beam.length", "bodies.b2.beam.length"], 1e-5),
+])
+def test_ffrf_beam_length_equals_finite_differences(robot, options, keys, rtol):
+    """A beam's length with its joints where they are (the slider-crank's coupler and
+    the 3PRR's links carry a joint at the tip: the beam grows past it), its section
+    or mass properties unchanged; the loops closed again by the changed model."""
+    spec = load_description(robot)
+    r = frequency_sensitivities(spec, keys, formulation="ffrf", options=options, count=3)
+    for j, key in enumerate(keys):
+        fd = _fd_one_sided(spec, key, r["nominal_values"][j], 1e-4, "ffrf", options, 3)
+        np.testing.assert_allclose(r["d_f_d_p"][:, j], fd, rtol=0,
+                                   atol=rtol * np.abs(fd).max(), err_msg=key)
+
+
+def test_ffrf_joint_offsets_equal_finite_differences():
+    """Joint offsets (MDH d) of the slider-crank's closed loop at the crank angle 0.5
+    rad (actuated coordinate held, the loop closed again): the crank length joints.1.d,
+    the coupler's joint on its beam joints.2.d (at the beam's tip: it can only move in,
+    backward second-order differences), the slider guide's offset joints.3.d (an
+    eccentric slider-crank). Every changed model needs an assembled home: the
+    differences set it with the change (collinear home: s = d1 + d2; guide offset d3:
+    a = asin(d3 / 0.3), b = -a, s = 0.15 + 0.3 cos a). Relative steps 1e-4 (1e-3 m
+    absolute for d3 = 0): observed 2e-7, 3e-7 and 4e-7 (second order: 100x per decade);
+    tolerance 1e-5."""
+    import math
+    spec = load_description("slider-crank-simeon")
+    keys = ["joints.1.d", "joints.2.d", "joints.3.d"]
+    r = frequency_sensitivities(spec, keys, formulation="ffrf", state={"actuated": [0.5]},
+                                count=3)
+
+    def freqs(d1=0.15, d2=0.3, d3=0.0):
+        a = math.asin(d3 / 0.3)
+        sets = [f"joints.1.d={d1!r}", f"joints.2.d={d2!r}", f"joints.3.d={d3!r}",
+                f"home.a={a!r}", f"home.b={-a!r}", f"home.s={d1 + d2 * math.cos(a)!r}"]
+        model = build_model(apply_sets(spec, sets), "ffrf")
+        return modes(model, model.state(actuated=[0.5]), count=3)["frequencies_hz"]
+    h1, h2, h3 = 1.5e-5, 3e-5, 1e-4
+    fds = [(freqs(d1=0.15 + h1) - freqs(d1=0.15 - h1)) / (2 * h1),
+           (3 * freqs() - 4 * freqs(d2=0.3 - h2) + freqs(d2=0.3 - 2 * h2)) / (2 * h2),
+           (freqs(d3=h3) - freqs(d3=-h3)) / (2 * h3)]
+    for j, fd in enumerate(fds):
+        np.testing.assert_allclose(r["d_f_d_p"][:, j], fd, rtol=0,
+                                   atol=1e-5 * np.abs(fd).max(), err_msg=keys[j])
+
+
+def test_ffrf_dimensional_analysis():
+    """Buckingham, exact on both sides: a change of the length unit by lambda leaves the
+    frequencies [1/s] unchanged while each entry scales by lambda^d (lengths, offsets,
+    section sizes, centres of mass 1; E -1; rho -3; inertias 2; masses 0) and the
+    actuated crank angle [rad] not at all, so (Euler) sum_j d_j (p_j/f) df/dp_j = 0 for
+    every mode, with no pose term (the slider-crank, no gravity, no preload). A wrong or
+    missing geometry derivative (the beam's length, the two offsets: log-sensitivities
+    of order 1) would leave an O(1) residual; round-off: 1e-9."""
+    dims = {"joints.1.d": 1, "joints.2.d": 1, "bodies.a.beam.length": 1,
+            "bodies.a.beam.section.width": 1, "bodies.a.beam.section.height": 1,
+            "bodies.a.beam.material.E": -1, "bodies.a.beam.material.rho": -3,
+            "bodies.c.rigid.com.0": 1, "bodies.c.rigid.inertia.2.2": 2,
+            "bodies.s.rigid.mass": 0}
+    keys = list(dims)
+    r = frequency_sensitivities("slider-crank-simeon", keys, formulation="ffrf",
+                                state={"actuated": [0.5]}, count=4)
+    S = r["log_sensitivity"]
+    geo = S[:, :3]
+    assert np.abs(geo).max() > 0.1                     # the geometry terms matter
+    np.testing.assert_allclose(S @ np.array([dims[k] for k in keys], float), 0.0,
+                               atol=1e-9)
+
+
+def test_ffrf_3prr_dimensional_analysis():
+    """Buckingham on the 3PRR, whose actuated coordinates are lengths (the sliders'
+    travels q_k): sum_j d_j (p_j/f) df/dp_j + sum_k (q_k/f) df/dq_k = 0 (see the
+    slider-crank's), every entry with a length dimension and a non-zero value: the four
+    beams' lengths, sections, E, centres of mass (1, 1, -1, 1) and inertias (2) and the
+    four joint offsets of the closed loops (b1, b2 and b3 at the beams' tips, e2, the
+    platform's weld on b2). Masses (0), angles (0), rho (does not enter: the mass
+    properties are given), G (planar) and gravity (no preload) contribute nothing. The
+    entry terms are exact (-0.049, 0.019, -0.021 for the three modes), the actuated term
+    a central difference (relative step 1e-4: ~1e-8 observed); tolerance 1e-6."""
+    beams = ("a1", "a2", "b2", "a3")
+    dims = {f"joints.{j}.d": 1 for j in (2, 5, 6, 9)}
+    for b in beams:
+        dims.update({f"bodies.{b}.beam.{k}": d for k, d in (
+            ("length", 1), ("section.width", 1), ("section.height", 1),
+            ("material.E", -1), ("mass_properties.centre_of_mass", 1),
+            ("mass_properties.inertia", 2))})
+    spec = load_description("3prr-rosyid2020")
+    keys = list(dims)
+    r = frequency_sensitivities(spec, keys, formulation="ffrf", count=3)
+    entries = r["log_sensitivity"] @ np.array([dims[k] for k in keys], float)
+    model = build_model(spec, "ffrf")
+    q = np.asarray(model.state().actuated, dtype=float)
+    f0 = r["frequencies_hz"]
+    actuated = 0.0
+    for k in range(len(q)):
+        h = 1e-4 * max(abs(q[k]), 0.1)
+        qp, qm = q.copy(), q.copy()
+        qp[k] += h
+        qm[k] -= h
+        fp, fm = (modes(model, model.state(actuated=x), count=3)["frequencies_hz"]
+                  for x in (qp, qm))
+        actuated = actuated + q[k] * (fp - fm) / (2 * h) / f0
+    assert np.abs(entries).max() > 0.01
+    np.testing.assert_allclose(entries + actuated, 0.0, atol=1e-6)
+
+
+def test_complex_safe_elementary_functions():
+    """The analytic continuations of _validate (arctan2, hypot, norm, clip, wrap_angle)
+    against their closed-form derivatives, in all four quadrants and across the wrap:
+    real parts bitwise those of numpy's functions, imaginary parts h times the
+    derivative (to round-off, 1e-12 relative)."""
+    from elastodyn import _validate as V
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=50), rng.normal(size=50)
+    dx, dy = rng.normal(size=50), rng.normal(size=50)
+    h = 1e-30
+    xc, yc = x + 1j * h * dx, y + 1j * h * dy
+    r2 = x * x + y * y
+    a = V.arctan2(yc, xc)
+    assert np.array_equal(a.real, np.arctan2(y, x))
+    np.testing.assert_allclose(a.imag / h, (x * dy - y * dx) / r2, rtol=1e-12)
+    assert np.array_equal(V.arctan2(y, x), np.arctan2(y, x))
+    hc = V.hypot(xc, yc)
+    np.testing.assert_allclose(hc.real, np.hypot(x, y), rtol=1e-15)
+    np.testing.assert_allclose(hc.imag / h, (x * dx + y * dy) / np.sqrt(r2), rtol=1e-12)
+    v, dv = rng.normal(size=(4, 3)), rng.normal(size=(4, 3))
+    n = V.norm(v + 1j * h * dv, axis=-1)
+    nr = np.linalg.norm(v, axis=-1)
+    np.testing.assert_allclose(n.real, nr, rtol=1e-15)
+    np.testing.assert_allclose(n.imag / h, np.sum(v * dv, -1) / nr, rtol=1e-12)
+    t = np.array([-7.0, -np.pi, -3.0, 0.5, np.pi, 4.0, 10.0])
+    w = V.wrap_angle(t + 1j * h)
+    assert np.array_equal(w.real, V.wrap_angle(t)) and np.all(w.imag == h)
+    assert np.all(np.abs(w.real) <= np.pi)
+    c = V.clip(np.array([-2.0, 0.3, 2.0]) + 1j * h, -1.0, 1.0)
+    assert c.tolist() == [-1.0, 0.3 + 1j * h, 1.0]
+
+
 def test_log_sensitivity_to_E_is_one_half():
     """Only the stiffness depends on E (no preload): omega ~ sqrt(E), d ln f / d ln E =
     1/2 for every mode."""
@@ -205,11 +457,11 @@ def test_sensitivity_point_arrays():
     ("delta-kuo2016", "ked", KED, "name", "numeric"),
     ("delta-kuo2016", "ked", KED, "links.upper.nothing", "key of an entry"),
     ("delta-kuo2016", "ked", KED, "payload.mass", "present"),
-    ("delta-kuo2016", "ked", KED, "links.upper.length", "links.upper.material.E"),
-    ("delta-kuo2016", "ked", KED, "geometry.base_radius", "differentiated exactly"),
+    ("delta-kuo2016", "ked", KED, "motors.inertia", "links.upper.material.E"),
+    ("delta-kuo2016", "ked", KED, "motors.friction.viscous", "differentiated exactly"),
     ("prrrp-briot2013", "nepvp", {}, "bodies.q2.beam.material.E", "none for the nepvp"),
     ("arm-yu2019", "amm", {}, "links.0.E", "none for the amm"),
-    ("slider-crank-simeon", "ffrf", {}, "joints.1.d", "differentiated exactly"),
+    ("slider-crank-simeon", "ffrf", {}, "joints.1.gamma", "differentiated exactly"),
 ])
 def test_refused_keys(robot, formulation, options, key, words):
     with pytest.raises(InputError, match=words) as exc:
@@ -231,12 +483,12 @@ def test_rigid_formulation_refused():
 
 
 def test_cast_to_float_is_refused(monkeypatch):
-    """A key whose build casts the complex value to float (the beam length through the
-    shape functions: ComplexWarning) is refused, not returned with a zero derivative."""
+    """A key whose build casts the complex value to float (a joint's MDH angle through
+    math.cos: TypeError) is refused, not returned with a zero derivative."""
     monkeypatch.setitem(FS.DIFFERENTIABLE, "ffrf", FS.DIFFERENTIABLE["ffrf"] +
-                        ("bodies.*.beam.length",))
+                        ("joints.*.gamma",))
     with pytest.raises(InputError, match="carries through"):
-        frequency_sensitivities("slider-crank-simeon", ["bodies.a.beam.length"],
+        frequency_sensitivities("slider-crank-simeon", ["joints.3.gamma"],
                                 formulation="ffrf", count=2)
 
 

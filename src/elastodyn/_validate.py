@@ -55,6 +55,70 @@ def real_array(value) -> np.ndarray:
     return np.asarray(value, dtype=float)
 
 
+# ---------------------------------------------------------------- complex-step-safe math
+# numpy's arctan2, hypot and clip refuse or misread complex arguments, np.linalg.norm and
+# np.abs take the modulus (not analytic), np.angle(np.exp(1j x)) drops the imaginary
+# part. The functions below are the analytic continuations used where a geometry entry
+# carries a complex step (Squire & Trapp 1998; Martins, Sturdza & Alonso 2003, sec. 3.2:
+# replace non-analytic functions by analytic ones that agree on the reals): for real
+# arguments each calls the numpy function it replaces, so real results are bitwise
+# unchanged; for complex arguments each is analytic near the real axis, the branch (the
+# quadrant, the clip, the wrap) fixed by the real parts.
+
+def _is_complex(*xs) -> bool:
+    return any(np.iscomplexobj(x) for x in xs)
+
+
+def hypot(a, b):
+    """sqrt(a^2 + b^2), elementwise (``np.hypot`` for real arguments; the principal
+    square root, analytic for Re(a^2 + b^2) > 0, for complex ones)."""
+    if _is_complex(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        return np.sqrt(a * a + b * b)
+    return np.hypot(a, b)
+
+
+def norm(x, axis=-1, keepdims: bool = False):
+    """Euclidean norm along ``axis`` (``np.linalg.norm`` for real arrays; sqrt(sum x^2),
+    analytic, for complex ones: |x| = sqrt(sum x conj(x)) is not)."""
+    if _is_complex(x):
+        x = np.asarray(x)
+        return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+    return np.linalg.norm(x, axis=axis, keepdims=keepdims)
+
+
+def arctan2(y, x):
+    """atan2(y, x), elementwise (``np.arctan2`` for real arguments). For complex ones,
+    theta0 + arctan((x0 y - y0 x) / (x0 x + y0 y)) with (x0, y0) the real parts and
+    theta0 = atan2(y0, x0): the ratio is 0 at the real point, so the real part is
+    theta0 (the quadrant of the real parts) and the expression is analytic wherever
+    x0^2 + y0^2 > 0 (the derivative (x0 dy - y0 dx) / (x0^2 + y0^2) of atan2)."""
+    if _is_complex(y, x):
+        y, x = np.asarray(y), np.asarray(x)
+        x0, y0 = x.real, y.real
+        return np.arctan2(y0, x0) + np.arctan((x0 * y - y0 * x) / (x0 * x + y0 * y))
+    return np.arctan2(y, x)
+
+
+def clip(x, lo: float, hi: float):
+    """``np.clip(x, lo, hi)`` for real arrays; for complex ones the bounds apply to the
+    real part (a clipped entry becomes the real bound, an unclipped one is kept as is)."""
+    if _is_complex(x):
+        x = np.asarray(x)
+        return np.where(x.real < lo, lo, np.where(x.real > hi, hi, x))
+    return np.clip(x, lo, hi)
+
+
+def wrap_angle(x):
+    """Angles wrapped to [-pi, pi]: ``np.angle(np.exp(1j x))`` for real arrays (pi and
+    -pi are both possible, as numpy rounds); for complex ones the same wrap of the real
+    part with the imaginary part kept (a shift by a multiple of 2 pi: derivative 1)."""
+    if _is_complex(x):
+        x = np.asarray(x)
+        return np.angle(np.exp(1j * x.real)) + 1j * x.imag
+    return np.angle(np.exp(1j * np.asarray(x)))
+
+
 def positive(name: str, value: float) -> float:
     """Return ``value`` as float if it is finite and > 0, else raise InputError (a
     complex value inside :func:`complex_step`: returned as is, its real part checked)."""

@@ -51,8 +51,11 @@ subtractive cancellation (Squire & Trapp 1998, SIAM Rev. 40(1); Martins, Sturdza
 Alonso 2003, ACM TOMS 29(3)), through the whole build (section properties, beam
 matrices, invariants, the deflected reference and its tangent where the model has
 one). The value is set after validation (the description's checks see its real part,
-:func:`elastodyn._validate.complex_step`), the nominal pose is held (the entries allowed
-do not change the rigid kinematics).
+:func:`elastodyn._validate.complex_step`). The pose is held: for the Delta (KED) its
+platform position X, the actuated angles following from the inverse kinematics of the
+changed geometry (carried complex by the complex-safe atan2, hypot, norm, clip and wrap
+of :mod:`elastodyn._validate`); for the tree robots (FFRF) the actuated coordinates,
+the passive joints closing the loops of the changed geometry.
 
 An entry is differentiated only where the build is known to carry the imaginary part:
 :data:`DIFFERENTIABLE` lists, per formulation, the key patterns verified against finite
@@ -68,16 +71,25 @@ and the key is refused; if nothing changes, the entry does not enter the lineari
 Formulations: ``ffrf`` (3prr-rosyid2020, slider-crank-simeon) and ``ked`` about the
 undeformed reference (delta-kuo2016 with ``options={"reference": "undeformed"}``, the
 preload of Kuo's linear structure included) carry the materials, sections and masses
-listed in :data:`DIFFERENTIABLE`. The KED's deflected reference (its default with
+listed in :data:`DIFFERENTIABLE`; the KED also its geometry (link lengths, base and
+platform radii, leg angles, the platform disc's thickness) and gravity. With mechanism
+freedoms (spherical joints) the KED's quasi-static link forces are a minimum-norm
+least-squares solution, differentiated through the pseudo-inverse (Golub & Pereyra
+1973; ``ked_delta._complex_step_min_norm``). The FFRF also carries the beams' lengths
+(the joints on a beam stay where they are: a beam whose joint sits at its tip grows
+past it, and the description refuses a shorter one, so that derivative is the one for
+an increase) and the joints' offsets ``joints.*.d`` (MDH d; on a closed loop the
+derivative is the one with the loop closed again at the held actuated coordinates: a
+change made with ``--set`` also needs the matching assembled ``home``). The joints'
+angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF and anything of
+``nepvp``/``amm`` are refused. The KED's deflected reference (its default with
 preload) is refused: its equilibrium and tangent stiffness come from an inner complex
 step on the corotational potential (:func:`~elastodyn.fem.corotational.
 potential_derivatives`), and a second complex perturbation would mix with it (it would
 need bicomplex numbers). ``nepvp`` and ``amm`` bake the description's
 numbers into a generated symbolic program (sympy Floats, compiled in double precision):
 nothing can be carried complex through it, and every key is refused (use ``ffrf`` for
-a planar tree robot). Geometry (lengths, joint offsets, radii, angles) is refused
-everywhere: the kinematics and the shape functions cast to float (arctan2, hypot and
-norms are not analytic).
+a planar tree robot).
 """
 from __future__ import annotations
 
@@ -112,13 +124,17 @@ _MASS_PROPS = ("mass_properties.mass", "mass_properties.centre_of_mass",
                "mass_properties.inertia")
 
 DIFFERENTIABLE = {
-    "ffrf": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS)
+    "ffrf": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS + ("length",))
+    + ("joints.*.d",)
     + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
             for k in ("mass", "com.*", "inertia.*.*")),
     "ked": tuple(f"links.{ln}.{k}" for ln in ("upper", "lower")
                  for k in ("material.E", "material.G", "material.rho", "section.width",
                            "section.height", "section.diameter"))
-    + ("platform.mass", "payload.mass", "payload.com.*", "payload.inertia.*.*"),
+    + ("platform.mass", "payload.mass", "payload.com.*", "payload.inertia.*.*")
+    + ("links.upper.length", "links.lower.length", "geometry.base_radius",
+       "geometry.platform_radius", "geometry.leg_angles.*", "platform.thickness",
+       "gravity.*"),
     "nepvp": (),
     "amm": (),
 }
@@ -385,7 +401,12 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
 
     def linearized(p_spec):
         m = build_model(p_spec, form.name, **opts)
-        return rest_linearization(m, st, use_preload)[1]
+        # the pose held: KED, the platform position of st (its linearization takes the
+        # actuated angles from the inverse kinematics of m); FFRF, the actuated
+        # coordinates of st, the loops closed again by m (a changed beam length moves
+        # its markers)
+        s_p = m.at(st) if form.name == "ffrf" else st
+        return rest_linearization(m, s_p, use_preload)[1]
 
     dKs, dMs, notes = [], [], []
     for key, v in zip(keys, values):
@@ -409,7 +430,13 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
         scale = abs(v) if v != 0.0 else 1.0
         if np.abs(dK).max() * scale <= 1e-13 * sK and np.abs(dM).max() * scale <= 1e-13 * sM:
             d = ZERO_CHECK_STEP * scale
-            lr = linearized(_with_value(spec, parts, v + d))
+            try:
+                lr = linearized(_with_value(spec, parts, v + d))
+            except InputError as exc:   # e.g. a joint offset that disassembles the home
+                raise InputError("keys", key, "an entry whose zero derivative can be "
+                                 "confirmed (its complex step left K and M real, and the "
+                                 f"model with a real change of it is refused: {exc}); "
+                                 "try another pose") from None
             if (np.abs(lr.K - lin0.K).max() > 1e-10 * sK
                     or np.abs(lr.M - lin0.M).max() > 1e-10 * sM):
                 raise InputError("keys", key, f"an entry the complex step carries through "

@@ -89,7 +89,7 @@ class DeltaGeometry:
         set_(self, "upper_length", _validate.positive("upper_length", self.upper_length))
         set_(self, "lower_length", _validate.positive("lower_length", self.lower_length))
         angles = _validate.vector("leg_angles", self.leg_angles, 3)
-        set_(self, "leg_angles", tuple(float(a) for a in angles))
+        set_(self, "leg_angles", tuple(_validate.scalar(a) for a in angles))
         _validate.choice("convention", self.convention, CONVENTIONS)
 
     @classmethod

@@ -288,7 +288,7 @@ class FlexibleDelta:
 
     def __post_init__(self):
         g = _validate.vector("gravity", self.gravity, 3)
-        object.__setattr__(self, "gravity", tuple(float(x) for x in g))
+        object.__setattr__(self, "gravity", tuple(_validate.scalar(x) for x in g))
         for name, cls in (("geometry", DeltaGeometry), ("section", Section),
                           ("material", Material), ("platform", Platform),
                           ("friction", Friction)):

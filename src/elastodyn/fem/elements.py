@@ -42,7 +42,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .._validate import choice, finite, positive, vector
+from .._validate import choice, finite, positive, scalar, vector
 from ..description.materials import Material, Section
 from .shapes import derivative_orders, gauss_legendre_01, reference_basis
 
@@ -150,7 +150,7 @@ class BeamElement:
         choice("field", name, self.fields)
         xi = np.atleast_1d(np.asarray(xi, dtype=float))
         return _shape_values(self, name, tuple(xi.tolist()), deriv) * _scale(
-            self, name, float(length), deriv)
+            self, name, scalar(length), deriv)
 
     def dof_labels(self) -> list[str]:
         """Labels of the element dofs, e.g. ``['u1', 'v1', ..., 'rz2']``."""
@@ -159,7 +159,7 @@ class BeamElement:
 
 def _scale(el: BeamElement, name: str, length: float, deriv: int) -> np.ndarray:
     idx, sgn, dord = el._placement[name]
-    s = np.zeros(el.n_dofs)
+    s = np.zeros(el.n_dofs, np.result_type(length, float))  # complex under a complex step
     s[idx] = sgn * length ** dord / length ** deriv
     return s
 

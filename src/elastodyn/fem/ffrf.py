@@ -76,10 +76,11 @@ ShapeFunction = Callable[..., np.ndarray]
 # Rayleigh-Ritz shape matrix
 # --------------------------------------------------------------------------------------
 def _as_xi(xi) -> tuple[np.ndarray, bool]:
-    arr = np.asarray(xi, dtype=float)
+    arr = real_array(xi)          # complex inside a complex step (a beam's length)
     if arr.ndim > 1:
         raise DimensionError(f"invalid xi: expected a scalar or a 1-D array, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
+    re = arr.real
+    if not np.all(np.isfinite(re)) or np.any(re < 0.0) or np.any(re > 1.0):
         raise InputError("xi", xi, "finite values in [0, 1]")
     return np.atleast_1d(arr), arr.ndim == 0
 
@@ -232,7 +233,7 @@ def _gauss(n_gauss) -> tuple[np.ndarray, np.ndarray]:
 def _eval_shape(shape_fn: ShapeFunction, xi: np.ndarray, **kwargs) -> np.ndarray:
     if not callable(shape_fn):
         raise InputError("shape_fn", shape_fn, "a callable xi -> array of shape (len(xi), 2, n_f)")
-    S = np.asarray(shape_fn(xi, **kwargs), dtype=float)
+    S = real_array(shape_fn(xi, **kwargs))             # complex-step safe (a length)
     if S.ndim != 3 or S.shape[0] != xi.size or S.shape[1] != 2 or S.shape[2] < 1:
         raise DimensionError(
             f"invalid shape_fn: expected an array of shape ({xi.size}, 2, n_f), got {S.shape}")
@@ -647,7 +648,8 @@ def rosyid_element_matrices(mass: float, length: float) -> RosyidElementMatrices
         [0, 9 / 70, 13 * l / 420, 0, 13 / 35, -11 * l / 210],
         [0, -13 * l / 420, -(l**2) / 140, 0, -11 * l / 210, l**2 / 105],
     ])
-    S_bar = m / 12 * np.array([[6, 0, 0, 6, 0, 0], [0, 6, l, 0, 6, -l]], dtype=float)
+    dt = np.result_type(l, float)       # complex under a complex step of the length
+    S_bar = m / 12 * np.array([[6, 0, 0, 6, 0, 0], [0, 6, l, 0, 6, -l]], dtype=dt)
     S_tilde = m / 60 * np.array([
         [0, 21, 3 * l, 0, 9, -2 * l],
         [-21, 0, 0, -9, 0, 0],
@@ -655,7 +657,7 @@ def rosyid_element_matrices(mass: float, length: float) -> RosyidElementMatrices
         [0, 9, 2 * l, 0, 21, -3 * l],
         [-9, 0, 0, -21, 0, 0],
         [2 * l, 0, 0, 3 * l, 0, 0],
-    ], dtype=float)
+    ], dtype=dt)
     for arr in (S_ff, S_bar, S_tilde):
         arr.setflags(write=False)
     return RosyidElementMatrices(S_ff=S_ff, S_bar=S_bar, S_tilde=S_tilde)
@@ -701,7 +703,7 @@ def rosyid_element_stiffness(length: float, *, axial_stiffness: float,
         [-a, 0, 0, a, 0, 0],
         [0, -b, -c, 0, b, -c],
         [0, c, e, 0, -c, d],
-    ], dtype=float)
+    ], dtype=np.result_type(a, b, float))   # complex under a complex step
 
 
 # --------------------------------------------------------------------------------------
@@ -783,10 +785,10 @@ class BeamShape:
         (n, 2, n_f); xi-derivatives (``L^-k`` times them are x-derivatives)."""
         x, scalar = _as_xi(xi)
         ne, L = self.elements, self.length
-        e = np.minimum((x * ne).astype(int), ne - 1)
+        e = np.minimum((x.real * ne).astype(int), ne - 1)
         local = x * ne - e                                   # element abscissa in [0, 1]
         Se = rayleigh_ritz_shape(local, L / ne, derivative=derivative) * float(ne) ** derivative
-        full = np.zeros((x.size, 2, 3 * (ne + 1)))
+        full = np.zeros((x.size, 2, 3 * (ne + 1)), Se.dtype)  # complex: a length's step
         for i in range(x.size):
             full[i, :, 3 * e[i]:3 * e[i] + 6] = Se[i]
         out = full[:, :, self._keep]
@@ -828,7 +830,7 @@ class SineShape:
         """``d^k S / d xi^k`` at ``xi`` (scalar or 1-D in [0, 1]): (2, n_f) or (n, 2, n_f)."""
         x, scalar = _as_xi(xi)
         d = int(derivative)
-        out = np.zeros((x.size, 2, self.n_f))
+        out = np.zeros((x.size, 2, self.n_f), np.result_type(x, float))  # complex step
         for k in range(1, self.modes + 1):
             w = k * math.pi
             # d^d/dxi^d sin(w xi) = w^d sin(w xi + d pi / 2)

@@ -226,20 +226,27 @@ class _MarkerTable:
         n = system.n
         F = max([1] + [system.bodies[m.body].n_f for m in markers if m.body >= 0])
         k = len(markers)
-        self.u0 = np.zeros((k, 2))
-        self.ang = np.zeros(k)
-        self.S = np.zeros((k, 2, F))
-        self.slope = np.zeros((k, F))
+        # complex when a beam's length or a joint offset carries a complex step
+        # (frequency_sensitivity)
+        dt = np.result_type(float, *(system.bodies[m.body].length for m in markers
+                                     if m.body >= 0 and system.bodies[m.body].shape
+                                     is not None), *(np.asarray(m.point) for m in markers),
+                            *(np.asarray(m.angle) for m in markers))
+        self.u0 = np.zeros((k, 2), dt)
+        self.ang = np.zeros(k, dt)
+        self.S = np.zeros((k, 2, F), dt)
+        self.slope = np.zeros((k, F), dt)
         self.cols = np.full((k, 3 + F), n, dtype=int)
         for i, m in enumerate(markers):
-            self.u0[i] = np.asarray(m.point, dtype=float)
-            self.ang[i] = float(m.angle)
+            self.u0[i] = real_array(m.point)
+            self.ang[i] = scalar(m.angle)
             if m.body < 0:
                 continue
             b, o = system.bodies[m.body], system.offsets[m.body]
             self.cols[i, :3 + b.n_f] = np.arange(o, o + 3 + b.n_f)
             if b.shape is not None:
-                xi = min(max(float(m.point[0]) / b.length, 0.0), 1.0)
+                xi = scalar(m.point[0]) / b.length     # complex under a complex step
+                xi = 0.0 if xi.real < 0.0 else 1.0 if xi.real > 1.0 else xi
                 self.S[i, :, :b.n_f] = b.shape(xi)
                 self.slope[i, :b.n_f] = b.shape(xi, derivative=1)[1] / b.length
 
@@ -257,13 +264,14 @@ class _MarkerTable:
         Au = np.einsum("kij,kj->ki", rot, u)
         r = g[:, :2] + Au
         phi = th + self.ang + np.einsum("kj,kj->k", self.slope, qf)
-        Jr = np.zeros((k, 2, 3 + F), dtype=g.dtype)
+        dt = np.result_type(g, self.S)                 # complex: a q or a length
+        Jr = np.zeros((k, 2, 3 + F), dtype=dt)
         Jr[:, 0, 0] = 1.0
         Jr[:, 1, 1] = 1.0
         Jr[:, 0, 2] = -Au[:, 1]                        # A_theta u = (-(A u)_y, (A u)_x)
         Jr[:, 1, 2] = Au[:, 0]
         Jr[:, :, 3:] = np.einsum("kij,kjf->kif", rot, self.S)
-        Jphi = np.zeros((k, 3 + F), dtype=g.dtype)
+        Jphi = np.zeros((k, 3 + F), dtype=dt)
         Jphi[:, 2] = 1.0
         Jphi[:, 3:] = self.slope
         out = _Kin(r, phi, Jr, Jphi)
@@ -491,6 +499,10 @@ class MultibodySystem:
         self.bodies = tuple(bodies)
         self.joints = tuple(joints)
         self.gravity = np.asarray(gravity, dtype=float).reshape(2)
+        # complex when a joint offset carries a complex step (frequency_sensitivity)
+        self._marker_dtype = np.result_type(float, *(np.asarray(x) for j in self.joints
+                                                     for m in (j.a, j.b)
+                                                     for x in (m.point, m.angle)))
         names = [j.name for j in self.joints]
         self.actuated = tuple(actuated)
         for a in self.actuated:
@@ -600,7 +612,7 @@ class MultibodySystem:
     def _dtype(self, *arrays):
         """Float, or complex for complex coordinates or a complex-step system."""
         return np.result_type(float, self.K, *(st.mass for st, _, _ in self._groups),
-                              *arrays)
+                              self._marker_dtype, *arrays)
 
     def forces(self, q, qd) -> np.ndarray:
         """Q_v + Q_g - K q (n,): quadratic velocity (eq. (30)), gravity (eq. (33)) and
@@ -713,7 +725,8 @@ class MultibodySystem:
             Newton does not converge (a singular configuration or no assembly).
         """
         dtype = np.result_type(float, np.asarray(q_guess), np.asarray(s),
-                               np.asarray(0.0 if qf is None else qf))
+                               np.asarray(0.0 if qf is None else qf),
+                               self._dtype())     # a complex-step system (a length)
         q = np.array(q_guess, dtype=dtype)
         if qf is not None:
             q[self.el_index] = qf

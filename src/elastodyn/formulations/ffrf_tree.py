@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from .._validate import real_array, scalar
+from .._validate import arctan2, real_array, scalar
 from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
 from ..exceptions import InputError
 from ..fem.ffrf import BeamShape, SineShape, fitted_mass_per_length
@@ -66,7 +66,8 @@ def _mdh(jt, q: float) -> np.ndarray:
         return T
 
     def tr(v):
-        T = np.eye(4)
+        v = real_array(v)            # complex when an offset carries a complex step
+        T = np.eye(4, dtype=np.result_type(v, float))
         T[:3, 3] = v
         return T
 
@@ -172,7 +173,10 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
         raise InputError(f"joints.{name}", "frame", "a frame with an axis in the plane")
 
     def angle(v):
-        return math.atan2(v @ e2, v @ e1)
+        y, x = v @ e2, v @ e1
+        if np.iscomplexobj(y) or np.iscomplexobj(x):   # an offset's complex step
+            return arctan2(y, x)
+        return math.atan2(y, x)
 
     bodies, names, body_of = [], {}, {}
     owner = {0: (-1, np.zeros(2), 0.0)}   # frame -> (body, point in body, angle in body)
@@ -196,17 +200,19 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
             po, pa = frame_pose[("body", pb)]
         else:
             po, pa = np.zeros(2), 0.0
-        c, s = math.cos(pa), math.sin(pa)
+        c, s = (np.cos(pa), np.sin(pa)) if np.iscomplexobj(pa) else (math.cos(pa),
+                                                                     math.sin(pa))
         Rp = np.array([[c, s], [-s, c]])
         a_point = Rp @ (o - po)
         ax = ref_axis(j, name)
         a_ang = angle(ax) - pa
         if pb >= 0 and bodies[pb].shape is not None:
-            L = bodies[pb].length
-            if abs(a_point[1]) > 1e-9 * max(1.0, L) or not -1e-12 <= a_point[0] <= L * (1 + 1e-12):
+            # checked on the real parts (a length or an offset may carry a complex step)
+            L, s_re = np.real(bodies[pb].length), np.real(a_point[0])
+            if abs(a_point[1]) > 1e-9 * max(1.0, L) or not -1e-12 <= s_re <= L * (1 + 1e-12):
                 raise InputError(f"joints.{name}", list(a_point),
                                  "a joint carried by a beam on its axis, 0 <= s <= L")
-            a_point = np.array([min(max(a_point[0], 0.0), L), 0.0])
+            a_point = np.array([0.0 if s_re < 0.0 else L if s_re > L else a_point[0], 0.0])
         if jt.kind == "fixed" and body is None:
             owner[j] = (pb, a_point, a_ang)
             continue
@@ -278,7 +284,7 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
     actuated = tuple(jt.name for jt in robot.joints if jt.actuated and jt.kind != "fixed")
     g = np.asarray(robot.gravity, dtype=float)
     system = MultibodySystem(bodies, joints, gravity=(g @ e1, g @ e2), actuated=actuated)
-    q = np.zeros(system.n)
+    q = np.zeros(system.n, np.result_type(float, *(p[0] for p in frame_pose.values())))
     for k in range(len(bodies)):
         o, phi = frame_pose[("body", k)]
         sl = system.offsets[k]
@@ -292,7 +298,7 @@ def tree_system(robot: TreeRobot, *, shape: str = "fem", elements: int = 4,
     for a in actuated:
         jt = robot.joints[names[a] - 1]
         if jt.kind == "revolute":
-            scale.append(float(np.sign(T[names[a]][:3, 2] @ nrm)))
+            scale.append(float(np.sign(np.real(T[names[a]][:3, 2] @ nrm))))
         else:
             scale.append(1.0)
         hv.append(float(home.get(a, 0.0)))

@@ -86,7 +86,7 @@ from functools import cached_property
 import numpy as np
 import scipy.linalg as sla
 
-from .._validate import choice, non_negative, positive_int
+from .._validate import choice, non_negative, norm, positive_int, real_array
 from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
 from ..fem.elements import ORDERS, BeamElement
@@ -179,7 +179,7 @@ def rigid_motion(kin: DeltaKinematics, X, Xd=None, Xdd=None) -> DeltaMotion:
     au = np.cross(BA, Bdd) / L1**2
     xl = st.U / L2
     zc = np.cross(xl, yu)
-    c3 = np.linalg.norm(zc, axis=-1, keepdims=True)
+    c3 = norm(zc, axis=-1, keepdims=True)       # analytic under a complex step
     zl = zc / c3
     yl = np.cross(zl, xl)
     Rl = np.stack([xl, yl, zl], axis=-1)
@@ -195,6 +195,34 @@ def rigid_motion(kin: DeltaKinematics, X, Xd=None, Xdd=None) -> DeltaMotion:
     al = ad * yu + bd * zl + b * zld
     return DeltaMotion(st.X, st.Xd, st.Xdd, st.q, st.qd, st.qdd, A, st.B, Bd, Bdd, st.D,
                        Ru, Rl, wu, au, wl, al, y)
+
+
+def _complex_step_min_norm(A, b, cond: float) -> np.ndarray:
+    """The minimum-norm least-squares solution x = A^+ b of a symmetric A (n, n) and its
+    complex-step derivative, for A = A0 + i A1, b = b0 + i b1 with A1, b1 of the order of
+    a complex step (:mod:`elastodyn.analysis.frequency_sensitivity`): LAPACK's complex
+    least squares minimizes the Hermitian norm, which is not analytic, so the imaginary
+    part is taken from the derivative of the pseudo-inverse at constant rank (Golub &
+    Pereyra 1973, SIAM J. Numer. Anal. 10(2), eq. 4.12, with A symmetric):
+
+        x1 = A0^+ b1 - A0^+ A1 x0 + A0^+ A0^+ A1 P b0 + P A1 A0^+ A0^+ b0,
+
+    x0 = A0^+ b0, P = I - A0 A0^+ (the projector on the null space), to first order in
+    the step (its O(h^2) remainder is far below round-off). Singular values below ``cond``
+    times the largest are zero, as ``lstsq(A, b, cond)``."""
+    A0, A1 = np.real(A), np.imag(A)
+    b = np.asarray(b)
+    b0, b1 = np.real(b), np.imag(b)
+    A0 = 0.5 * (A0 + A0.T)
+    A1 = 0.5 * (A1 + A1.T)
+    w, V = np.linalg.eigh(A0)
+    keep = np.abs(w) > cond * np.abs(w).max()
+    Vk = V[:, keep]
+    Ap = (Vk / w[keep]) @ Vk.T                     # A0^+ (symmetric)
+    P = np.eye(len(A0)) - Vk @ Vk.T
+    x0 = Ap @ b0
+    x1 = Ap @ b1 - Ap @ (A1 @ x0) + Ap @ (Ap @ (A1 @ (P @ b0))) + P @ (A1 @ (Ap @ (Ap @ b0)))
+    return x0 + 1j * x1
 
 
 # --------------------------------------------------------------------------------------
@@ -290,9 +318,13 @@ class KEDDeltaModel:
         self.links = (upper, link_matrices(el, g.lower_length, self.n_elements, sl, ml))
         self.carried_body = r.carried_body
         self.platform_mass_matrix = self.carried_body.mass_matrix
-        # complex when a description entry carries a complex step (frequency_sensitivity)
+        # complex when a description entry carries a complex step (frequency_sensitivity):
+        # a section, material or mass through the matrices, a geometry entry through the
+        # kinematics (base joints A_i, the radii, the leg angles)
         self.dtype = np.result_type(upper.M, upper.Ke, self.links[1].M, self.links[1].Ke,
-                                    self.platform_mass_matrix, float)
+                                    self.platform_mass_matrix, self.kinematics.base_joints,
+                                    g.platform_radius, g.upper_length, g.lower_length,
+                                    real_array(r.gravity), float)
         self._motor = bool(r.motor_inertia) or not r.friction.is_zero
         self._build_layout()
         why = self._deflected_unavailable()
@@ -439,8 +471,9 @@ class KEDDeltaModel:
         cB, cR, cP, cD = nown, nown + 6, nown + 6 + kb, nown + 12 + kb
         rows_d = n * nd
         rx = skew(rD)
+        dt = np.result_type(Rl, Ru, wl, al, rD, float)   # complex under a complex step
         for j in range(derivs + 1):
-            S = np.zeros((lm.n_dofs, ncols))
+            S = np.zeros((lm.n_dofs, ncols), dt)
             if j == 0:
                 S[c["lower_local"], np.arange(nown)] = 1.0
             # node B (rows 0..5): d_l = P1 d_B, r_l = P1 r_B + P0 axes_b
@@ -463,7 +496,7 @@ class KEDDeltaModel:
     def _axis_cols(P0, j, axes, Rl):
         """Columns R_l^T n_k and their j-th time derivatives: constant for an axis fixed
         to the lower link, P0[j] n_k for a world-constant axis."""
-        cols = np.zeros((3, len(axes)))
+        cols = np.zeros((3, len(axes)), np.result_type(Rl, P0[j], float))
         for m, (ax, on_lower) in enumerate(axes):
             if on_lower:
                 cols[:, m] = Rl.T @ ax if j == 0 else 0.0
@@ -559,7 +592,9 @@ class KEDDeltaModel:
     def _quasi_static(self, Kel, F, parts):
         """Solve K_el u = F (minimum-norm least squares for a mechanism); return u, the
         axial end forces (3, 2) and the actuator reaction torques (3,) [N m]."""
-        if self.mechanisms:
+        if self.mechanisms and np.iscomplexobj(Kel):
+            u = _complex_step_min_norm(Kel, F, 1e-10)
+        elif self.mechanisms:
             u = sla.lstsq(Kel, F, cond=1e-10)[0]
         else:
             u = sla.solve(Kel, F, assume_a="sym")
@@ -599,12 +634,12 @@ class KEDDeltaModel:
             else:
                 Kel[np.ix_(cols, cols)] += S[0].T @ lm.Ke @ S[0]
                 F[cols] += S[0].T @ Fl
-        grav = np.asarray(self.robot.gravity, dtype=float)
+        grav = real_array(self.robot.gravity)
         F[0:6] += self.carried_body.load(grav - mo.Xdd[k])
         return Kel, F
 
     def _parts(self, mo, k):
-        grav = np.asarray(self.robot.gravity, dtype=float)
+        grav = real_array(self.robot.gravity)
         parts = []
         for i, c in enumerate(self._chains):
             for li, lm in enumerate(self.links):
@@ -647,7 +682,7 @@ class KEDDeltaModel:
         [M_l qdd + 2 B_l qd + K_l q - P_l] at the rotation dof about y (Kuo's Fig. 5
         torques, including the elastic response), plus the motor's own I_m qdd +
         friction(qd) of the rigid motion (:meth:`link_load`)."""
-        grav = np.asarray(self.robot.gravity, dtype=float)
+        grav = real_array(self.robot.gravity)
         lm = self.links[0]
         out = np.zeros(3)
         for i, c in enumerate(self._chains):

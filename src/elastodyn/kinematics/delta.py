@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import choice
+from .._validate import arctan2, choice, clip, hypot, wrap_angle
 from ..description.delta import DeltaGeometry
 from ..exceptions import DimensionError, InputError
 
@@ -206,7 +206,7 @@ class DeltaKinematics:
         k = (np.einsum("nij,nij->ni", P, P) + g.upper_length**2 - g.lower_length**2) / (
             2.0 * g.upper_length)
         a, b = rho, -self._s * zeta
-        R = np.hypot(a, b)
+        R = hypot(a, b)
         return rho, zeta, k, a, b, R, P
 
     def inverse_kinematics_all(self, X) -> np.ndarray:
@@ -225,16 +225,18 @@ class DeltaKinematics:
         """
         X, single = as_points("X", X)
         rho, zeta, k, a, b, R, _ = self._ik_terms(X)
-        psi = np.arctan2(b, a)
+        # complex-safe (a geometry entry may carry a complex step, the branch decisions
+        # on the real parts; :func:`elastodyn._validate.arctan2`): identical for reals
+        psi = arctan2(b, a)
         with np.errstate(invalid="ignore", divide="ignore"):
-            delta = np.arccos(np.clip(k / R, -1.0, 1.0))
-        delta = np.where(np.abs(k) <= R * (1 + 1e-12), delta, np.nan)
+            delta = np.arccos(clip(k / R, -1.0, 1.0))
+        delta = np.where(np.abs(k.real) <= R.real * (1 + 1e-12), delta, np.nan)
         sols = np.stack([psi + delta, psi - delta], axis=-1)
         # elbow-out test: rho_B zeta - zeta_B rho > 0, (rho_B, zeta_B) = L1 (cos q, -s sin q)
-        side = np.cos(sols) * zeta[..., None] + self._s * np.sin(sols) * rho[..., None]
+        side = (np.cos(sols) * zeta[..., None] + self._s * np.sin(sols) * rho[..., None]).real
         swap = side[..., 0] < side[..., 1]
         out = np.where(swap[..., None], sols[..., ::-1], sols)
-        out = np.angle(np.exp(1j * out))  # wrap to (-pi, pi]
+        out = wrap_angle(out)  # wrap to (-pi, pi]
         return out[0] if single else out
 
     def inverse_kinematics(self, X, branch="out") -> np.ndarray:
@@ -280,12 +282,15 @@ class DeltaKinematics:
         Returns
         -------
         numpy.ndarray, shape (3,) or (n, 3)
+            Real (a check: for a geometry carrying a complex step, the margins of its
+            real part).
         """
         Xa, single = as_points("X", X)
         g = self.geometry
         _, _, _, _, _, R, P = self._ik_terms(Xa)
+        R, P = np.real(R), np.real(P)
         pp = np.einsum("nij,nij->ni", P, P)
-        L1, L2 = g.upper_length, g.lower_length
+        L1, L2 = np.real(g.upper_length), np.real(g.lower_length)
         dmin = np.sqrt(np.maximum(pp + L1**2 - 2 * L1 * R, 0.0))
         dmax = np.sqrt(pp + L1**2 + 2 * L1 * R)
         m = np.minimum(L2 - dmin, dmax - L2)
@@ -311,13 +316,15 @@ class DeltaKinematics:
             n, leg = bad[0]
             g = self.geometry
             _, _, _, _, _, R, P = self._ik_terms(Xa[n:n + 1])
+            R, P = np.real(R), np.real(P)
+            L1, L2 = np.real(g.upper_length), np.real(g.lower_length)
             pp = float(np.dot(P[0, leg], P[0, leg]))
-            dmin = np.sqrt(max(pp + g.upper_length**2 - 2 * g.upper_length * R[0, leg], 0.0))
+            dmin = np.sqrt(max(pp + L1**2 - 2 * L1 * R[0, leg], 0.0))
             how = ("too far: its nearest elbow position is {:.6g} m away".format(dmin)
-                   if g.lower_length < dmin else "too close to its base joint")
+                   if L2 < dmin else "too close to its base joint")
             raise UnreachableError(
                 f"invalid X: point {_fmt(Xa[n])} m is unreachable; leg {leg + 1} "
-                f"(lower link L2 = {g.lower_length:.6g} m) misses it by "
+                f"(lower link L2 = {L2:.6g} m) misses it by "
                 f"{-margin[n, leg]:.6g} m ({how}); allowed: a point inside the workspace",
                 Xa[n].copy(), int(leg) + 1)
 
@@ -470,7 +477,9 @@ class DeltaKinematics:
         return U, np.einsum("nij,nij->ni", U, T)
 
     def _condition(self, U, UT):
-        scale = self.geometry.upper_length * self.geometry.lower_length
+        # a check: the real parts for a geometry carrying a complex step
+        U, UT = np.real(U), np.real(UT)
+        scale = np.real(self.geometry.upper_length * self.geometry.lower_length)
         cos_min = np.abs(UT).min(axis=-1) / scale
         ok = cos_min > 0.0
         c = np.full(len(U), np.inf)
