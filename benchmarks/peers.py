@@ -690,12 +690,12 @@ def bench_rnea(log=print):
         e = rng.normal(scale=1e-5, size=m.ne)
         ins = [m.closure([0.05, 0.1], e), e, rng.normal(size=2), rng.normal(scale=1e-2, size=m.ne),
                rng.normal(size=2)]
-        cases.append((f"five-bar prrrp-briot2013, {n} element(s) per beam", m, ins))
+        cases.append((f"five-bar prrrp-briot2013, {n} element{'s' if n > 1 else ''} per beam", m, ins))
     for n in (1, 2, 4):
         m = build_model(get_preset("arm-yu2019"), "nepvp", elements=n).model
         ins = [rng.normal(size=m.n_joints), rng.normal(scale=1e-4, size=m.ne),
                rng.normal(size=m.na), rng.normal(scale=1e-2, size=m.ne), rng.normal(size=m.na)]
-        cases.append((f"arm-yu2019 by NE-PVP, {n} element(s) per link", m, ins))
+        cases.append((f"arm-yu2019 by NE-PVP, {n} element{'s' if n > 1 else ''} per link", m, ins))
     rows = []
     for label, m, ins in cases:
         ins = [np.ascontiguousarray(v, dtype=float) for v in ins]
