@@ -232,7 +232,7 @@ class ExudynFivebar:
     def ladder(self):
         return [1e-4 / 2**k for k in range(6)]
 
-    def build(self, h=1e-4):
+    def build(self):
         import exudyn as exu
         from exudyn.itemInterface import (
             CoordinateConstraint, LoadMassProportional, MarkerBodyMass, MarkerNodeCoordinate,
