@@ -1,0 +1,856 @@
+#!/usr/bin/env python3
+"""Benchmarks against peer engines (issue 16, item 5), run side by side in one run.
+
+    python benchmarks/peers.py                       # every section whose peer is importable
+    python benchmarks/peers.py --only fivebar        # one section: fivebar, delta or rnea
+    python benchmarks/peers.py --only fivebar --elements 1 2 --method rk4 --tol 1e-2
+
+Peers (the optional ``bench`` extra): Exudyn (``exudyn``) and Pinocchio (``pin``). A section
+whose peer is not importable is skipped with one line. Timings are wall-clock
+(time.perf_counter); on a shared 2-core machine they are noisy, so each figure says how many
+repeats it is the median of.
+
+Sections
+--------
+fivebar
+    Briot & Khalil 2013 section V: the five-bar PRRRP (preset ``prrrp-briot2013``; prismatic
+    actuators q1, q4 along z0, 0.6 m apart; two 0.4 m aluminium beams, 2 mm square; pin
+    joints at the carriages A1, A2 and at the platform P; 1 kg point mass at P; gravity
+    +9.81 m/s^2 along z0), the bang-bang law (q1: 0 -> 0.1 m, q4: 0 -> 0.2 m in 0.75 s),
+    1 s simulated from the static deflection, at 1, 2, 4, 8 elements per beam.
+
+    * elastodyn: NE-PVP (``NEPVPModel`` + ``simulate_motion``; the integrator is a parameter,
+      ``--method``, default the compiled RK4), also timed as a whole process
+      (``elastodyn simulate prrrp-briot2013 --trajectory bang-bang --elements N --duration 1``).
+    * Exudyn: the same mechanism in the plane, ``ObjectANCFCable2D`` beams (cubic ANCF, the
+      same number of elements per beam; fully nonlinear strain, so the tension stiffening
+      that elastodyn's von Karman term models is included), the actuated pins as coordinate
+      constraints with a prescribed offset (a symbolic user function: no Python call per
+      evaluation), the platform a ``MassPoint2D`` pinned to both beam tips, a static solve at
+      t = 0 then ``SolveDynamic`` (generalized-alpha, spectral radius 0.9, fixed step).
+      The carriages' 1 kg masses are left out of the Exudyn model: their motion is
+      prescribed, so they change the actuator forces only, not the platform's motion.
+
+    Physics check first: both engines' platform deviation (flexible minus rigid platform
+    position, x0 and z0) at the same mesh, each at a converged step, must agree to a few
+    percent (printed). Equal accuracy: each engine's error is estimated against its own
+    finer step (the run at half the step, Richardson-corrected with the method's order);
+    each engine runs at the largest step of its ladder whose error is below ``--tol`` of the
+    peak deviation (elastodyn's RK4 runs at its stability-bound default step, which is
+    always far below the tolerance). Times: the solver alone (median of repeats); build +
+    solve in one process with the compiled programs cached (for elastodyn the symbolic
+    generation, repeated on every build today, and the loading of the driver; for Exudyn
+    the model and its static solve); whole processes (fresh interpreter: the
+    ``elastodyn simulate`` command, and this file's hidden ``--worker`` mode for Exudyn);
+    and elastodyn's first run (cold compile cache unless ELASTODYN_CACHE is set).
+
+delta
+    Kuo 2016 Delta (``delta-kuo2016``), natural frequencies at rest per pose: elastodyn's
+    KED model (1 element per link, ``reference="undeformed"`` as Kuo, and the deflected
+    default) against Exudyn's ``ComputeODE2Eigenvalues`` of the same Delta built from
+    ``ObjectBeamGeometricallyExact`` spatial beams (upper arms clamped at the locked motors,
+    universal joints at the elbows B_i and at the platform D_i with the KED release axes:
+    the motor axis y_i and the lower link's z axis; the platform a rigid body with the
+    description's mass and inertia). Physics check at one pose first: without geometric
+    stiffness the engines agree to 0.1 % (Exudyn at 16 elements per link); about the
+    static equilibrium under gravity modes 4 and 7 (the platform's twist) differ by 3-4 %,
+    and ``--delta-dynamics`` shows that Exudyn's eigenvalues about its static state are
+    ~2 % below Exudyn's own free vibration there (a missing stiffness of the constraint
+    reactions, it seems), so the deflected comparison times like for like but its
+    accuracy is not settled. Time per pose: build (+ static solve) + eigenvalues for
+    Exudyn (at 4 and 8 elements per link: ~1 % and ~0.2 % from converged); elastodyn's
+    ``modes`` per pose and its ``frequency_map`` per pose (n = 1: within 0.8 %).
+
+rnea
+    Model evaluation per call: elastodyn's compiled inverse model (NE-PVP generated C, a
+    bound zero-allocation call; it returns tau and the elastic accelerations, so it also
+    solves the elastic mass block) of the five-bar and of arm-yu2019 by NE-PVP against
+    Pinocchio's ``rnea`` (and ``aba``) on a rigid planar chain with as many revolute joints
+    as the model has degrees of freedom. Both are called from Python, so Pinocchio's
+    figure is mostly its binding's per-call cost, not its C++ algorithm.
+"""
+from __future__ import annotations
+
+import os
+
+# one BLAS/OpenMP thread for both engines unless told otherwise: the problems are small
+# and the default pools oversubscribe a shared 2-core machine (issue 16); set before numpy
+for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
+import argparse
+import importlib
+import math
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+SECTIONS = ("fivebar", "delta", "rnea")
+# order of accuracy of each elastodyn integrator for the Richardson error estimate; an
+# implicit driver (generalized-alpha / HHT, second order) is added here when it lands
+METHOD_ORDER = {"rk4": 4, "dop853": 8, "generalized-alpha": 2, "hht": 2}
+# "agree to a few percent": above this relative difference a physics check warns
+PHYSICS_TOL = 0.05
+
+
+# --------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------
+def peer(name):
+    """The imported module ``name``, or None (one line printed) when it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        print(f"(skipped: the peer engine '{name}' is not installed: {exc}; "
+              f"pip install elastodyn[bench])")
+        return None
+
+
+def median_time(fn, repeats=3):
+    """Median wall-clock seconds of ``repeats`` calls of fn() (and the last result)."""
+    times, out = [], None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def process_time(cmd, env=None):
+    """Wall-clock seconds of a whole process (fresh interpreter); raises on failure."""
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+    return dt
+
+
+def table(title, header, rows):
+    print(f"\n{title}\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in rows:
+        print("| " + " | ".join(str(c) for c in r) + " |")
+
+
+def ms(t):
+    """Seconds t as ms below 10 s, as s above; empty when not measured (nan)."""
+    if not np.isfinite(t):
+        return ""
+    return f"{t * 1e3:.0f} ms" if t < 10 else f"{t:.1f} s"
+
+
+# --------------------------------------------------------------------------------------
+# fivebar: Briot & Khalil 2013 section V
+# --------------------------------------------------------------------------------------
+L_BEAM, D_BASE = 0.4, 0.6            # beam length, distance A1 A2 [m] (prrrp_briot2013)
+SIDE, E_AL, RHO_AL = 2e-3, 70e9, 2800.0   # square section side [m], aluminium [Pa, kg/m^3]
+M_PLATFORM, GRAVITY = 1.0, 9.81      # [kg], [m/s^2] along +z0
+T_END = 1.0                          # simulated time [s]
+BANG = ((0.0, 0.0), (0.1, 0.2), 0.75)   # q1, q4 from, to [m]; motion time [s]
+OUT_STEP = 1e-3                      # output (sensor) step [s]
+
+
+def rigid_platform(qa):
+    """Platform P of the rigid five-bar at actuator positions qa (nt, 2) [m]: the
+    intersection of the circles of radius l about A1 = (0, q1) and A2 = (d, q4), on the
+    +z0 side (the home branch). Returns (nt, 2): x0, z0 [m]. Independent of both engines."""
+    a1 = np.column_stack([np.zeros(len(qa)), qa[:, 0]])
+    a2 = np.column_stack([np.full(len(qa), D_BASE), qa[:, 1]])
+    d = a2 - a1
+    dl = np.linalg.norm(d, axis=1)
+    h = np.sqrt(L_BEAM**2 - dl**2 / 4)
+    nrm = np.column_stack([-d[:, 1], d[:, 0]]) / dl[:, None]
+    return 0.5 * (a1 + a2) + h[:, None] * nrm
+
+
+def bang_bang():
+    from elastodyn.trajectories.bangbang import BangBang
+    return BangBang(BANG[0], BANG[1], t0=0.0, tf=BANG[2])
+
+
+class ElastodynFivebar:
+    """elastodyn's five-bar at ``elements`` per beam, integrator ``method`` (a parameter:
+    the compiled RK4 today; an implicit driver when it lands)."""
+
+    name = "elastodyn"
+
+    def __init__(self, elements, method="rk4"):
+        self.elements, self.method = elements, method
+        self.order = METHOD_ORDER.get(method, 2)
+
+    def build(self):
+        from elastodyn.description.tree import prrrp_briot2013
+        from elastodyn.formulations.nepvp_model import NEPVPModel
+        self.model = NEPVPModel(prrrp_briot2013(elements=self.elements))
+        self.model.program("inverse")
+        return self
+
+    def default_step(self):
+        """The stability-bound default of the compiled RK4, min(1e-4 s, 1/omega_max)."""
+        return min(1e-4, 1.0 / self.model.modes(np.zeros(2))[0].max())
+
+    def ladder(self):
+        """Steps tried from the largest: RK4 runs at its default (explicit: the stability
+        bound, not accuracy, sets it); an implicit method tries accuracy-led steps."""
+        if self.method == "rk4":
+            return [self.default_step()]
+        return [1e-3 / 2**k for k in range(8)]
+
+    def solve(self, h):
+        """Platform deviation (nt, 2) [m] on the 1 ms output grid; h the step bound [s]."""
+        from elastodyn.analysis.nepvp import simulate_motion
+        r = simulate_motion(self.model, bang_bang(), end=T_END, step=OUT_STEP,
+                            method=self.method, max_step=h)
+        self.evaluations = r.evaluations
+        return r.ee_position - rigid_platform(_bang_positions(r.time))
+
+    def command(self, h):
+        cmd = [sys.executable, "-m", "elastodyn", "simulate", "prrrp-briot2013",
+               "--trajectory", "bang-bang", "--elements", str(self.elements),
+               "--duration", str(T_END)]
+        if self.method != "rk4":
+            cmd += ["--method", self.method]
+        return cmd
+
+
+class ExudynFivebar:
+    """The same five-bar in Exudyn: ObjectANCFCable2D beams, generalized-alpha."""
+
+    name = "Exudyn"
+    order = 2   # generalized-alpha
+
+    def __init__(self, elements, spectral_radius=0.9):
+        self.elements, self.rho_inf = elements, spectral_radius
+
+    def ladder(self):
+        return [1e-4 / 2**k for k in range(6)]
+
+    def build(self):
+        import exudyn as exu
+        from exudyn.itemInterface import (
+            CoordinateConstraint, LoadMassProportional, MarkerBodyMass, MarkerNodeCoordinate,
+            MassPoint2D, NodePoint2D, NodePoint2DSlope1, NodePointGround, ObjectANCFCable2D,
+            SensorNode)
+        from exudyn.utilities import CreateSymbolicUserFunction
+
+        n = self.elements
+        sc = exu.SystemContainer()
+        mbs = sc.AddSystem()
+        area, inertia = SIDE**2, SIDE**4 / 12
+        P = np.array([D_BASE / 2, math.sqrt(L_BEAM**2 - D_BASE**2 / 4)])
+        g = [0.0, GRAVITY, 0.0]   # Exudyn's plane x-y is elastodyn's x0-z0
+        ground = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
+        mg = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=ground, coordinate=0))
+        self._keep = []            # symbolic user functions must outlive the system
+        tips = []
+        (q1a, q4a), (q1b, q4b), tf = BANG
+        for a0, (qa, qb) in ((np.array([0.0, 0.0]), (q1a, q1b)),
+                             (np.array([D_BASE, 0.0]), (q4a, q4b))):
+            t = (P - a0) / L_BEAM
+            nodes = [mbs.AddNode(NodePoint2DSlope1(
+                referenceCoordinates=[*(a0 + k * L_BEAM / n * t), *t])) for k in range(n + 1)]
+            for k in range(n):
+                el = mbs.AddObject(ObjectANCFCable2D(
+                    length=L_BEAM / n, massPerLength=RHO_AL * area, bendingStiffness=E_AL * inertia,
+                    axialStiffness=E_AL * area, nodeNumbers=[nodes[k], nodes[k + 1]],
+                    visualization={"show": False, "drawHeight": 0.0, "color": [-1.0] * 4}))
+                mass = mbs.AddMarker(MarkerBodyMass(bodyNumber=el))
+                mbs.AddLoad(LoadMassProportional(markerNumber=mass, loadVector=g))
+            # actuated pin at A: displacement x = 0, z = q(t) (bang-bang, BangBang's formula)
+            mx = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=0))
+            mz = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=1))
+            mbs.AddObject(CoordinateConstraint(markerNumbers=[mg, mx]))
+            co = mbs.AddObject(CoordinateConstraint(markerNumbers=[mg, mz]))
+            f = CreateSymbolicUserFunction(mbs, _bang_offset(exu, qa, qb, tf),
+                                           "offsetUserFunction", co)
+            self._keep.append(f)
+            mbs.SetObjectParameter(co, "offsetUserFunction", f)
+            tips.append(nodes[-1])
+        # platform: point mass at P pinned to both tips (positions equal, slopes free)
+        nP = mbs.AddNode(NodePoint2D(referenceCoordinates=list(P)))
+        oP = mbs.AddObject(MassPoint2D(mass=M_PLATFORM, nodeNumber=nP))
+        mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=oP)),
+                                         loadVector=g))
+        for other in (tips[1], nP):
+            for c in (0, 1):
+                m0 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=tips[0], coordinate=c))
+                m1 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=other, coordinate=c))
+                mbs.AddObject(CoordinateConstraint(markerNumbers=[m0, m1]))
+        self.sensor = mbs.AddSensor(SensorNode(nodeNumber=nP, storeInternal=True,
+                                               outputVariableType=exu.OutputVariableType.Position))
+        mbs.Assemble()
+        ss = exu.SimulationSettings()
+        ss.solution.file.write = False
+        ss.solution.sensors.writePeriod = OUT_STEP
+        ss.linearSolver.solverType = exu.LinearSolverType.EigenSparse
+        ss.displayComputationTime = False
+        ss.displayStatistics = False
+        # static equilibrium at t = 0 (the static solver evaluates the user functions at
+        # the end of its load step: make it ~0), as elastodyn's static start
+        ss.staticSolver.loadStepDuration = 1e-9
+        ss.staticSolver.newton.relativeTolerance = 1e-10
+        ss.staticSolver.verboseMode = 0
+        exu.SolveStatic(mbs, ss)
+        sd, initial = mbs.systemData, exu.ConfigurationType.Initial
+        sd.SetODE2Coordinates(sd.GetODE2Coordinates(), initial)
+        sd.SetAECoordinates(sd.GetAECoordinates(), initial)
+        ss.timeIntegration.endTime = T_END
+        ss.timeIntegration.generalizedAlpha.spectralRadius = self.rho_inf
+        ss.timeIntegration.verboseMode = 0
+        self.exu, self.mbs, self.settings = exu, mbs, ss
+        self.initial = (mbs.systemData.GetODE2Coordinates(exu.ConfigurationType.Initial),
+                        mbs.systemData.GetAECoordinates(exu.ConfigurationType.Initial))
+        return self
+
+    def solve(self, h):
+        """Platform deviation (nt, 2) [m] on the 1 ms output grid; h the fixed step [s]."""
+        ss = self.settings
+        ss.timeIntegration.numberOfSteps = int(round(T_END / h))
+        self.exu.SolveDynamic(self.mbs, ss)
+        data = self.mbs.GetSensorStoredData(self.sensor)
+        t, P = data[:, 0], data[:, 1:3]
+        self.evaluations = ss.timeIntegration.numberOfSteps
+        return P - rigid_platform(_bang_positions(t))
+
+    def command(self, h):
+        return [sys.executable, os.path.abspath(__file__), "--worker", "exudyn-fivebar",
+                str(self.elements), repr(h)]
+
+
+def _bang_offset(exu, qa, qb, tf):
+    """Exudyn offset user function q(t) of the bang-bang law (BangBang's formula), written
+    with symbolic IfThenElse so Exudyn evaluates it without calling Python."""
+    tm, a, d = tf / 2, 4 * (qb - qa) / tf**2, qb - qa
+
+    def offset(mbs, t, itemNumber, lOffset):
+        es = exu.symbolic
+        R = es.Real
+        fall = R(d) - R(0.5 * a) * (R(tf) - t) * (R(tf) - t)
+        return R(qa) + es.IfThenElse(t < R(tm), R(0.5 * a) * t * t,
+                                     es.IfThenElse(t < R(tf), fall, R(d)))
+    return offset
+
+
+def _bang_positions(t):
+    """Actuator positions (nt, 2) [m] of the bang-bang law at times t (nt,) [s], by
+    BangBang's formula in numpy (the Exudyn worker process does not import elastodyn;
+    checked against elastodyn's BangBang in bench_fivebar)."""
+    t = np.asarray(t, dtype=float)[:, None]
+    (qa, qb), tf = np.array(BANG[:2]), BANG[2]
+    a, d = 4 * (qb - qa) / tf**2, qb - qa
+    rise = qa + 0.5 * a * t**2
+    fall = qa + d - 0.5 * a * (tf - t) ** 2
+    return np.where(t < tf / 2, rise, np.where(t < tf, fall, qb + 0 * t))
+
+
+def deviation_error(a, ref, order):
+    """Richardson estimate of the error of ``a`` (run at step h) from ``ref`` (at h/2) for
+    a method of order p: |a - ref| 2^p / (2^p - 1), in the max norm over time and the two
+    components, relative to the peak |ref|."""
+    f = 2.0**order / (2.0**order - 1)
+    return f * np.abs(a - ref).max() / np.abs(ref).max()
+
+
+def pick_step(engine, tol, log):
+    """The largest step h of engine's ladder whose error estimate (against the run at h/2)
+    is at most tol; the smallest step of the ladder if none is. Returns (h, deviation at
+    h, error estimate, solver seconds at h, deviation at h/2)."""
+    steps = engine.ladder()
+    h = steps[0]
+    t0 = time.perf_counter()
+    dev = engine.solve(h)
+    t_solve = time.perf_counter() - t0
+    while True:
+        t0 = time.perf_counter()
+        ref = engine.solve(h / 2)
+        t_ref = time.perf_counter() - t0
+        err = deviation_error(dev, ref, engine.order)
+        log(f"  {engine.name} n={engine.elements}: h = {h:.3g} s, error {err:.2e} "
+            f"({t_solve:.2f} s)")
+        if err <= tol or h <= steps[-1] * (1 + 1e-9):
+            return h, dev, err, t_solve, ref
+        h, dev, t_solve = h / 2, ref, t_ref
+
+
+def bench_fivebar(elements=(1, 2, 4, 8), method="rk4", tol=1e-2, repeats=3, processes=True,
+                  spectral_radius=0.9, log=print):
+    exu = peer("exudyn")
+    if exu is None:
+        return None
+    warnings.simplefilter("ignore")
+    os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
+    ElastodynFivebar(1, method).build()          # warm-up: imports, compiler check
+    tt = np.linspace(0, T_END, 1001)
+    assert np.allclose(_bang_positions(tt), bang_bang().evaluate(tt).position, rtol=0, atol=1e-15)
+    rows, phys = [], []
+    for n in elements:
+        res = {}
+        for eng in (ElastodynFivebar(n, method), ExudynFivebar(n, spectral_radius)):
+            # first run: build + solve at the first step of the ladder (elastodyn: symbolic
+            # generation and, on a cold cache, the C compilation of the programs)
+            t0 = time.perf_counter()
+            eng.build()
+            eng.solve(eng.ladder()[0])
+            t_cold = time.perf_counter() - t0
+            h, dev, err, _, ref = pick_step(eng, tol, log)
+            # warm: build again (compiled programs cached) and solve once (elastodyn: the
+            # driver's source, its hash and loading come with the first solve of a model),
+            # then the solver alone
+            t0 = time.perf_counter()
+            eng.build()
+            eng.solve(h)
+            t_whole = time.perf_counter() - t0
+            t_solve, _ = median_time(lambda: eng.solve(h), repeats)
+            t_proc = process_time(eng.command(h)) if processes else float("nan")
+            res[eng.name] = dict(h=h, dev=dev, ref=ref, err=err, solve=t_solve, whole=t_whole,
+                                 cold=t_cold, proc=t_proc, evals=eng.evaluations)
+        e, x = res["elastodyn"], res["Exudyn"]
+        # physics check: the two engines' converged (finer-step) deviations at this mesh
+        dz = np.abs(e["ref"] - x["ref"])
+        phys.append((n, dz[:, 0].max() / np.abs(e["ref"][:, 0]).max(),
+                     dz[:, 1].max() / np.abs(e["ref"][:, 1]).max(),
+                     np.abs(e["ref"][:, 1]).max()))
+        rows.append((n, e, x))
+    table("Five-bar bang-bang, physics check: platform deviation (flexible - rigid), "
+          "elastodyn vs Exudyn at the same mesh, each at its finer step",
+          ["elements per beam", "max |diff| / peak, x0", "max |diff| / peak, z0",
+           "peak deviation z0"],
+          [(n, f"{a:.1%}", f"{b:.1%}", f"{c * 1e6:.1f} um") for n, a, b, c in phys])
+    worst = max(max(a, b) for _, a, b, _ in phys)
+    if worst > PHYSICS_TOL:
+        print(f"\nWARNING: the engines disagree on the platform deviation by {worst:.1%} "
+              f"(> {PHYSICS_TOL:.0%}): the times below compare different mechanisms")
+    table(f"Five-bar bang-bang, 1 s, equal accuracy (error < {tol:g} of the peak deviation; "
+          f"elastodyn {method}, Exudyn generalized-alpha rho_inf {spectral_radius}); "
+          f"solver: median of {repeats}; build + solve: warm cache, one process",
+          ["elements per beam", "elastodyn step / error", "Exudyn step / error",
+           "elastodyn solver", "Exudyn solver", "solver ratio", "elastodyn build + solve",
+           "Exudyn build + solve", "whole-run ratio", "elastodyn process", "Exudyn process",
+           "process ratio", "elastodyn first run (build + solve; cold cache unless "
+           "ELASTODYN_CACHE is set)"],
+          [(n, f"{e['h']:.2g} s / {e['err']:.1e}", f"{x['h']:.2g} s / {x['err']:.1e}",
+            ms(e["solve"]), ms(x["solve"]), _ratio(e["solve"], x["solve"]),
+            ms(e["whole"]), ms(x["whole"]), _ratio(e["whole"], x["whole"]),
+            ms(e["proc"]), ms(x["proc"]), _ratio(e["proc"], x["proc"]), ms(e["cold"]))
+           for n, e, x in rows])
+    return rows, phys
+
+
+def _ratio(ours, theirs):
+    """'Kx faster' or 'Kx slower' for elastodyn's time ``ours`` against the peer's."""
+    if not (ours > 0 and theirs > 0):
+        return ""
+    r = theirs / ours
+    return f"{r:.1f}x faster" if r >= 1 else f"{1 / r:.1f}x slower"
+
+
+def _exudyn_fivebar_worker(n, h):
+    """Whole-process run of the Exudyn model (build + static + dynamic solve)."""
+    ExudynFivebar(int(n)).build().solve(float(h))
+
+
+# --------------------------------------------------------------------------------------
+# delta: natural frequencies per pose, Kuo 2016 Delta
+# --------------------------------------------------------------------------------------
+def delta_geometry(ked, X):
+    """The rigid pose of elastodyn's KED Delta at platform centre X (3,) [m] and its data,
+    as plain arrays for the Exudyn model: A, B, D (3 legs, 3) joint points; Ru, Rl (3, 3,
+    3) link frames (columns x, y, z; x along the link); y (3, 3) motor axes; section,
+    material, platform body, gravity. The link lengths are checked here."""
+    r = ked.robot
+    mo = ked.motion(np.asarray(X, dtype=float)[None])
+    g = r.geometry
+    A, B, D = mo.A, mo.B[0], mo.D[0]
+    assert np.allclose(np.linalg.norm(B - A, axis=1), g.upper_length, atol=1e-12)
+    assert np.allclose(np.linalg.norm(D - B, axis=1), g.lower_length, atol=1e-12)
+    assert np.allclose(np.linalg.norm(D - X, axis=1), g.platform_radius, atol=1e-12)
+    sec, mat, body = r.section, r.material, r.carried_body
+    assert r.lower_section is None and r.lower_material is None, "one section for all links"
+    return dict(A=A, B=B, D=D, X=np.asarray(X, dtype=float), Ru=mo.Ru[0], Rl=mo.Rl[0], y=mo.y,
+                area=sec.area, iy=sec.iy, iz=sec.iz, j=sec.j, ip=sec.ip,
+                E=mat.E, G=mat.G, rho=mat.rho, mass=body.mass, com=np.array(body.com),
+                inertia=np.array(body.inertia), gravity=list(r.gravity),
+                joints=(r.joint_b, r.joint_d))
+
+
+class ExudynDelta:
+    """Kuo's Delta in Exudyn at one pose: ``ObjectBeamGeometricallyExact`` spatial beams
+    (``elements`` per link; rigid-body nodes with rotation vectors, Lie group, about the
+    undeformed pose; with Euler parameters when ``static``: Exudyn's static solver diverged
+    from the first Newton step with the Lie-group nodes here), the upper links clamped
+    at A_i (locked motors), universal joints (``ObjectJointGeneric``, rotations free about
+    the motor axis y_i and the lower link's z axis, locked about their normal: the KED
+    release axes) at B_i and D_i, the platform an ``ObjectRigidBody``; gravity on all."""
+
+    def __init__(self, geo, elements=4, static=False):
+        self.geo, self.elements, self.static = geo, elements, static
+
+    def build(self, extra=None):
+        """Build (and with ``static`` solve the static equilibrium); ``extra(mbs, exu,
+        platform_node)`` adds items before the assembly."""
+        import exudyn as exu
+        from exudyn.itemInterface import (
+            LoadMassProportional, MarkerBodyMass, MarkerBodyRigid, MarkerNodeRigid,
+            NodeRigidBodyEP, NodeRigidBodyRotVecLG, ObjectBeamGeometricallyExact, ObjectGround,
+            ObjectJointGeneric,
+            ObjectRigidBody, VObjectBeamGeometricallyExact, VObjectJointGeneric)
+        from exudyn.rigidBodyUtilities import (RotationMatrix2EulerParameters,
+                                               RotationMatrix2RotationVector)
+
+        geo, m = self.geo, self.elements
+        if geo["joints"] != ("universal", "universal"):
+            raise NotImplementedError(f"joints {geo['joints']}: only universal-universal here")
+        mbs = exu.SystemContainer().AddSystem()
+        bs = exu.BeamSection()
+        ga = geo["G"] * geo["area"] * 5 / 6      # shear stiffness, rectangle (KED: none)
+        bs.stiffnessMatrix = np.diag([geo["E"] * geo["area"], ga, ga, geo["G"] * geo["j"],
+                                      geo["E"] * geo["iy"], geo["E"] * geo["iz"]])
+        bs.massPerLength = geo["rho"] * geo["area"]
+        bs.inertia = geo["rho"] * np.diag([geo["ip"], geo["iy"], geo["iz"]])
+        g = geo["gravity"]
+        ground = mbs.AddObject(ObjectGround())
+
+        def load(body):
+            mass = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))
+            mbs.AddLoad(LoadMassProportional(markerNumber=mass, loadVector=g))
+
+        if self.static:
+            def node(p, R):
+                return mbs.AddNode(NodeRigidBodyEP(
+                    referenceCoordinates=list(p) + list(RotationMatrix2EulerParameters(R))))
+        else:
+            def node(p, R):
+                return mbs.AddNode(NodeRigidBodyRotVecLG(
+                    referenceCoordinates=list(p) + list(RotationMatrix2RotationVector(R))))
+
+        def beam(p0, p1, R):
+            nodes = [node(p0 + (p1 - p0) * k / m, R) for k in range(m + 1)]
+            for k in range(m):
+                load(mbs.AddObject(ObjectBeamGeometricallyExact(
+                    nodeNumbers=[nodes[k], nodes[k + 1]], length=np.linalg.norm(p1 - p0) / m,
+                    sectionData=bs, visualization=VObjectBeamGeometricallyExact(show=False))))
+            return nodes
+
+        def joint(m0, m1, axes, r0, r1):
+            mbs.AddObject(ObjectJointGeneric(markerNumbers=[m0, m1], constrainedAxes=axes,
+                                             rotationMarker0=r0, rotationMarker1=r1,
+                                             visualization=VObjectJointGeneric(show=False)))
+
+        X = geo["X"]
+        nP = self.platform_node = node(X, np.eye(3))
+        I = geo["inertia"]
+        oP = mbs.AddObject(ObjectRigidBody(
+            mass=geo["mass"], nodeNumber=nP, centerOfMass=list(geo["com"]),
+            inertia=[I[0, 0], I[1, 1], I[2, 2], I[1, 2], I[0, 2], I[0, 1]]))
+        load(oP)
+        for i in range(3):
+            A, B, D, Ru, Rl, y = (geo[k][i] for k in ("A", "B", "D", "Ru", "Rl", "y"))
+            up, lo = beam(A, B, Ru), beam(B, D, Rl)
+            joint(mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=list(A))),
+                  mbs.AddMarker(MarkerNodeRigid(nodeNumber=up[0])), [1] * 6, Ru, np.eye(3))
+            w = np.cross(y, Rl[:, 2])
+            Rj = np.column_stack([w / np.linalg.norm(w), y, Rl[:, 2]])
+            universal = [1, 1, 1, 1, 0, 0]     # joint frame: x locked, y = y_i, z = z_l free
+            joint(mbs.AddMarker(MarkerNodeRigid(nodeNumber=up[-1])),
+                  mbs.AddMarker(MarkerNodeRigid(nodeNumber=lo[0])), universal, Ru.T @ Rj, Rl.T @ Rj)
+            joint(mbs.AddMarker(MarkerNodeRigid(nodeNumber=lo[-1])),
+                  mbs.AddMarker(MarkerBodyRigid(bodyNumber=oP, localPosition=list(D - X))),
+                  universal, Rl.T @ Rj, Rj)
+        if extra is not None:
+            extra(mbs, exu, nP)
+        mbs.Assemble()
+        ss = exu.SimulationSettings()
+        ss.solution.file.write = False
+        ss.displayComputationTime = False
+        ss.displayStatistics = False
+        ss.linearSolver.solverType = exu.LinearSolverType.EigenSparse
+        if self.static:     # about the static equilibrium under gravity (the sag)
+            ss.staticSolver.verboseMode = 0
+            ss.staticSolver.numberOfLoadSteps = 2
+            exu.SolveStatic(mbs, ss)
+            sd, cfg = mbs.systemData, exu.ConfigurationType
+            sd.SetSystemState(sd.GetSystemState(cfg.Current), cfg.Initial)
+        self.mbs, self.settings = mbs, ss
+        return self
+
+    def twist_vibration(self, duration=8.0, step=1e-3, torque=0.02, pulse=2e-3):
+        """Independent check of the eigenvalues about the static state: Exudyn's own
+        nonlinear dynamics. From the static equilibrium, a torque pulse about Z on the
+        platform (``torque`` N m for ``pulse`` s), free vibration for ``duration`` s
+        (generalized-alpha, rho_inf 1: no numerical damping; period error (w h)^2 / 12,
+        0.1 % at 17 Hz with 1 ms), FFT (Hann window, 16x zero padding) of the platform's
+        angular velocity about Z. Returns the spectral peaks above 5 % of the largest,
+        [(frequency Hz, relative height)], ascending. Needs ``static``; rebuilds."""
+        from exudyn.itemInterface import LoadTorqueVector, MarkerNodeRigid, SensorNode
+
+        if not self.static:
+            raise ValueError("twist_vibration: about the static equilibrium (static=True)")
+        store = {}
+
+        def extra(mbs, exu, node):
+            def pulse_torque(mbs, t, load):
+                return [0.0, 0.0, torque] if t < pulse else [0.0, 0.0, 0.0]
+            mk = mbs.AddMarker(MarkerNodeRigid(nodeNumber=node))
+            mbs.AddLoad(LoadTorqueVector(markerNumber=mk, loadVector=[0, 0, 0],
+                                         loadVectorUserFunction=pulse_torque))
+            store["sensor"] = mbs.AddSensor(SensorNode(
+                nodeNumber=node, storeInternal=True,
+                outputVariableType=exu.OutputVariableType.AngularVelocity))
+        self.build(extra)
+        import exudyn as exu
+        ss = self.settings
+        ss.timeIntegration.numberOfSteps = int(round(duration / step))
+        ss.timeIntegration.endTime = duration
+        ss.timeIntegration.generalizedAlpha.spectralRadius = 1.0
+        ss.timeIntegration.verboseMode = 0
+        ss.solution.sensors.writePeriod = step
+        exu.SolveDynamic(self.mbs, ss)
+        w = self.mbs.GetSensorStoredData(store["sensor"])
+        y = w[w[:, 0] > 2 * pulse, 3]
+        y = (y - y.mean()) * np.hanning(len(y))
+        Y = np.abs(np.fft.rfft(y, 16 * len(y)))
+        f = np.fft.rfftfreq(16 * len(y), step)
+        k = np.flatnonzero((Y[1:-1] > Y[:-2]) & (Y[1:-1] > Y[2:]) & (Y[1:-1] > 0.05 * Y.max())) + 1
+        return [(float(f[i]), float(Y[i] / Y.max())) for i in k]
+
+    def frequencies(self, count=8):
+        """Lowest ``count`` natural frequencies [Hz] (constraints projected out by Exudyn)."""
+        f, _ = self.mbs.ComputeODE2Eigenvalues(self.settings, useSparseSolver=False,
+                                               convert2Frequencies=True)
+        return np.sort(f)[:count]
+
+
+def bench_delta(poses=12, map_points=360, exudyn_elements=(4, 8), count=8, dynamics=False,
+                log=print):
+    exu = peer("exudyn")
+    if exu is None:
+        return None
+    warnings.simplefilter("ignore")
+    from elastodyn.analysis.flexible_delta import circle_points, frequency_map
+    from elastodyn.description.presets import get_preset
+    from elastodyn.formulations.registry import build_model
+    from elastodyn.trajectories import Circle
+
+    spec = get_preset("delta-kuo2016")
+    _, pts = circle_points(Circle.kuo2016(), poses)
+    # physics check at the first pose: like for like (1) about the undeformed pose without
+    # geometric stiffness, (2) about the static equilibrium under gravity (elastodyn's
+    # deflected default) against Exudyn's static solve; elastodyn at n = 1 and n = 4
+    X0 = pts[0]
+    ed = {}
+    for n in (1, 4):
+        for variant, opts in (("no preload", dict(reference="undeformed", preload=False)),
+                              ("undeformed + preload", dict(reference="undeformed")),
+                              ("deflected", dict())):
+            k = build_model(spec, "ked", elements=n, **opts).ked
+            ed[n, variant] = k.modes(X0, count=count).frequencies_hz
+    geo = delta_geometry(build_model(spec, "ked", elements=1).ked, X0)
+    ex = {}
+    for m in sorted(set(exudyn_elements) | {16}):
+        for static in (False, True):
+            ex[m, static] = ExudynDelta(geo, m, static).build().frequencies(count)
+    rows = []
+    for label, ref, static in (("undeformed, no preload", "no preload", False),
+                               ("static equilibrium (elastodyn: deflected)", "deflected", True)):
+        for m in sorted(set(exudyn_elements) | {16}):
+            d = ex[m, static] / ed[4, ref] - 1
+            rows.append((label, f"Exudyn {m} el./link", " ".join(f"{f:.3f}" for f in ex[m, static]),
+                         f"{np.abs(d[:3]).max():.1%}", f"{np.abs(d).max():.1%}"))
+        for n in (1, 4):
+            d = ed[n, ref] / ed[4, ref] - 1
+            rows.append((label, f"elastodyn KED n = {n}", " ".join(f"{f:.3f}" for f in ed[n, ref]),
+                         f"{np.abs(d[:3]).max():.1%}", f"{np.abs(d).max():.1%}"))
+    rows.append(("undeformed + preload (Kuo)", "elastodyn KED n = 1",
+                 " ".join(f"{f:.3f}" for f in ed[1, "undeformed + preload"]), "", ""))
+    d = np.abs(ex[16, False] / ed[4, "no preload"] - 1).max()
+    if d > PHYSICS_TOL:
+        print(f"\nWARNING: without preload the engines' frequencies differ by {d:.1%}")
+    table(f"Kuo Delta at X = {np.round(X0, 3).tolist()} m: lowest {count} frequencies [Hz]; "
+          "deviation from elastodyn KED n = 4 of the same reference",
+          ["reference", "engine", "frequencies [Hz]", "max dev., modes 1-3", "max dev., all"],
+          rows)
+
+    if dynamics:
+        # Exudyn's eigenvalues about a preloaded state against Exudyn's own dynamics
+        peaks = ExudynDelta(geo, 8, True).twist_vibration()
+        print("\nExudyn, free twist vibration about the static equilibrium (8 el./link; "
+              "platform angular velocity about Z, FFT peaks): "
+              + ", ".join(f"{f:.3f} Hz ({a:.2f})" for f, a in peaks[:6]))
+        print("  eigenvalues of the same model: "
+              + " ".join(f"{f:.3f}" for f in ex[8, True]))
+
+    # time per pose
+    out = []
+    for variant, opts, static in (("undeformed, preload (Kuo)", dict(reference="undeformed"),
+                                   False),
+                                  ("undeformed, no preload",
+                                   dict(reference="undeformed", preload=False), False),
+                                  ("deflected (default)", dict(), True)):
+        k = build_model(spec, "ked", elements=1, **opts).ked
+        k.modes(pts[0], count=count)                                      # warm-up
+        t_single, _ = median_time(lambda: [k.modes(X, count=count) for X in pts], 3)
+        t_map, _ = median_time(lambda: frequency_map(k, points=map_points, count=count), 1)
+        per_ed = min(t_single / len(pts), t_map / map_points)
+        for m in exudyn_elements:
+            def exudyn_all():
+                for X in pts:
+                    ExudynDelta(delta_geometry(k, X), m, static).build().frequencies(count)
+            t_ex, _ = median_time(exudyn_all, 1)
+            out.append((variant, m, t_single / len(pts), t_map / map_points, t_ex / len(pts),
+                        per_ed))
+    table(f"Kuo Delta, natural frequencies at rest per pose (elastodyn KED n = 1, {k.dof} dof; "
+          f"Exudyn per pose: build (+ static solve for the deflected reference) + eigenvalues; "
+          f"{poses} poses on Kuo's circle; elastodyn's map: {map_points} poses)",
+          ["reference", "Exudyn elements per link", "elastodyn modes() per pose",
+           "elastodyn frequency_map per pose", "Exudyn per pose", "ratio (elastodyn's best)"],
+          [(v, m, f"{a * 1e3:.2f} ms", f"{b * 1e3:.2f} ms", f"{c * 1e3:.1f} ms", _ratio(d, c))
+           for v, m, a, b, c, d in out])
+    return ed, ex, out
+
+
+# --------------------------------------------------------------------------------------
+# rnea: model evaluation per call
+# --------------------------------------------------------------------------------------
+def bound_call_time(f, ins, k=20000, repeats=5):
+    """Seconds per bound zero-allocation call of elastodyn's compiled program f on ins."""
+    outs = [np.empty(sh) for sh in f.out_shapes.values()]
+    call = f.bind(ins, outs)
+
+    def loop():
+        for _ in range(k):
+            call()
+    return median_time(loop, repeats)[0] / k
+
+
+def pinocchio_chain(pin, n, length=0.45, mass=1.0):
+    """A rigid planar serial arm of n revolute joints about z (links of ``length`` [m] and
+    ``mass`` [kg], slender-rod inertia), built in code (no URDF)."""
+    model = pin.Model()
+    parent = 0
+    for k in range(n):
+        place = pin.SE3(np.eye(3), np.array([length if k else 0.0, 0.0, 0.0]))
+        parent = model.addJoint(parent, pin.JointModelRZ(), place, f"j{k}")
+        rod = mass * length**2 / 12
+        model.appendBodyToJoint(parent, pin.Inertia(mass, np.array([length / 2, 0, 0]),
+                                                    np.diag([1e-6, rod, rod])), pin.SE3.Identity())
+    return model
+
+
+def pinocchio_times(pin, n, k=20000, repeats=5):
+    """Seconds per call of pin.rnea and pin.aba (from Python) on the n-joint chain."""
+    model = pinocchio_chain(pin, n)
+    data = model.createData()
+    rng = np.random.default_rng(0)
+    q, v, a = (rng.normal(size=n) for _ in range(3))
+    tau = pin.rnea(model, data, q, v, a)
+    # check against an independent path: ABA inverts RNEA
+    assert np.allclose(pin.aba(model, data, q, v, tau), a, atol=1e-8)
+
+    def loop(fn, x):
+        def run():
+            for _ in range(k):
+                fn(model, data, q, v, x)
+        return run
+    return (median_time(loop(pin.rnea, a), repeats)[0] / k,
+            median_time(loop(pin.aba, tau), repeats)[0] / k)
+
+
+def bench_rnea(log=print):
+    pin = peer("pinocchio")
+    if pin is None:
+        return None
+    warnings.simplefilter("ignore")
+    os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
+    from elastodyn.description.presets import get_preset
+    from elastodyn.description.tree import prrrp_briot2013
+    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.formulations.registry import build_model
+
+    rng = np.random.default_rng(0)
+    cases = []
+    for n in (1, 2):
+        m = NEPVPModel(prrrp_briot2013(elements=n))
+        e = rng.normal(scale=1e-5, size=m.ne)
+        ins = [m.closure([0.05, 0.1], e), e, rng.normal(size=2), rng.normal(scale=1e-2, size=m.ne),
+               rng.normal(size=2)]
+        label = f"five-bar prrrp-briot2013, {n} element{'s' if n > 1 else ''} per beam"
+        cases.append((label, m, ins))
+    for n in (1, 2, 4):
+        m = build_model(get_preset("arm-yu2019"), "nepvp", elements=n).model
+        ins = [rng.normal(size=m.n_joints), rng.normal(scale=1e-4, size=m.ne),
+               rng.normal(size=m.na), rng.normal(scale=1e-2, size=m.ne), rng.normal(size=m.na)]
+        cases.append((f"arm-yu2019 by NE-PVP, {n} element{'s' if n > 1 else ''} per link", m, ins))
+    rows = []
+    for label, m, ins in cases:
+        ins = [np.ascontiguousarray(v, dtype=float) for v in ins]
+        f = m.compiled("inverse")
+        ops = m.program("inverse").ops()
+        t = bound_call_time(f, ins)
+        dof = m.na + m.ne
+        t_rnea, t_aba = pinocchio_times(pin, dof)
+        rows.append((label, dof, f"{ops.additions + ops.multiplications}", f"{t * 1e6:.2f} us",
+                     f"{t_rnea * 1e6:.2f} us", _ratio(t, t_rnea), f"{t_aba * 1e6:.2f} us",
+                     _ratio(t, t_aba)))
+    table("Model evaluation per call from Python (median of 5 x 20000 calls): elastodyn's "
+          "compiled NE-PVP inverse model (tau and the elastic accelerations; bound call) "
+          "against Pinocchio on a rigid planar chain of as many revolute joints as the "
+          "model has dof (actuated + elastic)",
+          ["model", "dof", "operations (+, *)", "elastodyn", "pin.rnea", "ratio to rnea",
+           "pin.aba", "ratio to aba"], rows)
+    return rows
+
+
+# --------------------------------------------------------------------------------------
+# main
+# --------------------------------------------------------------------------------------
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--only", choices=SECTIONS, action="append",
+                   help="run only this section (repeatable)")
+    p.add_argument("--elements", type=int, nargs="+", default=[1, 2, 4, 8],
+                   help="fivebar: elements per beam")
+    p.add_argument("--method", default="rk4",
+                   help="fivebar: elastodyn's integrator (simulate_motion's method)")
+    p.add_argument("--tol", type=float, default=1e-2,
+                   help="fivebar: error bound, relative to the peak platform deviation")
+    p.add_argument("--spectral-radius", type=float, default=0.9,
+                   help="fivebar: Exudyn's generalized-alpha rho_inf")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--delta-dynamics", action="store_true",
+                   help="delta: also the free twist vibration of the Exudyn model about "
+                        "its static state (checks its eigenvalues; ~1-3 min)")
+    p.add_argument("--no-processes", action="store_true",
+                   help="skip the whole-process timings")
+    p.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.worker:
+        {"exudyn-fivebar": _exudyn_fivebar_worker}[a.worker[0]](*a.worker[1:])
+        return
+    import platform
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}, numpy {np.__version__}")
+    for name, mod in (("exudyn", "exudyn"), ("pinocchio", "pinocchio")):
+        try:
+            m = importlib.import_module(mod)
+            print(f"{name} {getattr(m, '__version__', '?')}")
+        except ImportError:
+            pass
+    only = a.only or SECTIONS
+    if "fivebar" in only:
+        bench_fivebar(tuple(a.elements), a.method, a.tol, a.repeats, not a.no_processes,
+                      a.spectral_radius)
+    if "delta" in only:
+        bench_delta(dynamics=a.delta_dynamics)
+    if "rnea" in only:
+        bench_rnea()
+
+
+if __name__ == "__main__":
+    main()
