@@ -80,13 +80,13 @@ def _translational_rows(model):
     return rows, [list(model.robot.closure_rows).index(r) for r in rows]
 
 
-METHODS = ("rk4", "dop853")
+METHODS = ("generalized-alpha", "rk4", "dop853")
 
 
 def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
                     step: float = 1e-3, initial: str = "static", method: str = "rk4",
                     max_step: float | None = None, rtol: float = 1e-9,
-                    atol: float = 1e-12) -> MotionSimulation:
+                    atol: float = 1e-12, rho_inf: float = 0.8) -> MotionSimulation:
     """Motion-driven simulation (module docstring).
 
     Parameters
@@ -145,13 +145,22 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
     x0 = np.concatenate([e0, np.zeros(ne)])
     knots = sorted({t0, t1} | {float(k) for k in getattr(trajectory, "switch_times", ())
                                if t0 < k < t1})
-    if method == "rk4":
+    if method in ("rk4", "generalized-alpha"):
         driver = model.driver()
         if driver.available:
-            if hmax is None:
-                hmax = min(1e-4, 1.0 / model.modes(qa0)[0].max())
-            grid, out = _step_grid(t0, dt, n, knots[1:-1], hmax)
-            X, _ = driver.rk4(grid, trajectory, x0, q0)
+            if method == "rk4":
+                if hmax is None:
+                    hmax = min(1e-4, 1.0 / model.modes(qa0)[0].max())
+                grid, out = _step_grid(t0, dt, n, knots[1:-1], hmax)
+                X, _ = driver.rk4(grid, trajectory, x0, q0)
+                evaluations = 4 * (len(grid) - 1)
+            else:
+                grid, out = _step_grid(t0, dt, n, knots[1:-1],
+                                       GALPHA_STEP if hmax is None else hmax)
+                restart = np.searchsorted(grid, knots[1:-1])
+                X, _, its = driver.galpha(grid, trajectory, x0, q0, restart=restart,
+                                          rho_inf=rho_inf)
+                evaluations = int(its.sum()) + len(knots) - 1
             time, X = grid[out], X[out]
             o = driver.outputs(trajectory, time, X, q0, model.closure(qa0))
             rows, idx = _translational_rows(model)
@@ -160,7 +169,7 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
                 o["tp"][:, idx], o["rigid_tau"], o["rigid_tp"][:, idx],
                 o["rigid_xp"][:, rows], tuple(model.sym.names),
                 tuple(model.sym.elastic_names), _row_names(rows), initial,
-                4 * (len(grid) - 1), "rk4")
+                evaluations, method)
         warnings.warn("no C compiler: the motion-driven simulation runs in Python "
                       "(DOP853, slow)")
     state = {"q": q0, "n": 0}
@@ -193,6 +202,10 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
         X[sel] = sol.y.T
         x = sol.sol(b) if sol.sol is not None else _end_state(rhs, a, b, x, rtol, atol)
     return _outputs(model, trajectory, time, X, initial, state["n"])
+
+
+GALPHA_STEP = 1e-4
+"""Default step of the generalized-alpha method [s] (see :func:`simulate_motion`)."""
 
 
 def _step_grid(t0, dt, n, knots, hmax):
