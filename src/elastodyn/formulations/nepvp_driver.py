@@ -43,8 +43,9 @@ hand-written driver around them:
 The whole simulation then runs in C: no Python call per right-hand side. The Python
 path of :mod:`elastodyn.analysis.nepvp` (DOP853, adaptive) is the independent check.
 
-The library holds every problem of the model too (model, inverse, direct, closure,
-kinematics: :attr:`MotionDriver.programs`), and is cached by
+The library holds the problems the driver uses too (model, inverse, closure, kinematics:
+:attr:`MotionDriver.programs`), compiled as four translation units in parallel, and is
+cached by
 :func:`~elastodyn.symbolic.compiled.cached_library` under the SHA-256 of the robot's
 canonical description (:meth:`~elastodyn.description.tree.TreeRobot.canonical_json`,
 which holds the discretization options: elements, shapes, modes, stiffening) and of
@@ -59,6 +60,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import hashlib
+import re
 from pathlib import Path
 
 import numpy as np
@@ -67,10 +69,13 @@ from ..exceptions import ModelError
 from ..integrators.second_order import generalized_alpha_parameters
 from ..symbolic.compiled import CompiledProgram, cached_library
 
-__all__ = ["MotionDriver", "code_digest", "driver_key", "PROGRAMS"]
+__all__ = ["MotionDriver", "code_digest", "driver_key", "program_library", "PROGRAMS"]
 
-PROGRAMS = ("model", "inverse", "direct", "closure", "kinematics")
-"""The problems of :data:`~elastodyn.formulations.nepvp_model.PROBLEMS` in the library."""
+PROGRAMS = ("model", "inverse", "closure", "kinematics")
+"""The problems of :data:`~elastodyn.formulations.nepvp_model.PROBLEMS` in the driver's
+library; ``direct`` (the largest program, unused by the driver: at 8 elements per beam
+it took 50 of the 65 s of the optimizing compile) gets a cached library of its own,
+built on first use (:func:`program_library`)."""
 
 _DRIVER = r"""
 /* ---- driver (elastodyn.formulations.nepvp_driver) ---- */
@@ -356,6 +361,38 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
+def _signature(text: str, name: str) -> str:
+    """The prototype of function ``name`` in printed C ``text``."""
+    m = re.search(rf"^void {re.escape(name)}\(.*\)$", text, re.M)
+    if m is None:
+        raise ModelError(f"no function {name} in the printed program")
+    return m.group(0) + ";"
+
+
+def _describe(p) -> dict:
+    """Metadata of a program: function name, input sizes, output shapes."""
+    return {"function": p.name, "inputs": {g: len(v) for g, v in p.inputs.items()},
+            "outputs": {g: [m.rows, m.cols] for g, m in p.outputs.items()}}
+
+
+def program_library(model, problem: str):
+    """CompiledProgram of one ``problem`` of ``model`` in a library of its own, cached
+    under the hash of the robot, the problem and the code (as the driver); None without
+    a C compiler."""
+    key = hashlib.sha256(("nepvp-program\0" + problem + "\0" + model.robot.canonical_json()
+                          + "\0" + code_digest()).encode()).hexdigest()
+
+    def build():
+        from ..symbolic.printers import print_program
+        p = model.program(problem)
+        return print_program(p, "c"), _describe(p)
+    res = cached_library(key, build, prefix=f"elastodyn_nepvp_{problem}")
+    if res is None:
+        return None
+    lib, d, _ = res
+    return CompiledProgram.from_library(lib, d["function"], d["inputs"], d["outputs"])
+
+
 def driver_key(robot) -> str:
     """Cache key of the compiled driver of ``robot`` (a TreeRobot): SHA-256 of its
     canonical description and :func:`code_digest`."""
@@ -411,14 +448,15 @@ class MotionDriver:
             nx=nx, act=", ".join(map(str, model.actuated)),
             pas=", ".join(map(str, model.passive)), name=name,
             **{k: progs[k].name for k in ("closure", "inverse", "kinematics", "model")})
-        source = "\n".join(print_program(p, "c") for p in progs.values()) + driver
+        texts = {k: print_program(p, "c") for k, p in progs.items()}
+        protos = "\n".join(_signature(texts[k], p.name) for k, p in progs.items())
+        # four translation units compiled in parallel: the two large programs alone
+        source = [texts["model"], texts["inverse"],
+                  texts["closure"] + "\n" + texts["kinematics"],
+                  "#include <math.h>\n" + protos + "\n" + driver]
         meta = {"name": name, "nt": nt, "nx": nx, "na": na, "ne": ne,
                 "nj": model.n_joints,
-                "programs": {k: {"function": p.name,
-                                 "inputs": {g: len(v) for g, v in p.inputs.items()},
-                                 "outputs": {g: [m.rows, m.cols]
-                                             for g, m in p.outputs.items()}}
-                             for k, p in progs.items()}}
+                "programs": {k: _describe(p) for k, p in progs.items()}}
         return source, meta
 
     @staticmethod

@@ -19,10 +19,10 @@ coordinates; n = n_a + n_e. Passive joints are not free inputs: :meth:`NEPVPMode
 solves them from (q_a, e).
 
 The symbolic model is generated on first need only (:attr:`NEPVPModel.full`): with a C
-compiler the numerical problems are served by one library, the compiled driver
-(:class:`~elastodyn.formulations.nepvp_driver.MotionDriver`), cached by a hash of the
-robot's description and the code, so that a process that finds it in the cache
-generates, prints and compiles nothing.
+compiler the numerical problems are served by the library of the compiled driver
+(:class:`~elastodyn.formulations.nepvp_driver.MotionDriver`; ``direct`` by one of its
+own), cached by a hash of the robot's description and the code, so that a process that
+finds it in the cache generates, prints and compiles nothing.
 """
 from __future__ import annotations
 
@@ -133,8 +133,14 @@ class NEPVPModel:
             if problem not in PROBLEMS:
                 raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
             drv = self.driver()
-            self._compiled[problem] = (drv.programs[problem] if drv.available else
-                                       compile_program(self.program(problem)))
+            if not drv.available:
+                fn = compile_program(self.program(problem))
+            elif problem in drv.programs:
+                fn = drv.programs[problem]
+            else:
+                from .nepvp_driver import program_library
+                fn = program_library(self, problem)
+            self._compiled[problem] = fn
         return self._compiled[problem]
 
     def driver(self):

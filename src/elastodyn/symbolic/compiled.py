@@ -73,20 +73,39 @@ def _compiler() -> str | None:
     return None
 
 
-def _compile(source: str, lib: Path) -> None:
-    """Compile ``source`` into the shared library ``lib`` (written under a temporary
-    name in the same folder, then renamed)."""
+def _compile(source, lib: Path) -> None:
+    """Compile ``source`` (C text, or a list of C texts: translation units compiled in
+    parallel, one process each, then linked) into the shared library ``lib`` (written
+    under a temporary name in the same folder, then renamed)."""
     cc = _compiler()
     if cc is None:
         raise FileNotFoundError("no C compiler")
+    units = [source] if isinstance(source, str) else list(source)
     with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
-        src = Path(tmp) / "model.c"
-        src.write_text(source)
         out = Path(tmp) / "model.so"
-        res = subprocess.run([cc, *CFLAGS, str(src), "-o", str(out), "-lm"],
-                             capture_output=True, text=True)
-        if res.returncode != 0:
-            raise ModelError(f"C compilation failed: {res.stderr.strip()[:500]}")
+        if len(units) == 1:
+            src = Path(tmp) / "model.c"
+            src.write_text(units[0])
+            jobs = [[cc, *CFLAGS, str(src), "-o", str(out), "-lm"]]
+        else:
+            jobs = []
+            for k, text in enumerate(units):
+                src = Path(tmp) / f"unit{k}.c"
+                src.write_text(text)
+                jobs.append([cc, *[f for f in CFLAGS if f != "-shared"], "-c", str(src),
+                             "-o", str(src.with_suffix(".o"))])
+        procs = [subprocess.Popen(j, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for j in jobs]
+        errors = [p.communicate()[1] for p in procs]
+        for p, err in zip(procs, errors):
+            if p.returncode != 0:
+                raise ModelError(f"C compilation failed: {err.strip()[:500]}")
+        if len(units) > 1:
+            objs = [str(Path(tmp) / f"unit{k}.o") for k in range(len(units))]
+            res = subprocess.run([cc, "-shared", *objs, "-o", str(out), "-lm"],
+                                 capture_output=True, text=True)
+            if res.returncode != 0:
+                raise ModelError(f"C link failed: {res.stderr.strip()[:500]}")
         os.replace(out, lib)
 
 
@@ -113,8 +132,9 @@ def cached_library(key: str, build, prefix: str = "elastodyn_keyed"):
     key : str
         A hex digest identifying everything the source depends on (computed by the
         caller without producing the source).
-    build : callable () -> (source (str), metadata (JSON-serializable dict))
-        Called only when the entry is missing or does not match.
+    build : callable () -> (source, metadata (JSON-serializable dict))
+        Called only when the entry is missing or does not match; source: C text, or a
+        list of translation units (compiled in parallel, then linked).
 
     Returns
     -------
