@@ -96,10 +96,16 @@ class NEPVPModel:
     @property
     def full(self) -> Program:
         """The full symbolic program (:func:`~elastodyn.formulations.nepvp.
-        generate_nepvp`), generated on first access."""
+        generate_nepvp`), generated on first access; without the direct problem until
+        :meth:`program` asks for it (it is then generated again with it)."""
         if self._full is None:
-            self._full, self.sym = generate_nepvp(self.robot)
+            self._full, self.sym = generate_nepvp(self.robot, direct=False)
         return self._full
+
+    def _full_for(self, problem: str) -> Program:
+        if problem == "direct" and "edd_direct" not in self.full.outputs:
+            self._full, self.sym = generate_nepvp(self.robot, direct=True)
+        return self.full
 
     @property
     def generation_time_s(self) -> float:
@@ -115,15 +121,16 @@ class NEPVPModel:
             raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
         if problem not in self._programs:
             ins, outs = PROBLEMS[problem]
-            p = self.full.with_outputs({k: self.full.outputs[k] for k in outs}).pruned()
+            full = self._full_for(problem)
+            p = full.with_outputs({k: full.outputs[k] for k in outs}).pruned()
             doc = {"title": f"{self.robot.name}, NE-PVP elastodynamic model (Briot & Khalil "
                             f"2013), {problem} problem",
                    "inputs": {k: _DOC_INPUTS[k] for k in ins},
                    "outputs": {k: _DOC_OUTPUTS[k] for k in outs}}
             name = f"{identifier(self.robot.name, 'nepvp')}_{problem}"
-            self._programs[problem] = Program(name, {k: self.full.inputs[k] for k in ins},
+            self._programs[problem] = Program(name, {k: full.inputs[k] for k in ins},
                                               p.assignments, p.outputs, doc,
-                                              self.full.generation_time_s)
+                                              full.generation_time_s)
         return self._programs[problem]
 
     def compiled(self, problem: str):
