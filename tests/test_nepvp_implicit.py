@@ -187,8 +187,8 @@ def test_cli_method_and_integrator_step(capsys):
     """``simulate --method generalized-alpha --integrator-step H`` reaches the compiled
     driver with that step: the CLI's elastic coordinates equal the library's at the same
     step (same code path, 1e-14), the step is honoured (a different step gives a
-    different answer) and the
-    controller's options on another formulation (exit 2)."""
+    different answer) and the method is echoed in the inputs; ``--integrator-step`` is
+    refused for a motion-driven run of another formulation (ffrf, exit 2)."""
     from elastodyn.cli import main
     argv = ["simulate", "prrrp-briot2013", "--trajectory", "bang-bang", "--motion-time",
             "0.1", "--to", "0.01", "0.02", "--duration", "0.12", "--json",
