@@ -183,7 +183,8 @@ class TorquesResult(Result):
 def simulate_motion(model, trajectory, *, duration: float | None = None,
                     periods: float | None = None, step: float = 1e-3,
                     initial: str = "static", method: str | None = None, progress=None,
-                    robot: str | None = None, inputs: dict | None = None) -> SimulationResult:
+                    robot: str | None = None, inputs: dict | None = None,
+                    integrator_step: float | None = None) -> SimulationResult:
     """The elastic response to a prescribed actuated motion (module docstring).
 
     Parameters
@@ -201,11 +202,15 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
         The elastic state at the start: the static deflection at the first pose under
         gravity (default), or undeformed.
     method : str, optional
-        Integrator of the engine: KED ``newmark`` (default) or ``radau``; NE-PVP ``rk4``
-        (compiled, default) or ``dop853``; FFRF ``generalized-alpha`` (default: its
+        Integrator of the engine: KED ``newmark`` (default) or ``radau``; NE-PVP
+        ``generalized-alpha`` or ``rk4`` (compiled; default: the cheaper for the mesh,
+        :func:`~elastodyn.analysis.nepvp.simulate_motion`) or ``dop853``; FFRF ``generalized-alpha`` (default: its
         engine, constant step, 40 per period of the first elastic mode, at most the
         output step) or the generic ``dop853`` or ``radau`` (error controlled, slow on
         stiff links); generic ``dop853`` (default) or ``radau``.
+    integrator_step : float, optional
+        NE-PVP's compiled integrators: the step bound [s] (> 0; default: the engine's,
+        :func:`~elastodyn.analysis.nepvp.simulate_motion`'s ``max_step``).
     """
     require(model, "simulate_motion", what="simulate (motion-driven)")
     if initial not in INITIAL_STATES:
@@ -214,6 +219,10 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     times = _times(trajectory, T, step)
     inputs = dict(inputs or {})
     inputs.update({"duration_s": T, "step_s": step, "initial": initial})
+    if integrator_step is not None and model.formulation != "nepvp":
+        raise InputError("--integrator-step", integrator_step,
+                         "only for the compiled NE-PVP engine or a force-driven ffrf "
+                         "scenario")
     if model.formulation == "ked":
         return _ked(model, trajectory, T, step, initial, method or "newmark", progress,
                     _name(model, robot), inputs)
@@ -222,8 +231,12 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
                             _name(model, robot), inputs, progress)
     if model.formulation == "nepvp" and getattr(model, "_plain", False) and \
             _space(trajectory) == "joint":
-        return _nepvp(model, trajectory, times, step, initial, method or "rk4",
-                      _name(model, robot), inputs)
+        return _nepvp(model, trajectory, times, step, initial, method or "auto",
+                      _name(model, robot), inputs, integrator_step)
+    if integrator_step is not None:
+        raise InputError("--integrator-step", integrator_step,
+                         "only for the compiled NE-PVP engine (a joint-space motion of a "
+                         "model without root slopes) or a force-driven ffrf scenario")
     return _generic_motion(model, trajectory, times, initial, method or "dop853",
                            _name(model, robot), inputs, progress)
 
@@ -310,15 +323,19 @@ def _ked(model, traj, T, step, initial, method, progress, name, inputs):
                                "simulation", title)
 
 
-def _nepvp(model, traj, times, step, initial, method, name, inputs):
+def _nepvp(model, traj, times, step, initial, method, name, inputs, integrator_step=None):
+    from .nepvp import METHODS
     from .nepvp import simulate_motion as engine
-    if method not in ("rk4", "dop853"):
-        raise InputError("--method", method, "rk4 or dop853 for NE-PVP")
+    if method not in METHODS:
+        raise InputError("--method", method, " or ".join(METHODS) + " for NE-PVP")
+    if integrator_step is not None and not (math.isfinite(integrator_step) and
+                                            integrator_step > 0):
+        raise InputError("--integrator-step", integrator_step, "a finite step > 0 [s]")
     if traj.dim != model.n_actuated:
         raise InputError("--trajectory", traj.dim, f"{model.n_actuated} actuated coordinates")
     t0 = _time.perf_counter()
     sim = engine(model.model, traj, end=float(times[-1]), step=step, initial=initial,
-                 method=method)
+                 method=method, max_step=integrator_step)
     wall = _time.perf_counter() - t0
     ekey, _ = _effort_key(model)
     rows = list(sim.rows)

@@ -239,6 +239,15 @@ def check_path(a, tspec, model, traj, duration: float, step: float) -> None:
     # one call per sample: at most ~1000 of them, evenly along the window
     times = sample_times(traj, duration, step, cap=1001)
     pos = traj.evaluate(times).position
+    t_first = times[0]
+    along = getattr(model, "close_along", None)
+    if space == "joint" and along is not None:
+        # the model follows the path itself (each sample from the previous one); only a
+        # failing sample is checked again below, for its message
+        k = along(pos)
+        if k < 0:
+            return
+        times, pos = times[k:k + 1], pos[k:k + 1]
     for t, p in zip(times, pos):
         try:
             if space == "task":
@@ -246,7 +255,7 @@ def check_path(a, tspec, model, traj, duration: float, step: float) -> None:
             else:
                 model.state(actuated=p)
         except (InputError, ModelError) as exc:
-            if space == "joint" and t == times[0] and flags == "--to":
+            if space == "joint" and t == t_first and flags == "--to":
                 flags = "--from"
             value = _flag_value(a, flags, tspec)
             raise input_error(flags, value, "a path inside the workspace", (

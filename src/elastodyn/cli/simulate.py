@@ -36,7 +36,10 @@ def register(sub):
     s.add_argument("--initial", help="flexible: static (the static deflection at the "
                                      "start) or zero (undeformed) (static)")
     s.add_argument("--method", help="integrator: ked newmark (constant step, Kuo) or radau; "
-                                    "nepvp rk4 (compiled) or dop853; motion-driven ffrf "
+                                    "nepvp auto (default: rk4 on 1-element beams, "
+                                    "generalized-alpha on finer meshes), "
+                                    "generalized-alpha (implicit, compiled), rk4 "
+                                    "(compiled) or dop853; motion-driven ffrf "
                                     "generalized-alpha, dop853 or radau; others dop853 "
                                     "or radau; "
                                     "force-driven ffrf: partitioning (the paper's "
@@ -45,7 +48,9 @@ def register(sub):
     s.add_argument("--integrator-step", dest="integrator_step",
                    type=number("--integrator-step"),
                    help="force-driven ffrf: the generalized-alpha step [s] (default: 1/40 "
-                        "of the first elastic period with locked actuators)")
+                        "of the first elastic period with locked actuators); nepvp: "
+                        "the step bound of generalized-alpha (default 5e-5 s) or rk4 "
+                        "(default: min(1e-4 s, 1/omega_max))")
     c = s.add_argument_group("closed loop")
     c.add_argument("--controller", help="pd or computed-torque (none: motion-driven)")
     c.add_argument("--kp", type=number("--kp"), help="proportional gain")
@@ -174,8 +179,9 @@ def run(a) -> int:
                 setattr(a, key, value)
         return _run_forced(a, spec, build(a, spec), forced)
     model = build(a, spec)
-    refuse(a, {"integrator_step": "--integrator-step"}, "only for a force-driven scenario "
-           "(the ffrf formulation's efforts)")
+    if model.formulation != "nepvp":
+        refuse(a, {"integrator_step": "--integrator-step"}, "only for a force-driven "
+               "scenario (the ffrf formulation's efforts) or nepvp")
     tspec, scen = motion_spec(a, spec.family, model)
     ctrl = _controller(a, model, spec, tspec, scen)
     if not ctrl:
@@ -188,6 +194,7 @@ def run(a) -> int:
     max_time = entry.limits.simulate_time
     wname = window_flag(a, tspec)
     if ctrl:
+        refuse(a, {"integrator_step": "--integrator-step"}, "not with --controller")
         step = a.step if a.step is not None else (1e-2 if rigid else 1e-3)
         duration = _duration(a, scen, traj)
         check_window(duration, step, max_time=max_time,
@@ -223,6 +230,7 @@ def run(a) -> int:
     with path_errors(a, tspec):
         result = simulate_motion(model, traj, duration=duration, step=step, initial=initial,
                                  method=a.method, robot=spec.name,
+                                 integrator_step=a.integrator_step,
                                  inputs={"trajectory": tspec},
                                  progress=progress_bar(int(duration / step), "simulate",
                                                        minimum=2000))

@@ -287,6 +287,14 @@ class TreeRobot:
                       if isinstance(b, FlexibleBeam) else b) for j, b in self.bodies.items()}
         return replace(self, bodies=bodies)
 
+    def canonical_json(self) -> str:
+        """The whole description as canonical JSON (sorted keys, no spaces, every float
+        written exactly by ``float.hex``): equal for equal robots, different as soon as
+        one entry differs; the key of the compiled-model cache
+        (:mod:`~elastodyn.formulations.nepvp_driver`)."""
+        import json
+        return json.dumps(_canonical(self), sort_keys=True, separators=(",", ":"))
+
     def with_stiffness_scale(self, factor: float) -> "TreeRobot":
         """Same robot with every beam's Young's and shear moduli times ``factor``."""
         f = positive("factor", factor)
@@ -302,6 +310,26 @@ class TreeRobot:
 ALUMINIUM = Material(E=70e9, G=26e9, rho=2800.0)
 """Aluminium of Briot & Khalil 2013, section V: E = 70 GPa, rho = 2800 kg/m^3 (G = 26 GPa
 is not used by planar beams)."""
+
+
+def _canonical(obj):
+    """JSON-ready form of a description value (:meth:`TreeRobot.canonical_json`)."""
+    import dataclasses
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {"__class__": type(obj).__name__,
+                **{f.name: _canonical(getattr(obj, f.name))
+                   for f in dataclasses.fields(obj)}}
+    if isinstance(obj, dict):
+        return {"__dict__": sorted([_canonical(k), _canonical(v)] for k, v in obj.items())}
+    if isinstance(obj, (list, tuple, np.ndarray)):
+        return [_canonical(v) for v in obj]
+    if isinstance(obj, (bool, np.bool_)) or obj is None or isinstance(obj, str):
+        return bool(obj) if isinstance(obj, np.bool_) else obj
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(obj).hex()
+    raise TypeError(f"no canonical form for {type(obj).__name__}")
 
 
 def prrrp_briot2013(elements: int = 1) -> TreeRobot:

@@ -29,8 +29,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import sympy as sp
-from scipy.optimize import brentq
 
 from .._validate import non_negative, positive, positive_int
 from ..exceptions import DimensionError, InputError
@@ -267,6 +265,7 @@ def cantilever_roots(count: int) -> np.ndarray:
     numpy.ndarray, shape (count,)
         Dimensionless ``beta_k L``, increasing.
     """
+    from scipy.optimize import brentq     # here: importing it costs 0.3-0.6 s
     n = positive_int("count", count)
     roots = [brentq(_char, (k - 1) * math.pi, k * math.pi, xtol=1e-15, rtol=4 * np.finfo(float).eps,
                     maxiter=200) for k in range(1, n + 1)]
@@ -416,6 +415,7 @@ class ModeShapes:
     def symbolic(self, xi, derivative: int = 0) -> list:
         """The modes (derivative 0) or their slopes d phi / dxi (derivative 1) as sympy
         expressions of ``xi`` (a number or a symbol), a list of ``count``."""
+        import sympy as sp                    # here: importing it costs ~0.4 s
         if derivative not in (0, 1):
             raise InputError("derivative", derivative, "0 or 1")
         x = sp.Dummy("xi", real=True) if derivative else xi

@@ -129,6 +129,30 @@ class NEPVPContract(NonlinearModel):
             st = st.with_(pose=np.asarray(xp, dtype=float).reshape(-1))
         return st
 
+    def close_along(self, actuated) -> int:
+        """Check that the loops close along a sampled actuated path (n, n_a), as the
+        motion-driven simulation follows it: the first sample from the home
+        configuration, each next one by Newton from the previous solution (the same
+        branch), retried from home when that fails. Returns the index of the first
+        sample where the loops do not close, or -1 (one closure per sample, not a
+        continuation from home each: 10x fewer evaluations on the five-bar)."""
+        from ..exceptions import ModelError
+        qa = np.asarray(actuated, dtype=float).reshape(-1, self.n_actuated)
+        e = np.zeros(self.n_elastic)
+        q = None
+        for k, row in enumerate(qa):
+            qm = self.T[:self.n_actuated, :self.n_actuated] @ row
+            try:
+                q = self.model.closure(qm, e, guess=q) if q is not None else None
+            except ModelError:
+                q = None
+            if q is None:
+                try:
+                    q = self.model.closure(qm, e)
+                except (InputError, ModelError):
+                    return k
+        return -1
+
     # ------------------------------------------------------------------ dynamics
     def _mc(self, st: State):
         key = (st.q.tobytes(), st.v.tobytes(), st.detail["joints"].tobytes())

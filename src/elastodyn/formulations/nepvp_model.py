@@ -17,6 +17,12 @@ kinematics q, e, qd_a, ed              qd_p, tp (platform twist rows), xp
 q holds every joint variable (actuated and passive, joint order), e the elastic
 coordinates; n = n_a + n_e. Passive joints are not free inputs: :meth:`NEPVPModel.closure`
 solves them from (q_a, e).
+
+The symbolic model is generated on first need only (:attr:`NEPVPModel.full`): with a C
+compiler the numerical problems are served by the library of the compiled driver
+(:class:`~elastodyn.formulations.nepvp_driver.MotionDriver`; ``direct`` by one of its
+own), cached by a hash of the robot's description and the code, so that a process that
+finds it in the cache generates, prints and compiles nothing.
 """
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ from ..description.tree import TreeRobot
 from ..exceptions import InputError, ModelError
 from ..symbolic.compiled import compile_program
 from ..symbolic.core import Program, identifier
-from .nepvp import generate_nepvp
+from .nepvp import NEPVPSymbols, generate_nepvp
 
 __all__ = ["NEPVPModel", "PROBLEMS"]
 
@@ -75,7 +81,8 @@ class NEPVPModel:
         if not isinstance(robot, TreeRobot):
             raise InputError("robot", type(robot).__name__, "a TreeRobot")
         self.robot = robot
-        self.full, self.sym = generate_nepvp(robot)
+        self._full = None
+        self.sym = NEPVPSymbols(robot)
         self._programs: dict = {}
         self._compiled: dict = {}
         s = self.sym
@@ -85,6 +92,20 @@ class NEPVPModel:
         self.passive = np.array(s.passive, dtype=int)
         home = robot.home
         self.home = np.array([home.get(n, 0.0) for n in s.names], dtype=float)
+
+    @property
+    def full(self) -> Program:
+        """The full symbolic program (:func:`~elastodyn.formulations.nepvp.
+        generate_nepvp`), generated on first access; without the direct problem until
+        :meth:`program` asks for it (it is then generated again with it)."""
+        if self._full is None:
+            self._full, self.sym = generate_nepvp(self.robot, direct=False)
+        return self._full
+
+    def _full_for(self, problem: str) -> Program:
+        if problem == "direct" and "edd_direct" not in self.full.outputs:
+            self._full, self.sym = generate_nepvp(self.robot, direct=True)
+        return self.full
 
     @property
     def generation_time_s(self) -> float:
@@ -100,20 +121,33 @@ class NEPVPModel:
             raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
         if problem not in self._programs:
             ins, outs = PROBLEMS[problem]
-            p = self.full.with_outputs({k: self.full.outputs[k] for k in outs}).pruned()
+            full = self._full_for(problem)
+            p = full.with_outputs({k: full.outputs[k] for k in outs}).pruned()
             doc = {"title": f"{self.robot.name}, NE-PVP elastodynamic model (Briot & Khalil "
                             f"2013), {problem} problem",
                    "inputs": {k: _DOC_INPUTS[k] for k in ins},
                    "outputs": {k: _DOC_OUTPUTS[k] for k in outs}}
             name = f"{identifier(self.robot.name, 'nepvp')}_{problem}"
-            self._programs[problem] = Program(name, {k: self.full.inputs[k] for k in ins},
+            self._programs[problem] = Program(name, {k: full.inputs[k] for k in ins},
                                               p.assignments, p.outputs, doc,
-                                              self.full.generation_time_s)
+                                              full.generation_time_s)
         return self._programs[problem]
 
     def compiled(self, problem: str):
+        """The compiled ``problem``: from the driver's library (cached, see the module
+        docstring), or generated Python without a C compiler."""
         if problem not in self._compiled:
-            self._compiled[problem] = compile_program(self.program(problem))
+            if problem not in PROBLEMS:
+                raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
+            drv = self.driver()
+            if not drv.available:
+                fn = compile_program(self.program(problem))
+            elif problem in drv.programs:
+                fn = drv.programs[problem]
+            else:
+                from .nepvp_driver import program_library
+                fn = program_library(self, problem)
+            self._compiled[problem] = fn
         return self._compiled[problem]
 
     def driver(self):
