@@ -446,7 +446,7 @@ def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
 
     for k0, k1, M, C, K, F in batch.chunks():
         QS[k0:k1] = batch.solve(K, F)
-        S = scheme.effective(M, C, K)
+        S = batch.prepare(scheme.effective(M, C, K))  # gathered and checked per chunk
         for j in range(k1 - k0):
             k = k0 + j
             if k == 0:
