@@ -182,3 +182,10 @@ def test_deflected_newton_per_sample_equals_single_sample_solves():
         assert np.abs(batch.delta[k] - s.delta[0]).max() <= NEWTON_TOL
         assert np.abs(batch.K[k] - s.K[0]).max() <= 1e-8 * np.abs(s.K[0]).max()
         assert np.abs(batch.M[k] - s.M[0]).max() <= 1e-12 * np.abs(s.M[0]).max()
+
+
+def test_unknown_kernel_is_an_input_error():
+    from elastodyn.exceptions import InputError
+    m = KEDDeltaModel(ROBOT, elements=1, reference="undeformed")
+    with pytest.raises(InputError, match="kernel"):
+        LegBlockSolver(m.leg_pattern, m.leg_blocks, m.dof, kernel="sparse")

@@ -38,7 +38,7 @@ from scipy.linalg import lapack
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..exceptions import ModelError
+from ..exceptions import InputError, ModelError
 
 __all__ = ["LegBlockSolver", "PreparedBlocks", "dense_leg_blocks", "band_order",
            "KERNELS"]
@@ -109,7 +109,7 @@ class LegBlockSolver:
         if kernel is None:
             kernel = "banded" if BANDED_RATIO * self.ldab <= m else "dense"
         if kernel not in KERNELS:
-            raise ModelError(f"LegBlockSolver: kernel {kernel!r}, not one of {KERNELS}")
+            raise InputError("kernel", kernel, "banded, dense or None (by the band's width)")
         self.kernel = kernel
         # global columns of the leg part in band order
         self._cols = self.blocks[:, :m][:, self.perm]
