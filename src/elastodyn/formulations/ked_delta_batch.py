@@ -18,10 +18,10 @@ the tests check both give the same matrices), organised for speed along a trajec
   platform variables, so the global matrix is sum_i P_i^T G_i P_i with G_i of size
   nb = m + 6 (m: the leg's own variables, ordered [lower own | upper own, tip last |
   releases at B | releases at D], then the platform). The blocks are assembled with
-  slices (no scatter into an N x N array), and solved as an arrow matrix: banded LU
-  of the three m x m leg parts (reordered once by their structural pattern), then a
-  6 x 6 Schur complement on the platform (:meth:`KEDBatch.solve`,
-  :class:`~elastodyn.formulations.ked_blocks.LegBlockSolver`).
+  slices (no scatter into an N x N array), and solved as an arrow matrix: LU (banded
+  from 8 cubic elements) of the three m x m leg parts (reordered once by their
+  structural pattern), then a 6 x 6 Schur complement on the platform
+  (:meth:`KEDBatch.solve`, :class:`~elastodyn.formulations.ked_blocks.LegBlockSolver`).
 """
 from __future__ import annotations
 
