@@ -21,8 +21,8 @@ factorized
   block's rows are exact zeros, so a row of the next block is only picked for an
   all-zero column, a singular block, reported as such);
 * **dense** (LAPACK gesv through numpy, batched) where the band storage (2 kl + ku + 1
-  rows, with the LU's fill) is more than half the block (:data:`BANDED_RATIO`): 1 to 4
-  cubic elements per link (m = 10 to 46), 1 to 4 quintic ones. Measured on Kuo's 5 s
+  rows, with the LU's fill) is more than half the block (:data:`BANDED_RATIO`): 1 to 6
+  elements per link, cubic (m = 10 to 70) or quintic (m = 26 to 126). Measured on Kuo's 5 s
   circle: at 4 cubic elements (m = 46, 40 band rows) both take the same time, the
   gather into band storage eating the smaller factorization; at 8 (m = 94) and with
   quintic elements the band wins, and its advantage grows as m^2 with the mesh.

@@ -19,7 +19,7 @@ the tests check both give the same matrices), organised for speed along a trajec
   nb = m + 6 (m: the leg's own variables, ordered [lower own | upper own, tip last |
   releases at B | releases at D], then the platform). The blocks are assembled with
   slices (no scatter into an N x N array), and solved as an arrow matrix: LU (banded
-  from 8 cubic elements) of the three m x m leg parts (reordered once by their
+  from 7 elements per link) of the three m x m leg parts (reordered once by their
   structural pattern), then a 6 x 6 Schur complement on the platform
   (:meth:`KEDBatch.solve`, :class:`~elastodyn.formulations.ked_blocks.LegBlockSolver`).
 """
