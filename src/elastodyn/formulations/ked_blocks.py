@@ -22,10 +22,11 @@ factorized
   all-zero column, a singular block, reported as such);
 * **dense** (LAPACK gesv through numpy, batched) where the band storage (2 kl + ku + 1
   rows, with the LU's fill) is more than half the block (:data:`BANDED_RATIO`): 1 to 6
-  elements per link, cubic (m = 10 to 70) or quintic (m = 26 to 126). Measured on Kuo's 5 s
-  circle: at 4 cubic elements (m = 46, 40 band rows) both take the same time, the
-  gather into band storage eating the smaller factorization; at 8 (m = 94) and with
-  quintic elements the band wins, and its advantage grows as m^2 with the mesh.
+  elements per link, cubic (m = 10 to 70) or quintic (m = 26 to 126). Measured on
+  Kuo's 5 s circle: at 4 cubic elements (m = 46, 40 band rows) both take the same
+  time, the gather into band storage eating the smaller factorization; at 8 elements
+  (m = 94 cubic, 166 quintic) the band wins (1.2x, 1.4x on the whole run), and its
+  advantage grows as (m / bandwidth)^2 with the mesh.
 
 Every matrix given to the banded kernel is checked: an entry outside the band is a
 :class:`~elastodyn.exceptions.ModelError` (the structural pattern is wrong), never a
