@@ -77,6 +77,7 @@ from ..formulations.ked_delta_batch import KEDBatch
 from ..fem.modal import modal_analysis
 from ..integrators.second_order import NewmarkScheme
 from ..integrators.state_space import simulate_state_space
+from ..integrators.threads import small_problem_threads
 from ..trajectories import Circle
 
 __all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
@@ -154,12 +155,18 @@ def frequency_map(model: KEDDeltaModel, circle: Circle | None = None, *, points:
     model.kinematics.check_reachable(pos)
     om = np.empty((len(ang), positive_int("count", count)))
     chunk = 60  # poses per batch of reference solves
+    with small_problem_threads():
+        _map_poses(model, pos, om, count, chunk, progress)
+    return FrequencyMap(ang, pos, om, model.dof)
+
+
+def _map_poses(model, pos, om, count, chunk, progress):
+    """Fill om (M, count) with the frequencies at the poses pos (M, 3)."""
     for k0 in range(0, len(pos), chunk):
         Ms, Ks = model.rest_matrices(pos[k0:k0 + chunk])
         for j, (M, K) in enumerate(zip(Ms, Ks)):
             om[k0 + j] = modal_analysis(M, K, count=count, labels=model.labels).omega_rad_s
-        _progress(progress, min(len(pos), k0 + chunk), len(ang), "frequency map")
-    return FrequencyMap(ang, pos, om, model.dof)
+        _progress(progress, min(len(pos), k0 + chunk), len(pos), "frequency map")
 
 
 @dataclass(frozen=True, eq=False)
@@ -439,7 +446,7 @@ def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
 
     for k0, k1, M, C, K, F in batch.chunks():
         QS[k0:k1] = batch.solve(K, F)
-        S = scheme.effective(M, C, K)
+        S = batch.prepare(scheme.effective(M, C, K))  # gathered and checked per chunk
         for j in range(k1 - k0):
             k = k0 + j
             if k == 0:
@@ -504,6 +511,15 @@ def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = N
     smp = trajectory.evaluate(time)
     model.kinematics.check_reachable(smp.position)
     motion = model.motion(smp.position, smp.velocity, smp.acceleration)
+    # one BLAS thread: thousands of small dense solves (integrators.threads)
+    with small_problem_threads():
+        return _simulate(model, trajectory, time, smp, motion, dt, initial, method, progress,
+                         rtol, atol)
+
+
+def _simulate(model, trajectory, time, smp, motion, dt, initial, method, progress, rtol,
+              atol):
+    """The body of :func:`simulate_ked` (inputs checked)."""
     N = model.dof
     knots = getattr(trajectory, "times", ())
     track = (ReferenceTrack(model, motion, time, dt, knots, progress)
@@ -708,7 +724,7 @@ def _outputs(model, batch, time, position, Q, V, A, QS, initial, method) -> KEDS
                     f"{err['phase_drift_rad']:.2g} rad over the run){hint}")
     warn = "; ".join(msgs) or None
     if warn:
-        warnings.warn(warn, KEDValidityWarning, stacklevel=3)
+        warnings.warn(warn, KEDValidityWarning, stacklevel=4)  # caller of simulate_ked
     return KEDSimulation(time=np.asarray(time), position=position, delta=Q, delta_dot=V,
                          position_variation=Q[:, 0:3],
                          attitude_variation_deg=np.degrees(Q[:, 3:6]),

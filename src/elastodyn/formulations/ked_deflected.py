@@ -77,7 +77,6 @@ import numpy as np
 from ..exceptions import InputError, ModelError
 from ..fem.corotational import (CorotationalBeam, axis_rotation, potential_derivatives,
                                 potential_gradient, so3_exp, spin_jacobian)
-from .ked_blocks import solve_leg_blocks
 
 __all__ = ["DeflectedReference", "DeflectedState", "NEWTON_TOL"]
 
@@ -338,34 +337,40 @@ class DeflectedReference:
                              f"({ns}, {m.dof})")
         pl = self.nb - 6
 
-        def terms(hessian):
-            G, H, _ = self._element_terms(mo, ks, delta, hessian=hessian)
-            gp, hp = self._platform_terms(mo, ks, delta, hessian=hessian)
+        def terms(act):
+            G, H, _ = self._element_terms(mo, ks[act], delta[act])
+            gp, hp = self._platform_terms(mo, ks[act], delta[act])
             G[:, 0, pl:] += gp
-            if hessian:
-                H[:, 0, pl:, pl:] += hp
+            H[:, 0, pl:, pl:] += hp
             return G, H
 
-        # Newton on the exact gradient and Hessian until the update is below ``tol``;
-        # the Hessian returned is that of the last iterate, within ``tol`` of the
+        # Newton on the exact gradient and Hessian, per sample, until its update is below
+        # ``tol``; a converged sample leaves the batch (the samples are independent, and
+        # the Hessians, 2 nv + 1 complex-step gradients per element, are the cost). The
+        # Hessian returned is that of each sample's last iterate, within ``tol`` of the
         # solution (its error ~ tol V^(3), negligible), and delta after the last step is
         # at round-off from it (quadratic convergence).
+        H = np.empty((ns, 3, self.nb, self.nb))
+        active = np.arange(ns)
+        size = np.inf
         for it in range(1, max_iter + 1):
-            G, H = terms(hessian=True)
+            G, H[active] = terms(active)
             try:
-                step = solve_leg_blocks(H, -G, self.blocks, m.dof)
+                step = m.leg_solver.solve(H[active], -G)
             except np.linalg.LinAlgError:
-                step = np.full(m.dof, np.nan)
+                step = np.full((len(active), m.dof), np.nan)
             if not np.all(np.isfinite(step)):
                 raise ModelError("deflected reference: singular tangent stiffness "
                                  "(the structure buckles under the loads)")
-            delta += step
-            size = np.max(np.abs(step))
-            if size < tol:
+            delta[active] += step
+            sizes = np.max(np.abs(step), axis=1)
+            size = float(np.max(sizes))
+            active = active[sizes >= tol]
+            if not active.size:
                 break
         else:
             raise ModelError(f"deflected reference: Newton did not converge in {max_iter} "
                              f"iterations (last update {size:.3g})")
-        _, _, Mm = self._element_terms(mo, ks, delta, mass=True)
+        _, _, Mm = self._element_terms(mo, ks, delta, mass=True, hessian=False)
         Mm[:, 0, pl:, pl:] += m.platform_mass_matrix
         return DeflectedState(delta, H, Mm, it, self.blocks)

@@ -93,7 +93,7 @@ from ..fem.elements import ORDERS, BeamElement
 from ..fem.modal import ModalResult, modal_analysis
 from ..fem.moving_frame import LinkMatrices, link_matrices, skew, stiffness_coefficients
 from ..kinematics.delta import DeltaKinematics
-from .ked_blocks import dense_leg_blocks, solve_leg_blocks
+from .ked_blocks import LegBlockSolver, dense_leg_blocks
 from .ked_deflected import DeflectedReference, DeflectedState
 
 __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
@@ -427,6 +427,51 @@ class KEDDeltaModel:
             ucols = np.r_[c["upper_global"][~tip], c["upper_global"][tip]]
             out.append(np.r_[c["lower_global"], ucols, c["rel_b"], c["rel_d"], np.arange(6)])
         return np.array(out)
+
+    def node_variables(self, i: int, li: int, j: int) -> np.ndarray:
+        """Global variables (int array) that the nodal dofs of node j (0..n) of link li
+        (0 upper, 1 lower) of leg i depend on (through the S maps of the lower link's
+        end nodes: the upper tip and the releases at B, the platform and the releases
+        at D; a clamped dof depends on none)."""
+        c, nd, n = self._chains[i], self.links[li].nd, self.n_elements
+        local = j * nd + np.arange(nd)
+        if li == 0:
+            own, glob = c["upper_local"], c["upper_global"]
+            return glob[np.isin(own, local)]
+        own, glob = c["lower_local"], c["lower_global"]
+        out = [glob[np.isin(own, local)]]
+        if j == 0:
+            out += [c["tip_global"], c["rel_b"]]
+        elif j == n:
+            out += [np.arange(6), c["rel_d"]]
+        return np.concatenate(out).astype(int)
+
+    @cached_property
+    def leg_pattern(self) -> np.ndarray:
+        """Structural nonzeros (nb, nb) (bool) of the leg blocks, in the order of
+        :attr:`leg_blocks` (union over the legs): two variables couple when they belong
+        to the two nodes of one link element (mass, damping, stiffness, K_el, the
+        deflected reference's tangent and mass alike), the platform's six with each
+        other. The same at every pose and step; :attr:`leg_solver` orders and checks by
+        it."""
+        nb = self.leg_blocks.shape[1]
+        P = np.zeros((nb, nb), dtype=bool)
+        P[nb - 6:, nb - 6:] = True
+        for i in range(3):
+            pos = np.full(self.dof, -1)
+            pos[self.leg_blocks[i]] = np.arange(nb)
+            for li in (0, 1):
+                for k in range(self.n_elements):
+                    v = pos[np.r_[self.node_variables(i, li, k),
+                                  self.node_variables(i, li, k + 1)]]
+                    P[np.ix_(v, v)] = True
+        return P
+
+    @cached_property
+    def leg_solver(self) -> LegBlockSolver:
+        """The solver of the model's leg-block systems (banded in the reverse
+        Cuthill-McKee order of :attr:`leg_pattern`, :mod:`.ked_blocks`)."""
+        return LegBlockSolver(self.leg_pattern, self.leg_blocks, self.dof)
 
     # ------------------------------------------------------------------ motion
     def motion(self, X, Xd=None, Xdd=None) -> DeltaMotion:
@@ -776,8 +821,7 @@ class KEDDeltaModel:
         mo = self.motion(np.atleast_2d(np.asarray(X, dtype=float)))
         d = np.asarray(delta_ref, dtype=float)[None]
         G = self._deflected.gradient(mo, [0], d)
-        return d[0] + solve_leg_blocks(np.asarray(K_ref)[None], -G, self.leg_blocks,
-                                       self.dof)[0]
+        return d[0] + self.leg_solver.solve(np.asarray(K_ref)[None], -G)[0]
 
     def rest_matrices(self, X):
         """Mass and stiffness (ns, dof, dof) at rest at platform positions X (ns, 3) [m]

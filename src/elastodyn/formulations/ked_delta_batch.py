@@ -18,17 +18,17 @@ the tests check both give the same matrices), organised for speed along a trajec
   platform variables, so the global matrix is sum_i P_i^T G_i P_i with G_i of size
   nb = m + 6 (m: the leg's own variables, ordered [lower own | upper own, tip last |
   releases at B | releases at D], then the platform). The blocks are assembled with
-  slices (no scatter into an N x N array), and solved as an arrow matrix: one batched
-  LU of the three m x m leg blocks, then a 6 x 6 Schur complement on the platform
-  (:meth:`KEDBatch.solve`), about (N / m)^2 = 9 times fewer operations than a dense
-  N x N solve.
+  slices (no scatter into an N x N array), and solved as an arrow matrix: LU (banded
+  from 7 elements per link) of the three m x m leg parts (reordered once by their
+  structural pattern), then a 6 x 6 Schur complement on the platform
+  (:meth:`KEDBatch.solve`, :class:`~elastodyn.formulations.ked_blocks.LegBlockSolver`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..fem.moving_frame import gyroscopic_coefficients, skew, stiffness_coefficients
-from .ked_blocks import dense_leg_blocks, solve_leg_blocks
+from .ked_blocks import dense_leg_blocks
 from .ked_delta import DeltaMotion, KEDDeltaModel
 
 __all__ = ["KEDBatch"]
@@ -248,8 +248,15 @@ class KEDBatch:
         return dense_leg_blocks(G, self.blocks, self.N, matrix=G.ndim == 4)
 
     def solve(self, S, r):
-        """Solve the global system given by leg blocks (:func:`solve_leg_blocks`)."""
-        return solve_leg_blocks(S, r, self.blocks, self.N)
+        """Solve the global system given by leg blocks S (c, 3, nb, nb) or their
+        :meth:`prepare`, right-hand sides r (c, 3, nb) (the model's
+        :attr:`~KEDDeltaModel.leg_solver`)."""
+        return self.model.leg_solver.solve(S, r)
+
+    def prepare(self, S):
+        """Leg blocks S (c, 3, nb, nb) gathered and checked once for many solves
+        (:meth:`~.ked_blocks.LegBlockSolver.prepare`; index the result by sample)."""
+        return self.model.leg_solver.prepare(S)
 
     @staticmethod
     def matvec(G, x):
