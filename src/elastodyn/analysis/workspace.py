@@ -55,10 +55,10 @@ from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ..exceptions import InputError
 from ..fem.modal import modal_batch
+from ..integrators.threads import small_problem_threads
 from ..model import require
 from .engine import PointFailure, RunInterrupted, cached_model, failure_of, run_tasks
 from .modes import rest_linearization
@@ -389,7 +389,7 @@ def map_chunk(payload: dict) -> list:
     model = cached_model(payload["spec"], payload["formulation"], payload["options"])
     space, pts = payload["space"], payload["points"]
     preload, kc = payload["preload"], payload["count"]
-    with threadpool_limits(limits=1):   # small dense problems: one BLAS thread each
+    with small_problem_threads():       # small dense problems: one BLAS thread each
         return _map_points(model, payload, space, pts, preload, kc)
 
 

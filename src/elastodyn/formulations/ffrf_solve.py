@@ -35,11 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 from scipy.integrate import solve_ivp
-from threadpoolctl import threadpool_limits
 
 from ..exceptions import InputError, ModelError
 from ..integrators.nonlinear import (NonlinearProblem, StopIntegration,
                                      generalized_alpha_nonlinear)
+from ..integrators.threads import small_problem_threads
 from .ffrf_multibody import MultibodySystem, SingularConfiguration
 
 __all__ = ["FFRFRun", "integrate", "default_step", "METHODS", "SCIPY_SOLVERS", "SINGULAR_COND",
@@ -146,7 +146,7 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
             raise InputError("method", method, "partitioning with a complex step")
         # one BLAS thread: the matrices are small (tens of rows), and OpenBLAS's threads
         # cost more than they give (6x slower complex runs measured on 2 cores)
-        with threadpool_limits(1, user_api="blas"):
+        with small_problem_threads():
             return _generalized_alpha(system, np.asarray(q0, float),
                                       np.asarray(qd0, float), t_eval, efforts, motion,
                                       method, step, rho_inf, progress, complex_step,

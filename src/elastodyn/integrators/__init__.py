@@ -30,8 +30,10 @@ from .second_order import (
     newmark,
 )
 from .state_space import StateSpaceResult, second_order_to_state_space, simulate_state_space
+from .threads import small_problem_threads
 
 __all__ = [
+    "small_problem_threads",
     "ConstantSystem",
     "constant_system",
     "SecondOrderResult",
