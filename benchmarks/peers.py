@@ -215,8 +215,9 @@ class ElastodynFivebar:
         cmd = [sys.executable, "-m", "elastodyn", "simulate", "prrrp-briot2013",
                "--trajectory", "bang-bang", "--elements", str(self.elements),
                "--duration", str(T_END)]
-        if self.method != "rk4":
-            cmd += ["--method", self.method]
+        cmd += ["--method", self.method]
+        if self.method != "rk4":   # the step the ladder chose (RK4: its own default)
+            cmd += ["--integrator-step", repr(float(h))]
         return cmd
 
 
