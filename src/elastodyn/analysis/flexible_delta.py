@@ -73,8 +73,8 @@ from ..description.flexible_delta import FlexibleDelta
 from ..formulations.rigid_delta import ExplicitDeltaModel
 from ..exceptions import InputError, ModelError
 from ..formulations.ked_delta import DeltaMotion, KEDDeltaModel
-from ..formulations.ked_delta_batch import KEDBatch
-from ..fem.modal import modal_analysis
+from ..formulations.ked_delta_batch import KEDBatch, rest_matrices
+from ..fem.modal import modal_batch
 from ..integrators.second_order import NewmarkScheme
 from ..integrators.state_space import simulate_state_space
 from ..integrators.threads import small_problem_threads
@@ -163,9 +163,12 @@ def frequency_map(model: KEDDeltaModel, circle: Circle | None = None, *, points:
 def _map_poses(model, pos, om, count, chunk, progress):
     """Fill om (M, count) with the frequencies at the poses pos (M, 3)."""
     for k0 in range(0, len(pos), chunk):
-        Ms, Ks = model.rest_matrices(pos[k0:k0 + chunk])
-        for j, (M, K) in enumerate(zip(Ms, Ks)):
-            om[k0 + j] = modal_analysis(M, K, count=count, labels=model.labels).omega_rad_s
+        Ms, Ks = rest_matrices(model, pos[k0:k0 + chunk])
+        w, _, fails = modal_batch(Ms, Ks, count=count)
+        bad = next((f for f in fails if f is not None), None)
+        if bad is not None:
+            raise ModelError(f"frequency map: {bad}")
+        om[k0:k0 + len(w)] = w
         _progress(progress, min(len(pos), k0 + chunk), len(pos), "frequency map")
 
 

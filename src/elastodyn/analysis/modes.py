@@ -19,7 +19,8 @@ import time
 import numpy as np
 
 from ..exceptions import InputError, ModelError
-from ..fem.modal import modal_analysis
+from ..fem.modal import modal_analysis, modal_batch
+from ..integrators.threads import small_problem_threads
 from ..model import require
 from .results import Result
 
@@ -225,18 +226,22 @@ def frequency_map(model, states, *, coordinate=None, coordinate_name: str = "poi
     states = list(states)
     if not states:
         raise InputError("--points", 0, "at least one pose")
-    rows, pos = [], []
-    for k, st in enumerate(states):
-        r = modes(model, st, count=count, preload=preload, robot=robot)
-        rows.append(r["omega_rad_s"])
-        pos.append(st.pose if st.pose is not None else st.actuated)
-        count = len(r["omega_rad_s"])
-        if progress is not None:
-            progress(k + 1, len(states))
-    om = np.array(rows)
+    pos = [st.pose if st.pose is not None else st.actuated for st in states]
+    if hasattr(model, "rest_matrices"):
+        om, dof = _batched_map(model, states, count, preload, progress)
+        count = om.shape[1]
+    else:
+        rows = []
+        for k, st in enumerate(states):
+            r = modes(model, st, count=count, preload=preload, robot=robot)
+            rows.append(r["omega_rad_s"])
+            count = len(r["omega_rad_s"])
+            if progress is not None:
+                progress(k + 1, len(states))
+        om, dof = np.array(rows), r["dof"]
     x = (np.arange(len(states)) if coordinate is None else np.asarray(coordinate, float))
     q = {coordinate_name: x, "position_m": np.array(pos), "omega_rad_s": om,
-         "frequencies_hz": om / (2 * math.pi), "dof": r["dof"]}
+         "frequencies_hz": om / (2 * math.pi), "dof": dof}
     name = robot or getattr(model.robot, "name", "robot")
     cols = {"position_m": [f"{c}_m" for c in "xyz"][:np.array(pos).shape[1]],
             "omega_rad_s": [f"omega{m + 1}_rad_s" for m in range(count)],
@@ -252,6 +257,29 @@ def frequency_map(model, states, *, coordinate=None, coordinate_name: str = "poi
     return MapResult("map", name, model.formulation, dict(model.options), inputs, q,
                      summary, (), {"wall_time_s": time.perf_counter() - t0},
                      columns=cols, index=coordinate_name, stem="map", title=title)
+
+
+def _batched_map(model, states, count, preload, progress, chunk: int = 64):
+    """(omega (M, count), dof) at the states, in batches: the model's rest matrices of
+    a chunk of poses at once and all their eigenproblems at once (``modal_batch``; the
+    same frequencies as :func:`modes` to round-off)."""
+    n = model.coordinates.n_elastic
+    count = min(n, 8) if count is None else count
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
+            not 1 <= count <= n:
+        raise InputError("--count", count, f"an integer in [1, {n}]")
+    om = np.empty((len(states), count))
+    with small_problem_threads():
+        for k0 in range(0, len(states), chunk):
+            Ms, Ks = model.rest_matrices(states[k0:k0 + chunk], preload=preload)
+            w, _, fails = modal_batch(Ms, Ks, count=count)
+            bad = next((f for f in fails if f is not None), None)
+            if bad is not None:
+                raise ModelError(f"map: {bad}")
+            om[k0:k0 + len(w)] = w
+            if progress is not None:
+                progress(min(len(states), k0 + chunk), len(states))
+    return om, n
 
 
 class ConvergenceResult(Result):

@@ -19,7 +19,7 @@ from ..description.flexible_delta import FlexibleDelta
 from ..exceptions import InputError, ModelError
 from ..model import Coordinates, Linearization, State
 from .ked_delta import KEDDeltaModel
-from .ked_delta_batch import KEDBatch
+from .ked_delta_batch import rest_matrices
 
 __all__ = ["KEDContract", "coordinate_unit"]
 
@@ -154,13 +154,7 @@ class KEDContract:
         reference, each pose's equilibrium warm-started from the one before, so give
         neighbouring poses in order)."""
         X = np.array([np.asarray(st.detail["X"], dtype=float) for st in states]).reshape(-1, 3)
-        ked = self.variant(preload)
-        if ked.reference == "deflected" or len(X) == 0:
-            return ked.rest_matrices(X)
-        # the batched assembly of the same system (KEDBatch: equal to system() to
-        # round-off, tests/test_ked_delta_dynamics.py), several times faster per pose
-        M, _, K, _, _ = KEDBatch(ked, ked.motion(X)).chunk(0, len(X))
-        return M, K
+        return rest_matrices(self.variant(preload), X)
 
     def static_deflection(self, st: State) -> State:
         """The quasi-static elastic state K delta = F at the sample ``st`` (at rest: the
