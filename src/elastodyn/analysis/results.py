@@ -37,7 +37,7 @@ import numpy as np
 
 from .._version import __version__
 
-__all__ = ["Result", "SCHEMA_VERSION", "jsonable"]
+__all__ = ["Result", "DatasetResult", "SCHEMA_VERSION", "jsonable", "status_csv"]
 
 SCHEMA_VERSION = 1
 
@@ -213,6 +213,35 @@ class Result:
         Returns the file names."""
         from ..io.output_set import write_output_set
         return write_output_set(folder, self.files(formats), marker=self.command)
+
+
+class DatasetResult(Result):
+    """A result over many points with an xarray Dataset (workspace maps, sweeps): its
+    output set adds ``{stem}.nc`` (NetCDF through scipy), and its CSV table ends with
+    each point's ``status`` and ``reason`` (:func:`status_csv`)."""
+
+    def dataset(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def files(self, formats=("png",)) -> dict:
+        out = super().files(formats)
+        ds = self.dataset()
+
+        def write(path):
+            ds.to_netcdf(path, engine="scipy")
+        out[f"{self.stem}.nc"] = write
+        out["summary.md"] = self.summary_md(sorted(k for k in out if k != "summary.md"))
+        return out
+
+
+def status_csv(head, num, status, reason) -> str:
+    """CSV text of numeric rows ``num`` (P, len(head)) (non-finite values empty, 10
+    significant digits) followed by the columns ``status`` and ``reason`` (quoted)."""
+    lines = [",".join(list(head) + ["status", "reason"])]
+    for row, st, why in zip(np.asarray(num, dtype=float), status, reason):
+        cells = ["" if not np.isfinite(v) else f"{v:.10g}" for v in row]
+        lines.append(",".join(cells + [st, '"' + why.replace('"', "'") + '"']))
+    return "\n".join(lines) + "\n"
 
 
 def _fig_writer(fig, fmt):

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..exceptions import InputError
 from .engine import PointFailure, RunInterrupted, failure_of, run_tasks
-from .results import Result
+from .results import DatasetResult, status_csv
 
 __all__ = ["OUTPUTS", "SweepResult", "sweep", "sweep_point", "parse_range", "peak_deviation"]
 
@@ -151,7 +151,7 @@ def _sensitivities(spec, payload):
     return out["d_f_d_p"]
 
 
-class SweepResult(Result):
+class SweepResult(DatasetResult):
     """A design sweep (:func:`sweep`); quantities are per point (rows of the CSV)."""
 
     def _outputs(self):
@@ -215,22 +215,7 @@ class SweepResult(Result):
                          "stiffness_n_m": [f"stiffness_{c}_n_m" for c in "xyz"]}[key]
                 head += names[:arr.shape[1]]
                 cols.append(arr)
-        num = np.hstack(cols)
-        lines = [",".join(head + ["status", "reason"])]
-        for row, st, why in zip(num, q["status"], q["reason"]):
-            cells = ["" if not np.isfinite(v) else f"{v:.10g}" for v in row]
-            lines.append(",".join(cells + [st, '"' + why.replace('"', "'") + '"']))
-        return "\n".join(lines) + "\n"
-
-    def files(self, formats=("png",)) -> dict:
-        out = super().files(formats)
-        ds = self.dataset()
-
-        def write(path):
-            ds.to_netcdf(path, engine="scipy")
-        out["sweep.nc"] = write
-        out["summary.md"] = self.summary_md(sorted(k for k in out if k != "summary.md"))
-        return out
+        return status_csv(head, np.hstack(cols), q["status"], q["reason"])
 
     def figures(self) -> dict:
         """The output against each parameter (every point; one panel per parameter)."""

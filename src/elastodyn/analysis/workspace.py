@@ -62,7 +62,7 @@ from ..integrators.threads import small_problem_threads
 from ..model import require
 from .engine import PointFailure, RunInterrupted, cached_model, failure_of, run_tasks
 from .modes import rest_linearization
-from .results import Result
+from .results import DatasetResult, status_csv
 
 __all__ = ["WorkspaceGrid", "workspace_grid", "workspace_map", "track_modes",
            "WorkspaceMapResult", "MAX_POINTS", "CHUNK", "end_effector_response", "as_spec",
@@ -564,7 +564,7 @@ def _labels(phi, mphi, names) -> tuple[list, list]:
 
 
 # ------------------------------------------------------------------ the analysis
-class WorkspaceMapResult(Result):
+class WorkspaceMapResult(DatasetResult):
     """Natural frequencies over a workspace grid (:func:`workspace_map`); quantities are
     per point (rows of the CSV table, C order of the grid)."""
 
@@ -636,25 +636,9 @@ class WorkspaceMapResult(Result):
             head += [f"deflection_{a}_m" for a in ax] + [f"stiffness_{a}_n_m" for a in ax] + [
                 "min_stiffness_n_m"]
             extra = [d, s, np.asarray(g["min_stiffness_n_m"], dtype=float)[:, None]]
-        head += ["status", "reason"]
         num = np.hstack([pts, f, mac, np.asarray(g["condition_number"], float)[:, None]]
                         + extra)
-        lines = [",".join(head)]
-        for row, st, why in zip(num, g["status"], g["reason"]):
-            cells = ["" if not np.isfinite(v) else f"{v:.10g}" for v in row]
-            lines.append(",".join(cells + [st, '"' + why.replace('"', "'") + '"']))
-        return "\n".join(lines) + "\n"
-
-    def files(self, formats=("png",)) -> dict:
-        out = super().files(formats)
-        ds = self.dataset()
-
-        def write(path):
-            ds.to_netcdf(path, engine="scipy")
-        out["workspace.nc"] = write
-        names = sorted(k for k in out if k != "summary.md")
-        out["summary.md"] = self.summary_md(names)
-        return out
+        return status_csv(head, num, g["status"], g["reason"])
 
     def figures(self) -> dict:
         from ..plot.figure import new_figure
