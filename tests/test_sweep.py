@@ -3,6 +3,7 @@
 with its point, an interrupted run keeps its finished points."""
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -196,3 +197,23 @@ def test_sweep_sensitivities_equal_differences_of_the_sweep(kuo):
     with pytest.raises(InputError, match="reference"):
         sweep(kuo, [(WIDTH, w, w + h, 2)], pose={"pose": [0.1, 0.0, 0.5]}, count=2,
               sensitivities=True)
+
+
+@pytest.mark.slow
+def test_cli_runs_on_an_existing_scheduler(capsys, tmp_path):
+    """--scheduler ADDRESS: the sweep runs on a Dask cluster started elsewhere (here a
+    cluster of one worker process) and gives what the serial engine gives."""
+    from distributed import LocalCluster
+    argv = ["sweep", "delta-kuo2016", "--set", f"{WIDTH}=0.004:0.008:2",
+            "--reference", "undeformed", "--count", "2", "--json"]
+    code, out, err = run(capsys, argv + ["--scheduler", "serial"])
+    assert code == 0, err
+    serial = json.loads(out)["frequencies_hz"]
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        code, out, err = run(capsys, argv + ["--scheduler", cluster.scheduler_address])
+        assert code == 0, err
+        assert json.loads(out)["frequencies_hz"] == serial
+        code, _, err = run(capsys, argv + ["--scheduler", cluster.scheduler_address,
+                                           "--workers", "2"])
+        assert code == 2 and "--workers" in err[0]
