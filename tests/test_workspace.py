@@ -285,3 +285,9 @@ def test_path_map_batches_equal_modes(kuo, reference, rtol):
     assert np.allclose(r["omega_rad_s"], ref, rtol=rtol)
     c = circle_map(model.ked, Circle.kuo2016(), points=7, count=5)
     assert np.allclose(c.omega_rad_s, ref, rtol=rtol)
+
+
+def test_a_tiny_spacing_is_refused_before_allocating(kuo):
+    model = build_model(kuo, "ked", reference="undeformed")
+    with pytest.raises(InputError, match="at most"):
+        workspace_grid(model, spacing=1e-9, bounds=[(-0.1, 0.1), (-0.1, 0.1), (0.4, 0.6)])

@@ -260,6 +260,16 @@ def workspace_grid(model, *, grid: int | None = None, spacing: float | None = No
                              f"(LO < HI, finite) for the axes {', '.join(names)}")
     if grid is not None and spacing is not None:
         raise InputError("--spacing", spacing, "not with --grid (one or the other)")
+    if spacing is not None:   # the size of the grid, before any allocation
+        if not (spacing > 0 and math.isfinite(spacing)):
+            raise InputError("--spacing", spacing, "a finite spacing > 0")
+        size = 1.0
+        for k in range(dim):
+            if fixed is None or fixed[0] != k:
+                size *= math.floor((box[k, 1] - box[k, 0]) / spacing + 1e-9) + 1
+        if size > MAX_POINTS:
+            raise InputError("--spacing", spacing, f"a spacing giving at most {MAX_POINTS} "
+                             f"points (this one gives {size:.3g})")
     values = []
     for k in range(dim):
         lo, hi = float(box[k, 0]), float(box[k, 1])
@@ -267,8 +277,6 @@ def workspace_grid(model, *, grid: int | None = None, spacing: float | None = No
             values.append(np.array([fixed[1]]))
             continue
         if spacing is not None:
-            if not (spacing > 0 and math.isfinite(spacing)):
-                raise InputError("--spacing", spacing, "a finite spacing > 0")
             if len(set(units)) > 1:
                 raise InputError("--spacing", spacing, "--grid N (the axes have different "
                                  "units: " + ", ".join(f"{n} [{u}]" for n, u in zip(names, units))
