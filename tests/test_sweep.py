@@ -217,3 +217,9 @@ def test_cli_runs_on_an_existing_scheduler(capsys, tmp_path):
         code, _, err = run(capsys, argv + ["--scheduler", cluster.scheduler_address,
                                            "--workers", "2"])
         assert code == 2 and "--workers" in err[0]
+
+
+def test_a_huge_grid_is_refused_before_allocating(kuo):
+    with pytest.raises(InputError, match="at most"):
+        sweep(kuo, [(WIDTH, 0.004, 0.008, 10_000), ("payload.mass", 0.1, 0.5, 10_000)],
+              options={"reference": "undeformed"}, pose={"pose": [0.1, 0.0, 0.5]})

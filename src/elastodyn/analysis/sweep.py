@@ -263,6 +263,11 @@ def _design(params, design, samples, seed):
                 raise InputError("--set", f"{key}={lo:g}:{hi:g}", "KEY=START:STOP:NUM on a "
                                  "grid (NUM values from START to STOP)")
             axes.append(np.linspace(lo, hi, num))
+        size = math.prod(len(a) for a in axes)
+        if size > MAX_POINTS:      # before the grid is allocated
+            raise InputError("--set", [f"{p[0]}={p[1]:g}:{p[2]:g}:{p[3]}" for p in params],
+                             f"ranges of at most {MAX_POINTS} designs in all (these give "
+                             f"{size})")
         mesh = np.meshgrid(*axes, indexing="ij")
         return keys, np.stack([m.ravel() for m in mesh], axis=1), axes
     if design != "lhs":
