@@ -258,15 +258,20 @@ static inline double dot(int n, const double *a, const double *b)
    not positive. */
 static int env_chol(int n, const int *f, double *A, double *d)
 {{
-    for (int i = 0; i < n; i++) {{
-        double *Ai = A + (long)i * n;
-        for (int j = f[i]; j <= i; j++) {{
-            const double *Aj = A + (long)j * n;
+    /* column by column: the diagonal of column j from row j, then the entries of
+       column j in the rows below whose envelope reaches it; these are independent of
+       each other (no chain of dependent dot products) */
+    for (int j = 0; j < n; j++) {{
+        const double *Aj = A + (long)j * n;
+        const double s = Aj[j] - dot(j - f[j], Aj + f[j], Aj + f[j]);
+        if (!(s > 0.0)) return 1;
+        A[(long)j * n + j] = sqrt(s);
+        const double dj = d[j] = 1.0 / sqrt(s);
+        for (int i = j + 1; i < n; i++) {{
+            if (f[i] > j) continue;
+            double *Ai = A + (long)i * n;
             const int k0 = f[i] > f[j] ? f[i] : f[j];
-            const double s = Ai[j] - dot(j - k0, Ai + k0, Aj + k0);
-            if (j < i) Ai[j] = s * d[j];
-            else if (s > 0.0) {{ Ai[i] = sqrt(s); d[i] = 1.0 / Ai[i]; }}
-            else return 1;
+            Ai[j] = (Ai[j] - dot(j - k0, Ai + k0, Aj + k0)) * dj;
         }}
     }}
     return 0;
