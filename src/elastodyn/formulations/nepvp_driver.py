@@ -581,19 +581,26 @@ class MotionDriver:
         return source, meta
 
     @staticmethod
-    def stage_samples(trajectory, t: np.ndarray) -> np.ndarray:
+    def stage_samples(trajectory, t: np.ndarray, middle: bool = True) -> np.ndarray:
         """(nsteps, 3, 3 n_a): [q_a, q_a_d, q_a_dd] at the start, middle and end of every
         step of the grid t. The start is taken one float above (right limit) and the end
         one float below (left limit): a trajectory returns at a switch time the
         acceleration of one side only (e.g. ``BangBang`` gives -a at t_f where the rest
-        after t_f has 0), and each step must see the side it lies on."""
+        after t_f has 0), and each step must see the side it lies on. middle=False: the
+        middle stage is not evaluated (NaN; generalized-alpha uses start and end only)."""
         t = np.asarray(t, dtype=float)
         a, b = t[:-1], t[1:]
-        ts = np.stack([np.nextafter(a, np.inf), 0.5 * (a + b), np.nextafter(b, -np.inf)],
-                      axis=1).ravel()
-        s = trajectory.evaluate(ts)
-        return np.ascontiguousarray(np.hstack([s.position, s.velocity, s.acceleration])
-                                    .reshape(len(a), 3, -1))
+        stages = [np.nextafter(a, np.inf), np.nextafter(b, -np.inf)]
+        if middle:
+            stages.insert(1, 0.5 * (a + b))
+        s = trajectory.evaluate(np.stack(stages, axis=1).ravel())
+        v = np.hstack([s.position, s.velocity, s.acceleration]).reshape(len(a), len(stages),
+                                                                         -1)
+        if middle:
+            return np.ascontiguousarray(v)
+        out = np.full((len(a), 3, v.shape[2]), np.nan)
+        out[:, 0], out[:, 2] = v[:, 0], v[:, 1]
+        return out
 
     def rk4(self, t, trajectory, x0, q0):
         """States X (len(t), 2 n_e) on the grid t from x0 = (e, e_d) with the closed
@@ -656,7 +663,7 @@ class MotionDriver:
         p = generalized_alpha_parameters(rho_inf)
         t = np.ascontiguousarray(t, dtype=float)
         ns = len(t) - 1
-        traj = self.stage_samples(trajectory, t)
+        traj = self.stage_samples(trajectory, t, middle=False)
         flags = np.zeros(ns, dtype=np.intc)
         flags[0] = 1
         flags[[k for k in restart if 0 < k < ns]] = 1
