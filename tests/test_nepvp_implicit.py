@@ -222,9 +222,11 @@ def test_galpha_equals_the_python_scheme_converged_tightly(five_bar_2):
     two differ by the compiled run's Newton tolerance only (atol 1e-9 per step on
     beta' |de_dd|). 2 elements per beam (the envelope has a band and a border), the
     first 0.1 s of the bang-bang (constant acceleration: no restart), 4000 steps.
-    Measured: 5.8e-8 on e (peak 2.2e-3; the same figure, to 8 digits, as the dense LU
-    of the previous driver: the factorization changes round-off only), asserted 5e-7;
-    1.47 iterations per step (asserted <= 2), one factorization per step (no stall).
+    Measured: 1.7e-11 on e (peak 2.2e-3), asserted 5e-7 (the driver with the dense LU
+    and the constant predictor z_n gave 5.8e-8: the envelope Cholesky changes
+    round-off only, the extrapolating predictor lets the iterations end nearer the
+    solution); 1.0 iterations per step (1.47 with the constant predictor; asserted
+    <= 1.2), one factorization per step (no stall).
     Decision recorded here: keeping S across steps (refreshed on stall only) took this
     difference to 3.3e-5 (the last-correction test stops early when the contraction
     is slow), so S is refreshed at every step."""
@@ -265,7 +267,7 @@ def test_galpha_equals_the_python_scheme_converged_tightly(five_bar_2):
     e_py = np.asarray(py.x)[-1]
     assert np.abs(X[-1, :ne]).max() > 1e-5
     assert np.abs(X[-1, :ne] - e_py).max() < 5e-7
-    assert its.mean() <= 2.0
+    assert its.mean() <= 1.2
     assert nst <= drv.factorizations < 1.05 * nst
 
 
