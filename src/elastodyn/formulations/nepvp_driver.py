@@ -16,15 +16,38 @@ hand-written driver around them:
 * ``galpha``: the generalized-alpha method (Chung & Hulbert 1993) in the form of
   Arnold & Bruels (2007, eqs. (9)-(11)), the same scheme, parameter formulas
   (:func:`~elastodyn.integrators.second_order.generalized_alpha_parameters`, passed in)
-  and Newton loop as :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear`,
-  on the elastic rows of eq. (38) at the end of every step:
+  and Newton loop as :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear`
+  (but for the predictor, below), on the elastic rows of eq. (38) at the end of every
+  step:
 
       r(e, e_d, e_dd) = M_ee e_dd + M_ea q_a_dd + c_e = 0
 
-  (M, c of the generated model problem at the closed joints q(q_a, e)). Modified
-  Newton: iteration matrix S = M_ee + beta' K_ee with K_ee the beams' linear elastic
-  stiffness, factorized at the first iterate of every step and again when the
-  corrections stop shrinking (as the Python scheme). Decision: K_ee is the stiff part
+  (M, c of the generated model problem at the closed joints q(q_a, e); the product
+  M_ee e_dd over the structural nonzeros of M_ee only, the entries of the generated M
+  that are not the constant 0, listed at generation: 860 of 2304 at 8 elements per
+  beam). Modified Newton: iteration matrix S = M_ee + beta' K_ee with K_ee the beams'
+  linear elastic stiffness, factorized at the first iterate of every step and again
+  when the corrections stop shrinking (as the Python scheme). The factorization is an
+  envelope Cholesky (S is symmetric positive definite) in an order that puts the rows
+  of S with more than twice the median count of nonzeros last (on the five-bar the
+  end coordinates of each beam's last element, coupled to all through the closure):
+  the envelope then holds the beams' bands and that border only (508 of the 1176
+  entries of the lower triangle, 2.7e3 multiply-adds against 1.8e4 for a dense
+  Cholesky at 8 elements); dense LU with partial pivoting if a pivot is not positive.
+  Decision: S is refreshed at every step, not kept across steps: kept (refreshed on
+  stall or a change of beta' only), the five-bar needed 2.6 instead of 2.0
+  iterations per step at 8 elements and, worse, the converged solution moved away
+  from a tightly converged one (3.3e-5 against 5.8e-8 on e, 2 elements, 0.1 s): with a
+  slowly contracting iteration the last-correction test stops early (measured,
+  tests/test_nepvp_implicit.py). Predictor: the first iterate of e_dd at t_{n+1} is
+  the quadratic extrapolation 3 (z_n - z_{n-1}) + z_{n-2} of the last three solutions
+  (linear after a restart, z_n at a restart; equal steps assumed: on an uneven step it
+  is a worse guess, never a different solution), where the Python scheme takes z_n:
+  the first correction is then mostly within the tolerance, so that one residual per
+  step suffices. Measured on the five-bar, 1 s at 3.125e-5 s: 1.96 -> 1.00 residuals
+  per step at 4 elements per beam, 2.01 -> 1.56 at 8, and a solution closer to the
+  tightly converged one (1.7e-11 against 5.8e-8 on e, 2 elements, 0.1 s; the platform
+  position moves by 2e-11 m). Decision: K_ee is the stiff part
   of dr/de (the axial and bending stiffness that sets the explicit step); what S leaves
   out, gamma' dc_e/de_d (gyroscopic) and beta' (dc_e/de - K_ee) (centrifugal, gravity
   through the closure, geometric stiffening), is small against M_ee + beta' K_ee at
@@ -36,7 +59,8 @@ hand-written driver around them:
   step and 2e-8 m at 1.25e-5 s (five-bar), so the iteration error stays 1 to 2 orders
   below it at every step used (measured: the platform error is unchanged to 4 digits
   from atol 1e-10 to 1e-8, while the evaluations drop from 45 728 to 30 011 at 4
-  elements per beam; 1e-9 keeps a margin for finer steps: 40 335). The
+  elements per beam, with the constant predictor z_n; 1e-9 keeps a margin for finer
+  steps: 40 335, 37 437 with the extrapolating predictor below). The
   scheme restarts (a = e_dd from the equations at the right limit, as at t_0) at the
   first step and at every step starting at a switch time, where the prescribed
   acceleration jumps; the step is then second order on each smooth piece;
@@ -209,11 +233,15 @@ static int lu_factor(int n, double *A, int *piv)
 static void lu_apply(int n, const double *A, const int *piv, double *b)
 {{
     /* the row swaps of lu_factor moved whole rows (multipliers included): apply them
-       all first, then the unit lower triangle (as LAPACK's getrs) */
+       all first, then the unit lower triangle (as LAPACK's getrs); both triangles by
+       rows (dot products along the contiguous rows of A) */
     for (int k = 0; k < n; k++)
         if (piv[k] != k) {{ double s = b[k]; b[k] = b[piv[k]]; b[piv[k]] = s; }}
-    for (int k = 0; k < n; k++)
-        for (int i = k + 1; i < n; i++) b[i] -= A[i * n + k] * b[k];
+    for (int i = 1; i < n; i++) {{
+        double s = b[i];
+        for (int k = 0; k < i; k++) s -= A[i * n + k] * b[k];
+        b[i] = s;
+    }}
     for (int k = n - 1; k >= 0; k--) {{
         double s = b[k];
         for (int j = k + 1; j < n; j++) s -= A[k * n + j] * b[j];
@@ -221,10 +249,93 @@ static void lu_apply(int n, const double *A, const int *piv, double *b)
     }}
 }}
 
+/* sum_k a[k] b[k], four partial sums (independent chains) */
+static inline double dot(int n, const double *a, const double *b)
+{{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {{
+        s0 += a[k] * b[k]; s1 += a[k + 1] * b[k + 1];
+        s2 += a[k + 2] * b[k + 2]; s3 += a[k + 3] * b[k + 3];
+    }}
+    for (; k < n; k++) s0 += a[k] * b[k];
+    return (s0 + s1) + (s2 + s3);
+}}
+
+/* Envelope Cholesky A = L L^T (row i of L from column f[i]: no fill outside the
+   envelope), rows of the lower triangle of A (n, n) in place, d (n) out: 1 / L_ii (a
+   product, not a division, on the chain from one entry to the next); 1 if a pivot is
+   not positive. */
+static int env_chol(int n, const int *f, double *A, double *d)
+{{
+    /* column by column: the diagonal of column j from row j, then the entries of
+       column j in the rows below whose envelope reaches it; these are independent of
+       each other (no chain of dependent dot products) */
+    for (int j = 0; j < n; j++) {{
+        const double *Aj = A + (long)j * n;
+        const double s = Aj[j] - dot(j - f[j], Aj + f[j], Aj + f[j]);
+        if (!(s > 0.0)) return 1;
+        A[(long)j * n + j] = sqrt(s);
+        const double dj = d[j] = 1.0 / sqrt(s);
+        for (int i = j + 1; i < n; i++) {{
+            if (f[i] > j) continue;
+            double *Ai = A + (long)i * n;
+            const int k0 = f[i] > f[j] ? f[i] : f[j];
+            Ai[j] = (Ai[j] - dot(j - k0, Ai + k0, Aj + k0)) * dj;
+        }}
+    }}
+    return 0;
+}}
+
+static void env_apply(int n, const int *f, const double *A, const double *d, double *b)
+{{
+    for (int i = 0; i < n; i++)                     /* L y = b */
+        b[i] = (b[i] - dot(i - f[i], A + (long)i * n + f[i], b + f[i])) * d[i];
+    for (int i = n - 1; i >= 0; i--) {{               /* L^T x = y, by columns of L^T */
+        const double *Ai = A + (long)i * n;
+        const double x = b[i] * d[i];
+        b[i] = x;
+        for (int k = f[i]; k < i; k++) b[k] -= Ai[k] * x;
+    }}
+}}
+
+/* The iteration matrix S = M_ee + bp K_ee in the order perm (S[i][k] = that of perm[i],
+   perm[k]) within the envelope f, factorized by env_chol; when that fails (not positive
+   definite), all of S in the original order by LU with partial pivoting (*lu = 1).
+   d (NE): 1 / L_ii. 1 if both fail. */
+static int iteration_matrix(const double *M, const double *K, double bp, const int *perm,
+                            const int *f, double *S, double *d, int *piv, int *lu)
+{{
+    for (int i = 0; i < NE; i++)
+        for (int k = f[i]; k <= i; k++)
+            S[i * NE + k] = M[(NA + perm[i]) * NN + NA + perm[k]]
+                            + bp * K[perm[i] * NE + perm[k]];
+    *lu = 0;
+    if (!env_chol(NE, f, S, d)) return 0;
+    for (int i = 0; i < NE; i++)
+        for (int k = 0; k < NE; k++)
+            S[i * NE + k] = M[(NA + i) * NN + NA + k] + bp * K[i * NE + k];
+    *lu = 1;
+    return lu_factor(NE, S, piv);
+}}
+
+static void iteration_apply(const double *S, const double *d, const int *piv, int lu,
+                            const int *perm, const int *f, double *r)
+{{
+    double y[NE];
+    if (lu) {{ lu_apply(NE, S, piv, r); return; }}
+    for (int i = 0; i < NE; i++) y[i] = r[perm[i]];
+    env_apply(NE, f, S, d, y);
+    for (int i = 0; i < NE; i++) r[perm[i]] = y[i];
+}}
+
 /* Elastic rows of eq. (38) at s = [q_a, q_a_d, q_a_dd], x = [e, e_d], z = e_dd:
-   r = M_ee z + M_ea q_a_dd + c_e; M (NN, NN) out; q the closed joints (guess in/out). */
+   r = M_ee z + M_ea q_a_dd + c_e; M (NN, NN) out; q the closed joints (guess in/out).
+   M_ee z over the structural nonzeros of M_ee only: row i's columns cols[rows[i]] ..
+   cols[rows[i + 1] - 1] (the entries of the generated M that are not the constant 0). */
 static int elastic_residual(const double *s, const double *x, const double *z, double *q,
-                            double *M, double *c, double *r)
+                            const int *rows, const int *cols, double *M, double *c,
+                            double *r)
 {{
     if (close_loop(s, x, q)) return 1;
     {model}(q, x, s + NA, x + NE, M, c);
@@ -232,7 +343,7 @@ static int elastic_residual(const double *s, const double *x, const double *z, d
         const double *Mi = M + (long)(NA + i) * NN;
         double f = c[NA + i];
         for (int j = 0; j < NA; j++) f += Mi[j] * s[2 * NA + j];
-        for (int k = 0; k < NE; k++) f += Mi[NA + k] * z[k];
+        for (int p = rows[i]; p < rows[i + 1]; p++) f += Mi[NA + cols[p]] * z[cols[p]];
         r[i] = f;
     }}
     return 0;
@@ -240,21 +351,25 @@ static int elastic_residual(const double *s, const double *x, const double *z, d
 
 /* Generalized-alpha (module docstring) on the grid t (nsteps + 1); traj as rk4 (the
    start and end stages are used); restart (nsteps): 1 where the scheme restarts; K
-   (NE, NE) the elastic stiffness; par = [alpha_m, alpha_f, beta, gamma, atol, rtol];
-   X (nsteps + 1, 2 NE) with X[0] the initial state; Z (nsteps + 1, NE) out: e_dd;
-   its (nsteps) out: Newton iterations; q (NJ) the closed joints (in/out). Returns 0,
-   the number n of the failing step (loop not closed), or -n (Newton failed). */
+   (NE, NE) the elastic stiffness; rows, cols: the structural nonzeros of M_ee
+   (elastic_residual); perm, fst: order and envelope of S (iteration_matrix);
+   par = [alpha_m, alpha_f, beta, gamma, atol, rtol]; X (nsteps + 1, 2 NE) with X[0]
+   the initial state; Z (nsteps + 1, NE) out: e_dd; its (nsteps) out: Newton
+   iterations; nfactor out: factorizations of S; q (NJ) the closed joints (in/out).
+   Returns 0, the number n of the failing step (loop not closed), or -n (Newton
+   failed). */
 int {name}_galpha(int nsteps, const double *t, const double *traj, const int *restart,
-                  const double *K, const double *par, int maxit, double *X, double *Z,
-                  int *its, double *q)
+                  const double *K, const int *rows, const int *cols, const int *perm,
+                  const int *fst, const double *par,
+                  int maxit, double *X, double *Z, int *its, int *nfactor, double *q)
 {{
     const double am = par[0], af = par[1], be = par[2], ga = par[3];
     const double atol = par[4], rtol = par[5];
     const double cm = 1.0 - am, cf = 1.0 - af, cc = cf / cm;
     double *M = malloc(sizeof(double) * NN * NN), *S = malloc(sizeof(double) * NE * NE);
-    int *piv = malloc(sizeof(int) * NE);
-    double a[NE], xt[NE], vt[NE], apre[NE], zk[NE], xk[2 * NE], r[NE], c[NN];
-    int rc = 0;
+    int *piv = malloc(sizeof(int) * NE), lu = 0;
+    double dinv[NE], a[NE], xt[NE], vt[NE], apre[NE], zk[NE], xk[2 * NE], r[NE], c[NN];
+    int rc = 0, nfact = 0;
     if (!M || !S || !piv) {{ rc = -1; goto done; }}
     for (int n = 0; n < nsteps; n++) {{
         const double h = t[n + 1] - t[n];
@@ -264,7 +379,9 @@ int {name}_galpha(int nsteps, const double *t, const double *traj, const int *re
         const double bp = h * h * be * cc;
         if (restart[n]) {{            /* e_dd at t_n+ from the equations; a = e_dd */
             for (int i = 0; i < NE; i++) zk[i] = 0.0;
-            if (elastic_residual(s0, x, zk, q, M, c, r)) {{ rc = n + 1; goto done; }}
+            if (elastic_residual(s0, x, zk, q, rows, cols, M, c, r)) {{
+                rc = n + 1; goto done;
+            }}
             for (int i = 0; i < NE; i++)
                 for (int k = 0; k < NE; k++) S[i * NE + k] = M[(NA + i) * NN + NA + k];
             if (lu_factor(NE, S, piv)) {{ rc = -(n + 1); goto done; }}
@@ -277,6 +394,11 @@ int {name}_galpha(int nsteps, const double *t, const double *traj, const int *re
             apre[i] = (af * z[i] - am * a[i]) / cm;
             zk[i] = z[i];
         }}
+        /* predictor (module docstring): extrapolation of e_dd on the current piece */
+        if (n > 1 && !restart[n] && !restart[n - 1])
+            for (int i = 0; i < NE; i++) zk[i] = 3.0 * (z[i] - z[i - NE]) + z[i - 2 * NE];
+        else if (n > 0 && !restart[n])
+            for (int i = 0; i < NE; i++) zk[i] = 2.0 * z[i] - z[i - NE];
         int it = 0;
         double size = 0.0, last = INFINITY;
         for (;;) {{
@@ -285,15 +407,19 @@ int {name}_galpha(int nsteps, const double *t, const double *traj, const int *re
                 xk[i] = xt[i] + be * h * h * an;
                 xk[NE + i] = vt[i] + ga * h * an;
             }}
-            if (elastic_residual(s1, xk, zk, q, M, c, r)) {{ rc = n + 1; goto done; }}
+            if (elastic_residual(s1, xk, zk, q, rows, cols, M, c, r)) {{
+                rc = n + 1; goto done;
+            }}
+            /* refresh rule (module docstring): at the first iterate of every step
+               and when the corrections stall */
             if (it == 0 || (it > 2 && size > 0.5 * last)) {{
-                for (int i = 0; i < NE; i++)
-                    for (int k = 0; k < NE; k++)
-                        S[i * NE + k] = M[(NA + i) * NN + NA + k] + bp * K[i * NE + k];
-                if (lu_factor(NE, S, piv)) {{ rc = -(n + 1); goto done; }}
+                if (iteration_matrix(M, K, bp, perm, fst, S, dinv, piv, &lu)) {{
+                    rc = -(n + 1); goto done;
+                }}
+                nfact++;
             }}
             if (it > 0) last = size;
-            lu_apply(NE, S, piv, r);
+            iteration_apply(S, dinv, piv, lu, perm, fst, r);
             size = 0.0;
             for (int i = 0; i < NE; i++) {{
                 zk[i] -= r[i];
@@ -316,6 +442,7 @@ int {name}_galpha(int nsteps, const double *t, const double *traj, const int *re
         its[n] = it;
     }}
 done:
+    *nfactor = nfact;
     free(M); free(S); free(piv);
     return rc;
 }}
@@ -425,6 +552,8 @@ class MotionDriver:
         if (meta["na"], meta["ne"], meta["nj"]) != (model.na, model.ne, model.n_joints):
             raise ModelError("the cached driver does not match the model's sizes")
         self.name, self.nt, self.nx = meta["name"], meta["nt"], meta["nx"]
+        self._mee_nonzero = meta["mee_nonzero"]
+        self._patterns = None
         self.programs = {k: CompiledProgram.from_library(lib, d["function"], d["inputs"],
                                                          d["outputs"])
                          for k, d in meta["programs"].items()}
@@ -458,25 +587,35 @@ class MotionDriver:
         source = [texts["model"], texts["inverse"],
                   texts["closure"] + "\n" + texts["kinematics"],
                   "#include <math.h>\n" + protos + "\n" + driver]
+        Mo = progs["model"].outputs["M"]
         meta = {"name": name, "nt": nt, "nx": nx, "na": na, "ne": ne,
                 "nj": model.n_joints,
+                "mee_nonzero": [[k for k in range(ne) if Mo[na + i, na + k] != 0]
+                                for i in range(ne)],
                 "programs": {k: _describe(p) for k, p in progs.items()}}
         return source, meta
 
     @staticmethod
-    def stage_samples(trajectory, t: np.ndarray) -> np.ndarray:
+    def stage_samples(trajectory, t: np.ndarray, middle: bool = True) -> np.ndarray:
         """(nsteps, 3, 3 n_a): [q_a, q_a_d, q_a_dd] at the start, middle and end of every
         step of the grid t. The start is taken one float above (right limit) and the end
         one float below (left limit): a trajectory returns at a switch time the
         acceleration of one side only (e.g. ``BangBang`` gives -a at t_f where the rest
-        after t_f has 0), and each step must see the side it lies on."""
+        after t_f has 0), and each step must see the side it lies on. middle=False: the
+        middle stage is not evaluated (NaN; generalized-alpha uses start and end only)."""
         t = np.asarray(t, dtype=float)
         a, b = t[:-1], t[1:]
-        ts = np.stack([np.nextafter(a, np.inf), 0.5 * (a + b), np.nextafter(b, -np.inf)],
-                      axis=1).ravel()
-        s = trajectory.evaluate(ts)
-        return np.ascontiguousarray(np.hstack([s.position, s.velocity, s.acceleration])
-                                    .reshape(len(a), 3, -1))
+        stages = [np.nextafter(a, np.inf), np.nextafter(b, -np.inf)]
+        if middle:
+            stages.insert(1, 0.5 * (a + b))
+        s = trajectory.evaluate(np.stack(stages, axis=1).ravel())
+        v = np.hstack([s.position, s.velocity, s.acceleration]).reshape(len(a), len(stages),
+                                                                         -1)
+        if middle:
+            return np.ascontiguousarray(v)
+        out = np.full((len(a), 3, v.shape[2]), np.nan)
+        out[:, 0], out[:, 2] = v[:, 0], v[:, 1]
+        return out
 
     def rk4(self, t, trajectory, x0, q0):
         """States X (len(t), 2 n_e) on the grid t from x0 = (e, e_d) with the closed
@@ -493,6 +632,37 @@ class MotionDriver:
                              f"elastic response)")
         return X, q
 
+    def patterns(self):
+        """(rows, cols, perm, first), int arrays: the structural nonzeros of M_ee in
+        compressed rows (row i's columns cols[rows[i]:rows[i + 1]], (n_e + 1,) and
+        (nnz,): the entries of the generated M that are not the constant 0), used by the
+        residual's product M_ee e_dd; and the order perm (n_e,) and envelope first
+        (n_e,) of the Cholesky factorization of the iteration matrix
+        S = M_ee + beta' K_ee.
+
+        Order: the rows of S with more than twice the median count of nonzeros last
+        (on the five-bar, the end coordinates of each beam's last element, coupled to
+        all through the closure), the others in their order (the beams' bands), so the
+        envelope holds the bands and the dense border only; first[i], the first column
+        of row i within the envelope of the reordered pattern (no fill outside it)."""
+        if self._patterns is None:
+            ne = self.model.ne
+            nz = np.zeros((ne, ne), dtype=bool)
+            for i, ks in enumerate(self._mee_nonzero):
+                nz[i, ks] = True
+            rows = np.concatenate([[0], np.cumsum(nz.sum(axis=1))])
+            cols = np.concatenate([np.flatnonzero(r) for r in nz] + [np.zeros(0, int)])
+            s = nz | (np.asarray(self.model.stiffness) != 0)
+            s |= s.T
+            count = s.sum(axis=1)
+            dense = count > 2 * np.median(count)
+            perm = np.concatenate([np.flatnonzero(~dense), np.flatnonzero(dense)])
+            p = s[np.ix_(perm, perm)] | np.eye(ne, dtype=bool)
+            first = np.array([np.flatnonzero(p[i, :i + 1])[0] for i in range(ne)])
+            self._patterns = tuple(np.ascontiguousarray(a, dtype=np.intc)
+                                   for a in (rows, cols, perm, first))
+        return self._patterns
+
     def galpha(self, t, trajectory, x0, q0, *, restart=(), rho_inf: float = 0.8,
                atol: float = 1e-9, rtol: float = 1e-7, max_iter: int = 20):
         """Generalized-alpha (module docstring) on the grid t (nsteps + 1,) [s] from
@@ -508,21 +678,24 @@ class MotionDriver:
         p = generalized_alpha_parameters(rho_inf)
         t = np.ascontiguousarray(t, dtype=float)
         ns = len(t) - 1
-        traj = self.stage_samples(trajectory, t)
+        traj = self.stage_samples(trajectory, t, middle=False)
         flags = np.zeros(ns, dtype=np.intc)
         flags[0] = 1
         flags[[k for k in restart if 0 < k < ns]] = 1
         K = np.ascontiguousarray(self.model.stiffness, dtype=float)
+        rows, cols, perm, fst = self.patterns()
         par = np.array([p.alpha_m, p.alpha_f, p.beta, p.gamma, atol, rtol])
         ne = self.model.ne
         X = np.zeros((ns + 1, 2 * ne))
         X[0] = x0
         Z = np.zeros((ns + 1, ne))
         its = np.zeros(ns, dtype=np.intc)
+        nf = np.zeros(1, dtype=np.intc)
         q = np.array(q0, dtype=float)
         rc = self._galpha(ctypes.c_int(ns), _ptr(t), _ptr(traj), _ptr(flags), _ptr(K),
-                          _ptr(par), ctypes.c_int(int(max_iter)), _ptr(X), _ptr(Z),
-                          _ptr(its), _ptr(q))
+                          _ptr(rows), _ptr(cols), _ptr(perm), _ptr(fst), _ptr(par),
+                          ctypes.c_int(int(max_iter)), _ptr(X), _ptr(Z), _ptr(its),
+                          _ptr(nf), _ptr(q))
         if rc > 0:
             raise ModelError(f"loop closure failed in the step starting at t = "
                              f"{t[rc - 1]:.6g} s (out of the workspace or a diverging "
@@ -531,6 +704,7 @@ class MotionDriver:
             raise ModelError(f"generalized-alpha: Newton did not converge in the step "
                              f"starting at t = {t[-rc - 1]:.6g} s in {max_iter} "
                              f"iterations (reduce the step {t[-rc] - t[-rc - 1]:.3g} s)")
+        self.factorizations = int(nf[0])
         return X, q, its
 
     def outputs(self, trajectory, time, X, q0, qr0) -> dict:
