@@ -223,3 +223,17 @@ def test_a_huge_grid_is_refused_before_allocating(kuo):
     with pytest.raises(InputError, match="at most"):
         sweep(kuo, [(WIDTH, 0.004, 0.008, 10_000), ("payload.mass", 0.1, 0.5, 10_000)],
               options={"reference": "undeformed"}, pose={"pose": [0.1, 0.0, 0.5]})
+
+
+@pytest.mark.parametrize("output, kw", [("deflection", {}),
+                                        ("frequencies", {"sensitivities": True})])
+def test_a_sweep_where_every_point_failed_is_still_saved(kuo, tmp_path, output, kw):
+    """Lower links too short to reach the pose at every design: each point fails with its
+    reason, the outputs keep their full shapes (NaN) and the result saves whole."""
+    r = sweep(kuo, [("links.lower.length", 0.02, 0.03, 2)],
+              options={"reference": "undeformed"}, pose={"pose": [0.1, 0.0, 0.5]},
+              output=output, count=2, **kw)
+    assert r.summary["computed"] == 0 and all(s != "ok" for s in r["status"])
+    key = "deflection_m" if output == "deflection" else "sensitivity_hz"
+    assert np.asarray(r[key]).shape == ((2, 3) if output == "deflection" else (2, 2, 1))
+    assert "sweep.nc" in r.save(tmp_path / "out")

@@ -106,8 +106,8 @@ def default_workers() -> int:
 
 def local_client(workers: int | None = None):
     """A Dask client on a new local cluster of ``workers`` processes (default: one per
-    core), one thread each, no dashboard. Close it with ``client.close()`` (and
-    ``client.cluster.close()``), or use it as a context manager."""
+    core), one thread each, no dashboard. Close both ``client.close()`` and
+    ``client.cluster.close()`` (:func:`engine` does)."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -123,7 +123,11 @@ def local_client(workers: int | None = None):
                                dashboard_address=None, silence_logs=logging.ERROR,
                                env={"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                                     "MKL_NUM_THREADS": "1"})
-    return Client(cluster, set_as_default=False)
+    try:
+        return Client(cluster, set_as_default=False)
+    except BaseException:
+        cluster.close()
+        raise
 
 
 def connect(address: str):
@@ -196,11 +200,16 @@ def run_tasks(func, tasks, *, client=None, progress=None, points_of=None) -> lis
                 k = index[fut.key]
                 if fut.status == "finished":
                     value = fut.result()
-                else:
-                    exc = fut.exception()
-                    f = failure_of(exc) if exc is not None else PointFailure("lost", "task lost")
-                    value = [PointFailure("lost" if f.kind == "error" else f.kind,
-                                          f.reason)] * size[k]
+                else:            # an error outside the per-point guard, or a lost task
+                    try:
+                        exc = fut.exception()
+                    except Exception as err:  # noqa: BLE001 - cancelled: no exception
+                        exc = err
+                    lost = exc is None or type(exc).__name__ in ("KilledWorker",
+                                                                 "CancelledError")
+                    f = (PointFailure("lost", f"task lost ({type(exc).__name__})") if lost
+                         else failure_of(exc))
+                    value = [f] * size[k]
                 finish(k, value)
         finally:
             client.cancel([f for f in futures if not f.done()])
@@ -229,6 +238,9 @@ def cached_model(spec, formulation, options: dict, model=None):
     key = model_key(spec, formulation, options)
     if model is not None:
         _MODELS[key] = model
+        _MODELS.move_to_end(key)
+        while len(_MODELS) > _MODEL_CACHE_SIZE:
+            _MODELS.popitem(last=False)
     model = _MODELS.get(key)
     if model is None:
         with warnings.catch_warnings():

@@ -36,7 +36,7 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import InputError
+from ..exceptions import InputError, ModelError
 from .engine import PointFailure, RunInterrupted, failure_of, run_tasks
 from .results import DatasetResult, status_csv
 
@@ -103,15 +103,18 @@ def sweep_point(payload: dict) -> list:
         spec = apply_sets(payload["spec"], sets, "sweep point")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            model = build_model(spec, payload["formulation"], **payload["options"])
             out = {}
             what = payload["output"]
-            if what == "frequencies":
+            if not (what == "frequencies" and payload.get("sensitivities")):
+                model = build_model(spec, payload["formulation"], **payload["options"])
+            if what == "frequencies" and payload.get("sensitivities"):
+                sens = _sensitivities(spec, payload)   # builds and solves the point once
+                out["frequencies_hz"] = sens["frequencies_hz"]
+                out["sensitivity"] = sens["d_f_d_p"]
+            elif what == "frequencies":
                 st = _state(model, payload["pose"])
                 r = modes(model, st, count=payload["count"], preload=payload["preload"])
                 out["frequencies_hz"] = np.asarray(r["frequencies_hz"], dtype=float)
-                if payload.get("sensitivities"):
-                    out["sensitivity"] = _sensitivities(spec, payload)
             elif what == "deflection":
                 from .modes import rest_linearization
                 from .workspace import end_effector_response
@@ -128,7 +131,6 @@ def sweep_point(payload: dict) -> list:
                                     step=payload["step"], initial=payload["initial"],
                                     method=payload["method"])
                 out["peak_deviation_m"] = peak_deviation(r)
-                out["model_warnings"] = len(r.warnings)
         out["warnings"] = [str(w.message).splitlines()[0] for w in caught
                            if not issubclass(w.category, (DeprecationWarning,
                                                           RuntimeWarning))][:3]
@@ -141,14 +143,13 @@ def sweep_point(payload: dict) -> list:
 
 
 def _sensitivities(spec, payload):
-    """d f_k / d p_j (count, n_keys) [Hz per SI unit] at the point's design, exact
-    (:func:`~elastodyn.analysis.frequency_sensitivity.sensitivity_point`)."""
+    """The frequencies and d f_k / d p_j (count, n_keys) [Hz per SI unit] at the point's
+    design, exact (:func:`~elastodyn.analysis.frequency_sensitivity.sensitivity_point`)."""
     from .frequency_sensitivity import sensitivity_point
-    out = sensitivity_point(spec, [k for k, _ in payload["values"]],
-                            formulation=payload["formulation"], options=payload["options"],
-                            state=payload["pose"], count=payload["count"],
-                            preload=payload["preload"])
-    return out["d_f_d_p"]
+    return sensitivity_point(spec, [k for k, _ in payload["values"]],
+                             formulation=payload["formulation"], options=payload["options"],
+                             state=payload["pose"], count=payload["count"],
+                             preload=payload["preload"])
 
 
 class SweepResult(DatasetResult):
@@ -257,6 +258,8 @@ class SweepResult(DatasetResult):
 def _design(params, design, samples, seed):
     keys = [p[0] for p in params]
     if design == "grid":
+        if samples is not None:
+            raise InputError("--lhs", samples, "only with design lhs (a Latin hypercube)")
         axes = []
         for key, lo, hi, num in params:
             if num is None:
@@ -359,8 +362,6 @@ def sweep(robot, parameters, *, formulation: str | None = None, options: dict | 
         else:
             raise first
     keys, values, axes = _design(params, design, samples, seed)
-    if len(values) > MAX_POINTS:
-        raise InputError("--set", len(values), f"at most {MAX_POINTS} points in all")
     if output == "peak-deviation":
         if trajectory is None:
             raise InputError("--trajectory", None, "the motion along which the deviation "
@@ -370,14 +371,26 @@ def sweep(robot, parameters, *, formulation: str | None = None, options: dict | 
     elif trajectory is not None:
         raise InputError("--trajectory", trajectory.get("law"), "only with --output "
                          "peak-deviation")
+    ee_dim = 0
+    if output == "deflection":   # the end-effector's position components (nominal)
+        from .workspace import end_effector_dim
+        ee_dim = end_effector_dim(nominal, _state(nominal, pose))
     if sensitivities and output != "frequencies":
         raise InputError("--sensitivities", "given", "only with --output frequencies")
     if sensitivities:   # refused keys and models are refused once, here, by name
         from .frequency_sensitivity import sensitivity_point
         first = apply_sets(spec, [f"{k}={float(v)!r}" for k, v in zip(keys, values[0])],
                            "sweep")
-        sensitivity_point(first, keys, formulation=form, options=opts, state=pose,
-                          count=count, preload=preload)
+        # a refused key or model is refused here; a failure of the first design itself
+        # (a pose its geometry cannot reach) is that point's, recorded with it
+        try:
+            sensitivity_point(first, keys, formulation=form, options=opts, state=pose,
+                              count=count, preload=preload)
+        except InputError as exc:
+            if exc.name in ("keys", "reference", "--formulation", "count"):
+                raise
+        except ModelError:
+            pass
     if output == "frequencies":
         n_el = nominal.coordinates.n_elastic
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
@@ -398,19 +411,15 @@ def sweep(robot, parameters, *, formulation: str | None = None, options: dict | 
                                                     "was interrupted)") for o in outcomes]
     result = _assemble(spec, form, opts, keys, values, axes, design, seed, output, count,
                        recs, name, inputs, time.perf_counter() - t0, interrupted is not None,
-                       sensitivities)
+                       sensitivities, ee_dim)
     if interrupted is not None:
         interrupted.partial = result
         raise interrupted
     return result
 
 
-def _column(recs, key, width=None):
-    ok = [r for r in recs if isinstance(r, dict) and key in r]
-    if width is None:
-        shape = np.shape(ok[0][key]) if ok else ()
-    else:
-        shape = (width,)
+def _column(recs, key, shape=()):
+    """(P,) + shape array of one output over the points (NaN where a point failed)."""
     out = np.full((len(recs),) + tuple(shape), np.nan)
     for i, r in enumerate(recs):
         if isinstance(r, dict) and key in r:
@@ -419,15 +428,15 @@ def _column(recs, key, width=None):
 
 
 def _assemble(spec, form, opts, keys, values, axes, design, seed, output, count, recs,
-              name, inputs, wall, interrupted, sensitivities) -> SweepResult:
+              name, inputs, wall, interrupted, sensitivities, ee_dim) -> SweepResult:
     q = {"point": np.arange(len(recs)), "parameter_values": values}
     if output == "frequencies":
-        q["frequencies_hz"] = _column(recs, "frequencies_hz", count)
+        q["frequencies_hz"] = _column(recs, "frequencies_hz", (count,))
         if sensitivities:
-            q["sensitivity_hz"] = _column(recs, "sensitivity")
+            q["sensitivity_hz"] = _column(recs, "sensitivity", (count, len(keys)))
     elif output == "deflection":
-        q["deflection_m"] = _column(recs, "deflection_m")
-        q["stiffness_n_m"] = _column(recs, "stiffness_n_m")
+        q["deflection_m"] = _column(recs, "deflection_m", (ee_dim,))
+        q["stiffness_n_m"] = _column(recs, "stiffness_n_m", (ee_dim,))
         q["min_stiffness_n_m"] = _column(recs, "min_stiffness_n_m")
     else:
         q["peak_deviation_m"] = _column(recs, "peak_deviation_m")

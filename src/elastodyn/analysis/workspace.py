@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..exceptions import InputError
+from ..exceptions import InputError, ModelError
 from ..fem.modal import modal_batch
 from ..integrators.threads import small_problem_threads
 from ..model import require
@@ -66,7 +66,8 @@ from .results import DatasetResult, status_csv
 
 __all__ = ["WorkspaceGrid", "workspace_grid", "workspace_map", "track_modes",
            "WorkspaceMapResult", "MAX_POINTS", "CHUNK", "end_effector_response", "as_spec",
-           "serpentine", "default_space", "actuator_ranges", "position_components"]
+           "serpentine", "default_space", "actuator_ranges", "position_components",
+           "end_effector_dim", "end_effector_compliance"]
 
 MAX_POINTS = 200_000
 """Largest grid."""
@@ -323,8 +324,8 @@ def _state_at(model, space, point, max_condition, cond=None):
                   else model.state(actuated=point))
         except Exception as exc:  # noqa: BLE001 - recorded for this point
             f = failure_of(exc)
-            if f.kind in ("model", "invalid"):   # no inverse kinematics, no loop closure
-                f = PointFailure("unreachable", f.reason)
+            if isinstance(exc, (InputError, ModelError)) and f.kind in ("model", "invalid"):
+                f = PointFailure("unreachable", f.reason)   # no IK, no loop closure
             return None, f, math.nan
     if cond is not None:      # known (and checked) already
         return st, None, cond
@@ -353,14 +354,26 @@ def position_components(model, st) -> list:
     return list(range(dim if dim is not None else min(3, len(st.pose))))
 
 
+def end_effector_dim(model, st) -> int:
+    """Number of end-effector position components :func:`end_effector_response` gives."""
+    if all(f"platform.d{c}" in model.coordinates.elastic for c in "XYZ"):
+        return 3
+    return len(position_components(model, st))
+
+
 def end_effector_response(model, st, lin):
     """(static deflection of the end-effector (d,) [m], its stiffness per axis (d,) [N/m],
     smallest stiffness [N/m]) at rest at ``st``: the deflection under gravity, and the
     compliance C = G K^-1 G^T of the end-effector position (G: its derivative with
     respect to the elastic coordinates, actuators locked)."""
-    names = lin.coordinates.names
+    return end_effector_compliance(model, st, lin.K, lin.coordinates.names)
+
+
+def end_effector_compliance(model, st, K, names):
+    """:func:`end_effector_response` from the stiffness K (n_e, n_e) of the linearization
+    at rest and the names of its coordinates."""
     plat = [f"platform.d{c}" for c in "XYZ"]
-    K = np.asarray(lin.K, dtype=float)
+    K = np.asarray(K, dtype=float)
     if all(p in names for p in plat):   # KED: the platform's displacements are coordinates
         G = np.zeros((3, len(names)))
         for k, p in enumerate(plat):
@@ -449,12 +462,11 @@ def _map_points(model, payload, space, pts, preload, kc) -> list:
             where.append(k)
     if not states:
         return out
-    lins = {}
     if hasattr(model, "rest_matrices"):
         try:
             Ms, Ks = model.rest_matrices(states, preload=preload)
-        except Exception:  # noqa: BLE001 - the batch failed: take the points one by one
-            Ms = Ks = None
+        except (ModelError, np.linalg.LinAlgError):
+            Ms = Ks = None       # a point of the batch has no answer: one by one
     else:
         Ms = Ks = None
     if Ms is None:
@@ -462,7 +474,6 @@ def _map_points(model, payload, space, pts, preload, kc) -> list:
         for st, k in zip(states, where):
             try:
                 _, lin, _ = rest_linearization(model, st, preload)
-                lins[k] = lin
                 Ms.append(lin.M)
                 Ks.append(lin.K)
                 keep.append((st, k))
@@ -484,9 +495,8 @@ def _map_points(model, payload, space, pts, preload, kc) -> list:
                "actuated": np.asarray(st.actuated, dtype=float)}
         if payload["deflection"]:
             try:
-                lin = lins.get(k) or rest_linearization(model, st, preload)[1]
-                rec["deflection"], rec["stiffness"], rec["min_stiffness"] = end_effector_response(
-                    model, st, lin)
+                rec["deflection"], rec["stiffness"], rec["min_stiffness"] = \
+                    end_effector_compliance(model, st, Ks[j], model.coordinates.elastic)
             except Exception as exc:  # noqa: BLE001 - recorded for this point
                 out[k] = failure_of(exc)
                 continue
