@@ -16,7 +16,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .._validate import positive_int
-from ..exceptions import InputError, ModelError
+from ..exceptions import DimensionError, InputError, ModelError
 
 __all__ = ["DENSE_LIMIT", "ModalResult", "modal_analysis", "modal_batch"]
 
@@ -165,8 +165,8 @@ def modal_batch(M, K, *, count: int):
     M = np.asarray(M, dtype=float)
     K = np.asarray(K, dtype=float)
     if M.ndim != 3 or M.shape != K.shape or M.shape[1] != M.shape[2]:
-        raise ModelError(f"modal_batch: M and K must be stacks (B, n, n) of one shape, got "
-                         f"{M.shape} and {K.shape}")
+        raise DimensionError(f"modal_batch: M and K must be stacks (B, n, n) of one shape, "
+                             f"got {M.shape} and {K.shape}")
     B, n, _ = M.shape
     count = positive_int("count", count)
     if count > n:
