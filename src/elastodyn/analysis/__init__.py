@@ -1,4 +1,5 @@
 """Analyses: free functions taking models, returning immutable results."""
-from .modal import ModalResult, beam_modes, modal_analysis
+from .._lazy import attach
 
 __all__ = ["ModalResult", "modal_analysis", "beam_modes"]
+__getattr__, __dir__ = attach(__name__, {".modal": tuple(__all__)})

@@ -24,7 +24,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from .._validate import choice, positive
 from ..exceptions import InputError, ModelError
@@ -221,6 +220,7 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
         sel = (time >= a - 1e-12) & (time <= b + 1e-12)
         # a first trial step of one output step at most: scipy's own guess can be so
         # large that the loop closure fails before the step could be rejected
+        from scipy.integrate import solve_ivp  # imported when used (start-up)
         sol = solve_ivp(rhs, (a, b), x, method="DOP853", t_eval=time[sel], rtol=rtol,
                         atol=atol, first_step=min(step, b - a))
         if not sol.success:
@@ -259,6 +259,7 @@ def _row_names(rows):
 
 
 def _end_state(rhs, a, b, x, rtol, atol):
+    from scipy.integrate import solve_ivp  # imported when used (start-up)
     sol = solve_ivp(rhs, (a, b), x, method="DOP853", rtol=rtol, atol=atol)
     return sol.y[:, -1]
 
@@ -319,6 +320,7 @@ def simulate_direct(model: NEPVPModel, qa0, duration: float, *, qd_a0=None, e0=N
         qdda, edd = model.direct(q, e, qda, ed, f)
         return np.concatenate([qda, ed, qdda, edd])
 
+    from scipy.integrate import solve_ivp  # imported when used (start-up)
     sol = solve_ivp(rhs, (0.0, T), x0, method="DOP853", t_eval=time, rtol=rtol, atol=atol)
     if not sol.success:
         raise ModelError(f"integration failed: {sol.message}")

@@ -14,7 +14,7 @@ MAX_LINKS = 12
 
 
 def register(sub):
-    from ..symbolic import LANGUAGES
+    from ..symbolic.languages import LANGUAGES
     g = sub.add_parser("generate", help="export the symbolic model as code",
                        description="Generate the model of a robot with intermediate "
                                    "variables and dead-variable elimination, print its "

@@ -20,29 +20,15 @@ convention), through :func:`scipy.integrate.solve_ivp`:
 
 All times in seconds, SI units throughout.
 """
-from ._system import ConstantSystem, constant_system
-from .second_order import (
-    GeneralizedAlphaParameters,
-    NewmarkScheme,
-    SecondOrderResult,
-    generalized_alpha,
-    generalized_alpha_parameters,
-    newmark,
-)
-from .state_space import StateSpaceResult, second_order_to_state_space, simulate_state_space
-from .threads import small_problem_threads
+from .._lazy import attach
 
-__all__ = [
-    "small_problem_threads",
-    "ConstantSystem",
-    "constant_system",
-    "SecondOrderResult",
-    "GeneralizedAlphaParameters",
-    "generalized_alpha_parameters",
-    "newmark",
-    "NewmarkScheme",
-    "generalized_alpha",
-    "StateSpaceResult",
-    "simulate_state_space",
-    "second_order_to_state_space",
-]
+_EXPORTS = {
+    "._system": ("ConstantSystem", "constant_system"),
+    ".second_order": ("GeneralizedAlphaParameters", "NewmarkScheme", "SecondOrderResult",
+                      "generalized_alpha", "generalized_alpha_parameters", "newmark"),
+    ".state_space": ("StateSpaceResult", "second_order_to_state_space",
+                     "simulate_state_space"),
+    ".threads": ("small_problem_threads",),
+}
+__all__ = [name for names in _EXPORTS.values() for name in names]
+__getattr__, __dir__ = attach(__name__, _EXPORTS)

@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import ModelError
-from .core import Program
-from .printers import print_program
+# the printers (and sympy through them) are imported where a program is printed: a
+# process that loads a cached library imports no sympy
 
 __all__ = ["compile_program", "CompiledProgram", "cache_dir", "load_source",
            "cached_library", "have_compiler"]
@@ -186,7 +186,8 @@ class CompiledProgram:
     zero-allocation function that reads fixed input arrays and fills fixed outputs.
     """
 
-    def __init__(self, program: Program, source_lang: str = "c"):
+    def __init__(self, program, source_lang: str = "c"):
+        from .printers import print_program
         self.program = program
         self.in_sizes = {g: len(s) for g, s in program.inputs.items()}
         self.out_shapes = {g: (M.rows, M.cols) for g, M in program.outputs.items()}
@@ -261,6 +262,6 @@ def load_source(source: str):
         return None
 
 
-def compile_program(program: Program) -> CompiledProgram:
+def compile_program(program) -> CompiledProgram:
     """Compile ``program`` (cached by content hash)."""
     return CompiledProgram(program)

@@ -30,11 +30,9 @@ from sympy.codegen.rewriting import create_expand_pow_optimization
 from .._version import __version__
 from ..exceptions import InputError
 from .core import Program
+from .languages import EXTENSIONS, LANGUAGES
 
 __all__ = ["LANGUAGES", "print_program", "EXTENSIONS"]
-
-LANGUAGES = ("c", "python", "octave", "latex")
-EXTENSIONS = {"c": ".c", "python": ".py", "octave": ".m", "latex": ".tex"}
 _expand_pow = create_expand_pow_optimization(8)
 
 

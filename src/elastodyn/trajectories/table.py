@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
-from scipy.interpolate import BPoly, make_interp_spline
 
 from ..exceptions import DimensionError, InputError
 from ._base import Trajectory, TrajectorySample, as_times, check_space, readonly, sample
@@ -180,12 +179,14 @@ class TableTrajectory(Trajectory):
 
         if hermite:
             nodes = np.stack([position, derivs[0], derivs[1]], axis=1)  # (n, 3, dim)
+            from scipy.interpolate import BPoly
             interp = BPoly.from_derivatives(time, nodes, orders=_SPLINE_DEGREE)
         else:
             bc = None
             if self.boundary == "rest":
                 zero = np.zeros(position.shape[1])
                 bc = ([(1, zero), (2, zero)], [(1, zero), (2, zero)])
+            from scipy.interpolate import make_interp_spline
             interp = make_interp_spline(time, position, k=_SPLINE_DEGREE, bc_type=bc, axis=0)
         chain = (interp, *(interp.derivative(m) for m in (1, 2, 3)))
 
