@@ -27,6 +27,11 @@ given jets, their exact derivatives). Indexing acts on the value's axes (the der
 axes are trailing and hidden). Scalar functions with known derivatives enter by
 :func:`compose`.
 
+Storage of H. Every operation is linear in the operands' H with coefficients that do
+not mix the two derivative axes, so a jet may carry any matrix whose *symmetric part* is
+the Hessian: the product rule's a' b'^T + b' a'^T is stored as 2 a' b'^T (one array
+pass less, no transposed copy), and :func:`hessian` returns the symmetric part.
+
 Shapes: v (...), g (..., nv), H (..., nv, nv); every operation broadcasts as numpy does
 over the value's axes.
 """
@@ -34,12 +39,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Jet", "variables", "compose", "value", "gradient", "hessian"]
+__all__ = ["Jet", "variables", "compose", "quadratic_form", "value", "gradient",
+           "hessian"]
 
 
 class Jet:
     """A value with its gradient and (optionally) Hessian with respect to nv variables
-    (module docstring). Build the independent variables with :func:`variables`."""
+    (module docstring: ``H`` is stored up to an antisymmetric part; :func:`hessian`
+    gives the Hessian). Build the independent variables with :func:`variables`."""
 
     __slots__ = ("v", "g", "H")
     __array_priority__ = 1000
@@ -164,11 +171,13 @@ def gradient(x, nv: int):
 
 
 def hessian(x, nv: int):
-    """The Hessian (..., nv, nv) of a second-order jet (zeros for an array)."""
+    """The Hessian (..., nv, nv) of a second-order jet, symmetric (zeros for an
+    array)."""
     if isinstance(x, Jet):
         if x.H is None:
             raise ValueError("jets: a first-order jet has no Hessian")
-        return np.broadcast_to(x.H, x.shape + (nv, nv))
+        H = np.broadcast_to(x.H, x.shape + (nv, nv))
+        return 0.5 * (H + np.swapaxes(H, -1, -2))
     x = np.asarray(x)
     return np.zeros(x.shape + (nv, nv), dtype=np.result_type(x, float))
 
@@ -257,8 +266,10 @@ def _scale(j: Jet, c):
     return Jet(v, g, H)
 
 
-def _sym(P):
-    return P + np.swapaxes(P, -1, -2)
+def _outer2(ga, gb):
+    """2 ga gb^T (..., nv, nv): the product rule's ga gb^T + gb ga^T up to an
+    antisymmetric part (module docstring)."""
+    return (2.0 * ga)[..., :, None] * gb[..., None, :]
 
 
 def multiply(a, b):
@@ -276,7 +287,7 @@ def multiply(a, b):
     H = None
     if _order(a, b) == 2:
         H = (a.H * bv[..., None, None] + av[..., None, None] * b.H
-             + _sym(a.g[..., :, None] * b.g[..., None, :]))
+             + _outer2(a.g, b.g))
     return Jet(v, g, H)
 
 
@@ -394,7 +405,7 @@ def einsum(subscripts, *operands, **kwargs):
     H = None
     if order == 2:
         H = (term({p: (a.H, "YZ")}) + term({q: (b.H, "YZ")})
-             + _sym(term({p: (a.g, "Y"), q: (b.g, "Z")})))
+             + term({p: (2.0 * a.g, "Y"), q: (b.g, "Z")}))
     return Jet(v, g, H)
 
 
@@ -437,10 +448,28 @@ def cross(a, b, axis=-1):
         if order == 2:
             H = H + c(av[..., None, None], b.H, 2)
     if ja and jb and order == 2:
-        H = H + _sym(c(a.g[..., :, None], b.g[..., None, :], 2))
+        H = H + c((2.0 * a.g)[..., :, None], b.g[..., None, :], 2)
     n = (a if ja else b).nv
     g = np.broadcast_to(g, v.shape + (n,))
     return Jet(v, g, None if order == 1 else np.broadcast_to(H, v.shape + (n, n)))
+
+
+def quadratic_form(x, K):
+    """1/2 x^T K x over the last axis of x (..., m) with a constant symmetric K (m, m):
+    value 1/2 x.Kx, gradient g_x^T K x, Hessian g_x^T K g_x + sum_i (K x)_i H_x,i (one
+    contraction per term, cheaper than the product rule of its factors)."""
+    if not isinstance(x, Jet):
+        x = np.asarray(x)
+        return 0.5 * np.sum((x @ K) * x, axis=-1)
+    Kx = x.v @ K                                                   # (..., m)
+    v = 0.5 * np.sum(Kx * x.v, axis=-1)
+    g = np.einsum("...iY,...i->...Y", x.g, Kx)
+    H = None
+    if x.H is not None:
+        KG = np.einsum("ij,...jZ->...iZ", K, x.g)
+        H = np.einsum("...iY,...iZ->...YZ", x.g, KG) + np.einsum("...i,...iYZ->...YZ", Kx,
+                                                                  x.H)
+    return Jet(v, g, H)
 
 
 # ---------------------------------------------------------------------- structure
