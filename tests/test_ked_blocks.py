@@ -157,10 +157,11 @@ def test_deflected_newton_per_sample_equals_single_sample_solves():
     """The deflected reference's Newton drops each sample from the batch once its update
     is below the tolerance (issue 16: the Hessians are the cost). The samples are
     independent, so the batch must equal solving each sample alone (where nothing is
-    dropped) to the Newton tolerance in delta_s, and to the Hessian's own
-    central-difference noise (~1e-9 of the stiffest entries, corotational.HESSIAN_STEP)
-    in K_T; the mass is evaluated at the same delta_s. The gradient vanishes at the
-    result (to 1e-9 of the gradient at the undeformed pose, the loads)."""
+    dropped) to the Newton tolerance in delta_s, and in K_T (exact, by jets, at each
+    sample's last iterate) to its change over that tolerance (~ tol V^(3), ~1e-9 of
+    the stiffest entries); the mass is evaluated at the same delta_s. The gradient
+    vanishes at the result (to 1e-9 of the gradient at the undeformed pose, the
+    loads)."""
     from elastodyn.formulations.ked_deflected import NEWTON_TOL, DeflectedReference
     m = KEDDeltaModel(ROBOT, elements=2)
     smp = Circle.kuo2016().evaluate(np.array([0.0, 0.13, 0.27, 0.41]))
