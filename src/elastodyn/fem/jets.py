@@ -147,13 +147,13 @@ class Jet:
 def variables(z0, order: int = 2) -> Jet:
     """The independent variables z0 (..., nv) (real or complex) as jets: g = identity,
     H = 0 (``order`` 2) or no H (``order`` 1)."""
+    if order not in (1, 2):
+        raise ValueError(f"jets: order {order}, expected 1 or 2")
     z0 = np.asarray(z0)
     z0 = z0.astype(np.result_type(z0, float), copy=False)
     nv = z0.shape[-1]
     g = np.broadcast_to(np.eye(nv, dtype=z0.dtype), z0.shape + (nv,))
     H = np.zeros(z0.shape + (nv, nv), dtype=z0.dtype) if order == 2 else None
-    if order not in (1, 2):
-        raise ValueError(f"jets: order {order}, expected 1 or 2")
     return Jet(z0, g, H)
 
 
@@ -210,15 +210,13 @@ def _order(*xs):
     return 1 if any(isinstance(x, Jet) and x.H is None for x in xs) else 2
 
 
-def _const(x, like: Jet, shape=None) -> Jet:
+def _const(x, like: Jet) -> Jet:
     """An array as a jet of zero derivatives with like's nv and order."""
     x = np.asarray(x)
     n = like.nv
     dt = np.result_type(x, like.g, float)
-    s = x.shape if shape is None else shape
-    return Jet(np.broadcast_to(x, s) if shape is not None else x,
-               np.zeros(s + (n,), dtype=dt),
-               None if like.H is None else np.zeros(s + (n, n), dtype=dt))
+    return Jet(x, np.zeros(x.shape + (n,), dtype=dt),
+               None if like.H is None else np.zeros(x.shape + (n, n), dtype=dt))
 
 
 # ---------------------------------------------------------------------- elementwise
