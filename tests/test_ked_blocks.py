@@ -221,8 +221,9 @@ def test_complex_blocks_solve_as_dense(kernel):
     x0 = s.solve(K, F)
     x = s.solve(K + 1j * h * B, F + 1j * h * dF)
     Kd = dense_leg_blocks(K, blocks, N)
-    dx = np.linalg.solve(Kd, (dense_leg_blocks(dF, blocks, N, matrix=False)
-                              - (dense_leg_blocks(B, blocks, N) @ x0[..., None])[..., 0])[..., None])
+    rhs = (dense_leg_blocks(dF, blocks, N, matrix=False)
+           - (dense_leg_blocks(B, blocks, N) @ x0[..., None])[..., 0])
+    dx = np.linalg.solve(Kd, rhs[..., None])
     tol = 10 * EPS * np.max(np.linalg.cond(Kd))   # both solves backward stable
     np.testing.assert_allclose(x.real, x0, rtol=0, atol=tol * np.abs(x0).max())
     np.testing.assert_allclose(x.imag / h, dx[..., 0], rtol=0, atol=tol * np.abs(dx).max())
