@@ -35,7 +35,10 @@ The total potential is V(delta) = sum of the corotational elements' strain energ
 load potentials (:class:`elastodyn.fem.corotational.CorotationalBeam`: dead body forces
 b(s) = g - a(s) of the rigid motion on the link axes) plus the platform's
 -m (g - X_ddot) . (X + d_P + Q_P c). The reference delta_s solves grad V = 0 (Newton on
-the exact Hessian); at it:
+the exact Hessian: second-order jets, :mod:`elastodyn.fem.jets`, through the node maps
+below and the elements; complex-safe, so that a description entry carried by a complex
+step, :mod:`elastodyn.analysis.frequency_sensitivity`, passes through delta_s, K_T and
+M); at it:
 
     M = sum J_e^T M_e J_e + M_P      (mass about the deflected links),
     K_T = Hessian of V                (elastic + geometric stiffness of every internal
