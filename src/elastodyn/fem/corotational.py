@@ -200,7 +200,8 @@ def _unit(v):
 class CorotationalBeam:
     """A straight two-node spatial beam element of the cubic (Hermite) family, undeformed
     length l0 [m], with its linear stiffness and consistent mass in local dofs (node dofs
-    u v w rx ry rz; :mod:`elastodyn.fem.elements`) and its mass per length [kg/m].
+    u v w rx ry rz; :mod:`elastodyn.fem.elements`) and its mass per length [kg/m]
+    (complex, as the matrices, when a description entry carries a complex step).
 
     Build with :meth:`of` from a section and a material.
     """
