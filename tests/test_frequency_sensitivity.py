@@ -130,6 +130,102 @@ def test_ked_geometry_equals_finite_differences():
     _check_fd(spec, ["geometry.leg_angles.1"], "ked", KED, POSE, 6, 1e-4)
 
 
+DEFL = {"reference": "deflected"}
+PAYLOAD = ["payload.mass=0.2", "payload.com=[0.01, 0.0, 0.02]",
+           "payload.inertia=[[1e-3, 0, 0], [0, 1e-3, 0], [0, 0, 1.5e-3]]"]
+
+
+# Deflected reference (exact jets, Newton in complex arithmetic) against finite
+# differences of models rebuilt with apply_sets: Richardson-extrapolated central
+# differences R = (4 D(h/2) - D(h)) / 3, D(h) = (f(p + h) - f(p - h)) / 2h, relative
+# step 1e-2 (absolute 0.1 for an entry whose nominal value is 0, e.g. gravity.0 in
+# m/s^2). Truncation O(h^4 p^4 f^(5) / f'): measured for a section height (I ~ h^3, the
+# largest) plain central differences err by 1.2e-4 / 1.3e-5 / 1.0e-6 of the column at
+# h = 3e-3 / 1e-3 / 3e-4, falling as h^2 to the exact value, so the extrapolation at
+# 1e-2 errs by ~1e-6. Round-off: the deflected model's frequencies carry a relative
+# noise eps_f <= 1e-10 (measured on the three lowest modes, ~3 Hz; 3e-12 on the higher),
+# independent of Newton's tolerance (eigenvalue round-off, eps lambda_max / lambda); the
+# extrapolation amplifies it to <= 3 eps_f f / h: the tolerance is 1e-5 of the column's
+# largest derivative plus that bound with eps_f = 1e-9 (x 10), which matters only for
+# entries of small log-sensitivity (a payload's com, a horizontal gravity). Steps of
+# 1e-5..1e-6 of plain differences drown in that noise (measured 4e-5..3e-4 of the
+# column). A dropped imaginary part anywhere in the build (e.g. the deflection's
+# dependence on p) is an O(1e-2..1) error.
+def _check_fd_steps(spec, keys, options, count, step=1e-2, rtol=1e-5, eps_f=1e-9):
+    r = frequency_sensitivities(spec, keys, options=options, state={"pose": POSE},
+                                count=count)
+    assert r.model["reference"] == options.get("reference", "deflected")
+    f = r["frequencies_hz"]
+    for j, key in enumerate(keys):
+        v = r["nominal_values"][j]
+        h = step if v != 0 else 10 * step          # _fd: relative, absolute at 0
+        d = h * abs(v) if v != 0 else h
+        fd = (4 * _fd(spec, key, v, h / 2, "ked", options, POSE, count)
+              - _fd(spec, key, v, h, "ked", options, POSE, count)) / 3
+        scale = np.abs(fd).max()
+        assert scale > 0, key
+        tol = rtol * scale + 3 * eps_f * f.max() / d
+        np.testing.assert_allclose(r["d_f_d_p"][:, j], fd, rtol=0, atol=tol,
+                                   err_msg=key)
+    return r
+
+
+def test_ked_deflected_materials_sections_masses_equal_finite_differences():
+    spec = apply_sets(load_description("delta-kuo2016"), PAYLOAD)
+    _check_fd_steps(spec, ["links.lower.material.E", "links.upper.material.E",
+                           "links.upper.material.G", "links.lower.material.rho",
+                           "links.upper.section.width", "links.lower.section.height",
+                           "platform.mass", "payload.mass", "payload.com.0",
+                           "payload.com.2", "payload.inertia.2.2", "payload.inertia.0.0"],
+                    DEFL, 6)
+
+
+def test_ked_deflected_geometry_and_gravity_equal_finite_differences():
+    spec = apply_sets(load_description("delta-kuo2016"), PAYLOAD)
+    keys = [k for k in GEOMETRY_KED if "leg_angles" not in k] + ["gravity.0"]
+    _check_fd_steps(spec, keys + ["geometry.leg_angles.1"], DEFL, 6)
+
+
+def test_ked_deflected_another_delta_equals_finite_differences():
+    """Another Delta by --set style changes: a circular lower section, longer links,
+    a larger platform, a payload off-centre, two elements per link."""
+    from elastodyn.description.schema import parse_spec
+    data = load_description("delta-kuo2016").model_dump(mode="json", exclude_none=True)
+    data["links"]["lower"]["section"] = {"shape": "circle", "diameter": 0.008}
+    spec = apply_sets(parse_spec(data),
+                      PAYLOAD + ["links.upper.length=0.25", "links.lower.length=0.55",
+                                 "geometry.platform_radius=0.06"])
+    _check_fd_steps(spec, ["links.lower.section.diameter", "links.upper.section.height",
+                           "links.lower.material.E", "links.lower.length",
+                           "geometry.base_radius", "payload.mass", "payload.com.2",
+                           "gravity.2"], {**DEFL, "elements": 2}, 6)
+
+
+def test_ked_deflected_stiff_limit_is_the_undeformed_reference():
+    """E and G x s: the sag (~ 1/s) vanishes and the deflected reference's
+    sensitivities approach the undeformed reference's (with its preload) at first order
+    in 1/s (measured gaps, largest over the modes relative to each column: 0.21, 0.024,
+    2.5e-3, 2.5e-4, 2.5e-5 for s = 1, 10 ... 1e4)."""
+    spec = load_description("delta-kuo2016")
+    keys = ["links.lower.section.width", "links.upper.length", "platform.mass",
+            "geometry.platform_radius"]
+
+    def gap(s):
+        sp = apply_sets(spec, [f"links.{ln}.material.{k}="
+                               f"{s * getattr(getattr(spec.links, ln).material, k)!r}"
+                               for ln in ("upper", "lower") for k in ("E", "G")])
+        a = frequency_sensitivities(sp, keys, options=DEFL, state={"pose": POSE},
+                                    count=6)["d_f_d_p"]
+        b = frequency_sensitivities(sp, keys, options=KED, state={"pose": POSE},
+                                    count=6)["d_f_d_p"]
+        return (np.abs(a - b).max(axis=0) / np.abs(b).max(axis=0)).max()
+
+    g0, g2, g3 = gap(1.0), gap(1e2), gap(1e3)
+    assert g0 > 1e-2                      # the sag matters at the nominal stiffness
+    assert g3 < 1e-3 * g0 * 2             # ~ 1/s
+    assert 0.08 < g3 / g2 < 0.12          # first order in 1/s: ratio 1/10
+
+
 def test_ked_geometry_mechanism_and_elements():
     """A spherical joint at D (three mechanism freedoms held by the preload: the quasi-
     static link forces come from a minimum-norm least-squares solve, whose complex-step
@@ -470,10 +566,17 @@ def test_refused_keys(robot, formulation, options, key, words):
     assert exc.value.name == "keys" and key in str(exc.value)
 
 
-def test_ked_deflected_reference_refused():
-    with pytest.raises(InputError, match="undeformed"):
-        frequency_sensitivities("delta-kuo2016", ["links.lower.material.E"],
-                                state={"pose": POSE})
+def test_ked_deflected_reference_is_the_default_and_differentiated():
+    """The deflected reference (the Delta's default) is no longer refused; its
+    sensitivities differ from the undeformed reference's by the sag's effect (a few
+    percent: Kuo's robot sags 26 mm)."""
+    r = frequency_sensitivities("delta-kuo2016", ["links.lower.material.E"],
+                                state={"pose": POSE}, count=4)
+    assert r.model["reference"] == "deflected"
+    u = frequency_sensitivities("delta-kuo2016", ["links.lower.material.E"],
+                                options=KED, state={"pose": POSE}, count=4)
+    d = np.abs(r["d_f_d_p"] - u["d_f_d_p"]).max() / np.abs(u["d_f_d_p"]).max()
+    assert 1e-3 < d < 0.2
 
 
 def test_rigid_formulation_refused():

@@ -157,10 +157,11 @@ def test_deflected_newton_per_sample_equals_single_sample_solves():
     """The deflected reference's Newton drops each sample from the batch once its update
     is below the tolerance (issue 16: the Hessians are the cost). The samples are
     independent, so the batch must equal solving each sample alone (where nothing is
-    dropped) to the Newton tolerance in delta_s, and to the Hessian's own
-    central-difference noise (~1e-9 of the stiffest entries, corotational.HESSIAN_STEP)
-    in K_T; the mass is evaluated at the same delta_s. The gradient vanishes at the
-    result (to 1e-9 of the gradient at the undeformed pose, the loads)."""
+    dropped) to the Newton tolerance in delta_s, and in K_T (exact, by jets, at each
+    sample's last iterate) to its change over that tolerance (~ tol V^(3), ~1e-9 of
+    the stiffest entries); the mass is evaluated at the same delta_s. The gradient
+    vanishes at the result (to 1e-9 of the gradient at the undeformed pose, the
+    loads)."""
     from elastodyn.formulations.ked_deflected import NEWTON_TOL, DeflectedReference
     m = KEDDeltaModel(ROBOT, elements=2)
     smp = Circle.kuo2016().evaluate(np.array([0.0, 0.13, 0.27, 0.41]))
@@ -189,3 +190,40 @@ def test_unknown_kernel_is_an_input_error():
     m = KEDDeltaModel(ROBOT, elements=1, reference="undeformed")
     with pytest.raises(InputError, match="kernel"):
         LegBlockSolver(m.leg_pattern, m.leg_blocks, m.dof, kernel="sparse")
+
+
+@pytest.mark.parametrize("kernel", ["banded", "dense"])
+def test_complex_blocks_solve_as_dense(kernel):
+    """Complex leg blocks (a complex-step sensitivity of the deflected reference,
+    analysis.frequency_sensitivity): a genuinely complex system equals numpy's dense
+    complex LU (to 10 eps cond, as above), and a complex step A = K + i h dK,
+    r = F + i h dF gives Re x = x0 and Im x / h = K^-1 (dF - dK x0) (the derivative of
+    the solve, dense), both to 10 eps cond(K)."""
+    m = KEDDeltaModel(ROBOT, elements=4)
+    mo = m.motion(np.array([[0.1, 0.05, 0.45]]))
+    K = m.deflected_reference(mo).K                          # (1, 3, nb, nb)
+    rng = np.random.default_rng(7)
+    B = rng.normal(size=K.shape) * m.leg_pattern
+    B = B + np.swapaxes(B, -1, -2)
+    N, blocks = m.dof, m.leg_blocks
+    r = rng.normal(size=K.shape[:-1]) + 1j * rng.normal(size=K.shape[:-1])
+    s = LegBlockSolver(m.leg_pattern, blocks, N, kernel=kernel)
+    A = K + 1e-3j * np.abs(K).max() * B
+    Ad = dense_leg_blocks(A, blocks, N)
+    ref = np.linalg.solve(Ad, dense_leg_blocks(r, blocks, N, matrix=False)[..., None])[..., 0]
+    got = s.solve(A, r)
+    assert got.dtype == complex
+    cond = np.max(np.linalg.cond(Ad))
+    assert np.abs(got - ref).max() / np.abs(ref).max() <= 10 * EPS * cond
+    h = 1e-30
+    F = r.real
+    dF = r.imag
+    x0 = s.solve(K, F)
+    x = s.solve(K + 1j * h * B, F + 1j * h * dF)
+    Kd = dense_leg_blocks(K, blocks, N)
+    rhs = (dense_leg_blocks(dF, blocks, N, matrix=False)
+           - (dense_leg_blocks(B, blocks, N) @ x0[..., None])[..., 0])
+    dx = np.linalg.solve(Kd, rhs[..., None])
+    tol = 10 * EPS * np.max(np.linalg.cond(Kd))   # both solves backward stable
+    np.testing.assert_allclose(x.real, x0, rtol=0, atol=tol * np.abs(x0).max())
+    np.testing.assert_allclose(x.imag / h, dx[..., 0], rtol=0, atol=tol * np.abs(dx).max())

@@ -68,11 +68,21 @@ and the key is refused; if nothing changes, the entry does not enter the lineari
 (e.g. a beam's density when its mass properties are given) and its derivatives are zero
 (said in a warning). Never a silently wrong derivative.
 
-Formulations: ``ffrf`` (3prr-rosyid2020, slider-crank-simeon) and ``ked`` about the
-undeformed reference (delta-kuo2016 with ``options={"reference": "undeformed"}``, the
-preload of Kuo's linear structure included) carry the materials, sections and masses
-listed in :data:`DIFFERENTIABLE`; the KED also its geometry (link lengths, base and
-platform radii, leg angles, the platform disc's thickness) and gravity. With mechanism
+Formulations: ``ffrf`` (3prr-rosyid2020, slider-crank-simeon) and ``ked`` (delta-kuo2016)
+about either reference carry the materials, sections and masses listed in
+:data:`DIFFERENTIABLE`; the KED also its geometry (link lengths, base and platform radii,
+leg angles, the platform disc's thickness) and gravity. The KED's undeformed reference
+(``options={"reference": "undeformed"}``) includes the preload of Kuo's linear
+structure; its deflected reference (the default with preload,
+:mod:`~elastodyn.formulations.ked_deflected`) is carried whole: the corotational
+potential's gradient and Hessian are exact second-order jets
+(:mod:`elastodyn.fem.jets`) whose components may be complex, so the complex step goes
+through the potential, Newton's equilibrium (in complex arithmetic it converges to the
+analytic continuation of the deflection, its imaginary part h d delta_s / dp; it
+iterates until that part has converged too, :data:`~elastodyn.formulations.
+ked_deflected.IMAG_RTOL`), the tangent K_T (which thus carries the derivative of the
+deflection: dK_T/dp = d2V/ddelta dp + d3V/ddelta3 . d delta_s/dp), the mass about the
+deflected links and the complex leg-block solves. With mechanism
 freedoms (spherical joints) the KED's quasi-static link forces are a minimum-norm
 least-squares solution, differentiated through the pseudo-inverse (Golub & Pereyra
 1973; ``ked_delta._complex_step_min_norm``). The FFRF also carries the beams' lengths
@@ -82,11 +92,7 @@ an increase) and the joints' offsets ``joints.*.d`` (MDH d; on a closed loop the
 derivative is the one with the loop closed again at the held actuated coordinates: a
 change made with ``--set`` also needs the matching assembled ``home``). The joints'
 angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF and anything of
-``nepvp``/``amm`` are refused. The KED's deflected reference (its default with
-preload) is refused: its equilibrium and tangent stiffness come from an inner complex
-step on the corotational potential (:func:`~elastodyn.fem.corotational.
-potential_derivatives`), and a second complex perturbation would mix with it (it would
-need bicomplex numbers). ``nepvp`` and ``amm`` bake the description's
+``nepvp``/``amm`` are refused. ``nepvp`` and ``amm`` bake the description's
 numbers into a generated symbolic program (sympy Floats, compiled in double precision):
 nothing can be carried complex through it, and every key is refused (use ``ffrf`` for
 a planar tree robot).
@@ -139,7 +145,8 @@ DIFFERENTIABLE = {
     "amm": (),
 }
 """Formulation -> the key patterns (``*``: one name) whose derivatives the complex step
-carries exactly through the model's build, each verified against finite differences.
+carries exactly through the model's build, each verified against finite differences
+(the KED's for both references).
 nepvp and amm: none (module docstring)."""
 
 
@@ -380,11 +387,6 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
 
     model = build_model(spec, form.name, **opts)
     require(model, "linearize", what="frequency sensitivities")
-    if form.name == "ked" and model.options.get("reference") == "deflected":
-        raise InputError("reference", "deflected", "undeformed (options={'reference': "
-                         "'undeformed'}): the deflected reference takes its tangent "
-                         "stiffness by an inner complex step, which a complex-step "
-                         "parameter would mix with")
     st = _resolve_state(model, state)
     ref, lin0, use_preload = rest_linearization(model, st, preload)
     n = lin0.n

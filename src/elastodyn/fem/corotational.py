@@ -39,13 +39,14 @@ rotations v = H2 theta_az + H4 theta_bz, w = -(H2 theta_ay + H4 theta_by): the p
 the consistent load vector of the linear element when the element does not rotate.
 
 Derivatives. The gradient and the Hessian of any such scalar potential with respect to
-any smooth parametrization of the configuration are computed numerically but accurately
-(:func:`potential_derivatives`): the gradient by the complex step (exact to round-off:
-every function here is complex-analytic, with rotations by :func:`so3_exp`), the Hessian
-by central differences of that exact gradient (error ~ h^2 V^(4) + eps |g| / h with
-h = 1e-8 m or rad (HESSIAN_STEP): below 1e-9 of the stiffest element's axial stiffness and 1e-7 of a
-bending stiffness; measured in the tests against the assembled linear stiffness and
-the elastica).
+any smooth parametrization of the configuration are exact to round-off
+(:func:`potential_derivatives`): the same functions that evaluate it are run on jets
+(:mod:`elastodyn.fem.jets`: value, gradient and Hessian carried through every operation
+by the chain rule), with no step. Every function here is complex-analytic (rotations by
+:func:`so3_exp`, no abs, conj or real parts), so the data (lengths, sections, loads,
+geometry) and the jets' components may be complex: an outer complex step on a
+description parameter passes through the value, the gradient and the Hessian alike
+(:mod:`elastodyn.analysis.frequency_sensitivity`).
 
 Units: SI; rotations in rad.
 """
@@ -53,58 +54,112 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 
+from . import jets
+from .jets import Jet
 from .._validate import positive
 from ..exceptions import InputError, ModelError
 from ..description.materials import Material, Section
 from .elements import BeamElement, mass_matrix, stiffness_matrix
 from .shapes import gauss_legendre_01
 
-__all__ = ["so3_exp", "axis_rotation", "vee_skew", "CorotationalBeam", "BeamFrame",
-           "potential_derivatives", "potential_gradient",
-           "spin_jacobian", "HESSIAN_STEP"]
-
-HESSIAN_STEP = 1e-8
-"""Central-difference step of :func:`potential_derivatives` (m or rad). Truncation
-~ h^2 V^(4) ~ (h / l)^2 EA / l; round-off ~ eps (EA / l) |u| / h (the elongation from
-displacements u, :meth:`CorotationalBeam.frame`): both about 1e-9 of the stiffest
-(axial) entries (forward differences, h V^(3), are far worse:
-1e-3 on the sagged cantilever's first mode)."""
-_CSTEP = 1e-30  # complex step: the derivative to round-off, no subtraction
+__all__ = ["so3_exp", "axis_rotation", "rotation_coefficients", "vee_skew",
+           "CorotationalBeam", "BeamFrame", "potential_derivatives", "potential_gradient",
+           "spin_jacobian"]
 
 
 def so3_exp(phi) -> np.ndarray:
     """Rotation matrix exp([phi]x), shape (..., 3, 3), of rotation vectors phi (..., 3)
     [rad] (Rodrigues' formula R = I + a [phi]x + b [phi]x^2 = (1 - b t^2) I + a [phi]x +
-    b phi phi^T; complex-analytic, so complex steps go through it: a = sin(t)/t and
-    b = (1 - cos t)/t^2 are even functions of t = |phi|, evaluated from t^2 = phi . phi,
-    by their Taylor series when |t^2| < 1e-2)."""
+    b phi phi^T; a = sin(t)/t and b = (1 - cos t)/t^2 are even functions of t = |phi|,
+    evaluated from t^2 = phi . phi (:func:`rotation_coefficients`)). Complex-analytic:
+    complex phi (an outer complex step) goes through; so do jets
+    (:class:`elastodyn.fem.jets.Jet`), giving the exact derivatives."""
+    if isinstance(phi, Jet):
+        t2 = np.einsum("...i,...i->...", phi, phi)
+        order = 1 if t2.H is None else 2
+        A, B = rotation_coefficients(t2.v, order)
+        return _rodrigues(phi, jets.compose(t2, *A), jets.compose(t2, *B), t2)
     phi = np.asarray(phi)
     phi = phi.astype(np.result_type(phi, float), copy=False)
     t2 = np.asarray(np.einsum("...i,...i->...", phi, phi))
-    small = np.abs(t2) < 1e-2
-    # series to t^8: remainder below 1e-2^5 / 9! ~ 3e-16
-    a = np.asarray(1 - t2 / 6 * (1 - t2 / 20 * (1 - t2 / 42 * (1 - t2 / 72))))
-    b = np.asarray(0.5 * (1 - t2 / 12 * (1 - t2 / 30 * (1 - t2 / 56 * (1 - t2 / 90)))))
-    if not np.all(small):
-        big = ~small
-        tb = np.sqrt(t2[big] + 0j) if np.iscomplexobj(t2) else np.sqrt(t2[big])
-        a[big] = np.sin(tb) / tb
-        b[big] = (1.0 - np.cos(tb)) / t2[big]
+    (a,), (b,) = rotation_coefficients(t2, 0)
     return _rodrigues(phi, a, b, t2)
 
 
+# Taylor coefficients in s = t^2 of a(s) = sin(t)/t = sum (-1)^k s^k / (2k+1)! and
+# b(s) = (1 - cos t)/t^2 = sum (-1)^k s^k / (2k+2)!: 12 terms, remainder of the second
+# derivative below 1 / 25! * 12 * 11 ~ 1e-23 for |s| <= 1
+_SERIES_A = np.array([(-1) ** k / math.factorial(2 * k + 1) for k in range(12)])
+_SERIES_B = np.array([(-1) ** k / math.factorial(2 * k + 2) for k in range(12)])
+
+
+def _series(c, s, order):
+    """sum c_k s^k and its first ``order`` derivatives in s (Horner)."""
+    out = []
+    for d in range(order + 1):
+        cd = c[d:] * np.array([math.perm(k + d, d) for k in range(len(c) - d)])
+        acc = np.zeros_like(s) + cd[-1]
+        for ck in cd[-2::-1]:
+            acc = acc * s + ck
+        out.append(acc)
+    return out
+
+
+def rotation_coefficients(t2, order: int = 0):
+    """a(s) = sin(t)/t and b(s) = (1 - cos t)/t^2 of s = t^2 (..., real or complex) and
+    their first ``order`` (0..2) derivatives in s: ((a, a', a''), (b, b', b'')) cut to
+    ``order``. Taylor series for |s| < 1 (:data:`_SERIES_A`), closed forms above
+    (their cancellation, ~ 3 / (t^5 / 15) eps, is below 1e-14 there):
+    a' = (t cos t - sin t) / (2 t^3), a'' = (3 sin t - 3 t cos t - t^2 sin t) / (4 t^5),
+    b' = (t sin t - 2 (1 - cos t)) / (2 t^4), b'' = (t^2 cos t - 5 t sin t + 8 (1 -
+    cos t)) / (4 t^6) (the chain rule d/ds = d/dt / (2t); even in t, so either square
+    root of a complex s gives the same values)."""
+    s = np.asarray(t2)
+    s = s.astype(np.result_type(s, float), copy=False)
+    A = _series(_SERIES_A, s, order)
+    B = _series(_SERIES_B, s, order)
+    big = np.abs(s) >= 1.0
+    if np.any(big):
+        sb = s[big]
+        t = np.sqrt(sb + 0j) if np.iscomplexobj(sb) else np.sqrt(sb)
+        sn, cs = np.sin(t), np.cos(t)
+        omc = 1.0 - cs
+        vals_a = [sn / t, (t * cs - sn) / (2 * t ** 3),
+                  (3 * sn - 3 * t * cs - t * t * sn) / (4 * t ** 5)]
+        vals_b = [omc / sb, (t * sn - 2 * omc) / (2 * sb * sb),
+                  (sb * cs - 5 * t * sn + 8 * omc) / (4 * sb ** 3)]
+        for k in range(order + 1):
+            A[k][big] = vals_a[k]
+            B[k][big] = vals_b[k]
+    return tuple(A), tuple(B)
+
+
 def axis_rotation(angle, axis) -> np.ndarray:
-    """exp(angle [axis]x) (..., 3, 3) for angles (...,) [rad] (real or complex) about unit
-    axes (..., 3): I + sin(angle) [n]x + (1 - cos(angle)) [n]x^2."""
-    angle = np.asarray(angle)
-    n = np.asarray(axis, dtype=float)
-    return _rodrigues(n, np.sin(angle), 1.0 - np.cos(angle), np.ones(np.shape(angle)))
+    """exp(angle [axis]x) (..., 3, 3) for angles (...,) [rad] (real, complex or jets)
+    about unit axes (..., 3) (real or complex): I + sin(angle) [n]x + (1 - cos(angle))
+    [n]x^2."""
+    if not isinstance(angle, Jet):
+        angle = np.asarray(angle)
+    n = np.asarray(axis)
+    n = n.astype(np.result_type(n, float), copy=False)
+    return _rodrigues(n, np.sin(angle), 1.0 - np.cos(angle), 1.0)
 
 
 def _rodrigues(v, a, b, v2):
     """(1 - b v2) I + a [v]x + b v v^T, elementwise (no small-matrix products)."""
+    if any(isinstance(x, Jet) for x in (v, a, b, v2)):
+        x, y, z = v[..., 0], v[..., 1], v[..., 2]
+        c = 1.0 - b * v2
+        ax, ay, az = a * x, a * y, a * z
+        bx, by, bz = b * x, b * y, b * z
+        bxy, bxz, byz = bx * y, bx * z, by * z
+        R = np.stack([c + bx * x, bxy - az, bxz + ay, bxy + az, c + by * y, byz - ax,
+                      bxz - ay, byz + ax, c + bz * z], axis=-1)
+        return R.reshape(R.shape[:-1] + (3, 3))
     v, a, b, v2 = np.broadcast_arrays(v, np.asarray(a)[..., None], np.asarray(b)[..., None],
                                       np.asarray(v2)[..., None])
     a, b, v2 = a[..., 0], b[..., 0], v2[..., 0]
@@ -112,7 +167,7 @@ def _rodrigues(v, a, b, v2):
     c = 1.0 - b * v2
     ax, ay, az = a * x, a * y, a * z
     bxy, bxz, byz = b * x * y, b * x * z, b * y * z
-    # written entry by entry (4x faster than nested np.stack on the Hessians' batches)
+    # written entry by entry (4x faster than nested np.stack on arrays)
     R = np.empty(c.shape + (3, 3), dtype=np.result_type(v, a, b, v2, 1.0))
     R[..., 0, 0], R[..., 0, 1], R[..., 0, 2] = c + b * x * x, bxy - az, bxz + ay
     R[..., 1, 0], R[..., 1, 1], R[..., 1, 2] = bxy + az, c + b * y * y, byz - ax
@@ -125,6 +180,9 @@ def vee_skew(A) -> np.ndarray:
     exp([theta]x), sin|theta| times its axis (theta to first order)."""
     return 0.5 * np.stack([A[..., 2, 1] - A[..., 1, 2], A[..., 0, 2] - A[..., 2, 0],
                            A[..., 1, 0] - A[..., 0, 1]], axis=-1)
+
+
+_NONZERO = np.array([3, 4, 5, 6, 9, 10, 11])   # theta_a, u_b (the elongation), theta_b
 
 
 def _local_dofs(du, tha, thb):
@@ -142,7 +200,8 @@ def _unit(v):
 class CorotationalBeam:
     """A straight two-node spatial beam element of the cubic (Hermite) family, undeformed
     length l0 [m], with its linear stiffness and consistent mass in local dofs (node dofs
-    u v w rx ry rz; :mod:`elastodyn.fem.elements`) and its mass per length [kg/m].
+    u v w rx ry rz; :mod:`elastodyn.fem.elements`) and its mass per length [kg/m]
+    (complex, as the matrices, when a description entry carries a complex step).
 
     Build with :meth:`of` from a section and a material.
     """
@@ -157,9 +216,11 @@ class CorotationalBeam:
         """Element of length [m] > 0 with the given section and material."""
         length = positive("length", length)
         el = BeamElement(spatial=True, order="cubic")
+        # rho A kept complex under a complex step (frequency_sensitivity)
+        rho_a = material.rho * section.area
         return cls(length, stiffness_matrix(el, length, section, material),
                    mass_matrix(el, length, section, material),
-                   float(material.rho * section.area))
+                   rho_a if isinstance(rho_a, complex) else float(rho_a))
 
     # ------------------------------------------------------------------ kinematics
     # Positions enter as displacements ua, ub (..., 3) [m] from a reference placement
@@ -170,7 +231,8 @@ class CorotationalBeam:
         """Element frame E (..., 3, 3) (columns e1 e2 e3), elongation l - l0 (...,) [m]
         and local rotations theta_a, theta_b (..., 3) in E, for end displacements ua, ub
         from the placement of chord chord0 and end triads ta, tb (..., 3, 3)."""
-        c0 = np.asarray(chord0, dtype=float)
+        c0 = np.asarray(chord0)
+        c0 = c0.astype(np.result_type(c0, float), copy=False)
         dlt = ub - ua
         d = c0 + dlt
         l0 = self.length
@@ -194,11 +256,17 @@ class CorotationalBeam:
     # ------------------------------------------------------------------ potentials
     def strain_energy(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """U_e = 1/2 d^T K_e d [J], shape (...,)."""
-        return self._strain(self.local_dofs(ua, ta, ub, tb, chord0))
+        _, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
+        return self._strain(du, tha, thb)
 
-    def _strain(self, d):
-        # (d K_e) . d: a matrix product, 8x faster than the three-operand einsum
-        return 0.5 * np.sum((d @ self.stiffness) * d, axis=-1)
+    def _strain(self, du, tha, thb):
+        # 1/2 d^T K_e d over the 7 dofs of d that are not zero (theta_a, u, theta_b)
+        d7 = np.concatenate([tha, du[..., None], thb], axis=-1)
+        return jets.quadratic_form(d7, self._k7)
+
+    @property
+    def _k7(self):
+        return self.stiffness[np.ix_(_NONZERO, _NONZERO)]
 
     def load_potential(self, ua, ta, ub, tb, chord0, b0, b1=None) -> np.ndarray:
         """-rho A int_0^l0 b(s) . u(s) ds [J], shape (...,) (the potential up to a
@@ -213,8 +281,7 @@ class CorotationalBeam:
         """strain_energy + load_potential [J], shape (...,), with the element frame
         computed once."""
         E, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
-        return self._strain(_local_dofs(du, tha, thb)) + self._load(E, tha, thb, ua, ub,
-                                                                    b0, b1)
+        return self._strain(du, tha, thb) + self._load(E, tha, thb, ua, ub, b0, b1)
 
     def _load(self, E, tha, thb, ua, ub, b0, b1):
         xi, wg = gauss_legendre_01(3)
@@ -226,16 +293,16 @@ class CorotationalBeam:
         # displacements of the axis points (..., g, 3)
         x = ((1 - xi)[:, None] * ua[..., None, :] + xi[:, None] * ub[..., None, :]
              + v[..., None] * E[..., None, :, 1] + w[..., None] * E[..., None, :, 2])
-        b0 = np.asarray(b0, dtype=float)
+        b0 = np.asarray(b0)
         b = b0[..., None, :] + (0.0 if b1 is None else
-                                (l0 * xi)[:, None] * np.asarray(b1, dtype=float)[..., None, :])
+                                (l0 * xi)[:, None] * np.asarray(b1)[..., None, :])
         return -self.rho_a * l0 * np.einsum("g,...gi,...gi->...", wg, b, x)
 
     def world_mass(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """Consistent mass (..., 12, 12) [kg, kg m^2] on world increments (dx_a, spin_a,
         dx_b, spin_b): T^T M_e T with T = diag(E^T x 4), E the current element frame."""
-        E = self.frame(ua, ta, ub, tb, chord0)[0].real
-        T = np.zeros(E.shape[:-2] + (12, 12))
+        E = self.frame(ua, ta, ub, tb, chord0)[0]
+        T = np.zeros(E.shape[:-2] + (12, 12), dtype=np.result_type(E, self.mass))
         Et = np.swapaxes(E, -1, -2)
         for k in range(4):
             T[..., 3 * k:3 * k + 3, 3 * k:3 * k + 3] = Et
@@ -243,61 +310,51 @@ class CorotationalBeam:
 
 
 def potential_gradient(f, z0) -> np.ndarray:
-    """Gradient (..., nv) of a scalar potential f at z0 (..., nv) by the complex step
-    (exact to round-off; f as in :func:`potential_derivatives`)."""
-    z0 = np.asarray(z0, dtype=float)
-    nv = z0.shape[-1]
-    return f(z0[..., None, :] + 1j * _CSTEP * np.eye(nv)).imag / _CSTEP
+    """Gradient (..., nv) of a scalar potential f at z0 (..., nv), exact (first-order
+    jets; f as in :func:`potential_derivatives`)."""
+    z = jets.variables(z0, order=1)
+    return jets.gradient(f(z), z.nv)
 
 
-def potential_derivatives(f, z0, *, step: float = HESSIAN_STEP):
-    """Value, gradient and Hessian of a scalar potential at z0.
+def potential_derivatives(f, z0):
+    """Value, gradient and Hessian of a scalar potential at z0, exact to round-off.
 
     Parameters
     ----------
     f : callable
-        f(z) with z of shape (..., nv) (real or complex) returning shape (...,): must be
-        complex-analytic (no abs, conj or real/imag parts of z) and broadcast over
-        leading axes.
+        f(z) with z of shape (..., nv) returning shape (...,), written with numpy
+        operations that :class:`elastodyn.fem.jets.Jet` implements (it is called once,
+        with z a jet); complex-analytic (no abs, conj or real/imag parts of z) so that
+        complex data pass; broadcasting over leading axes.
     z0 : array_like, shape (..., nv)
-        Point(s) of evaluation (any units; ``step`` is absolute in them: use m and rad).
+        Point(s) of evaluation (real or complex).
 
     Returns
     -------
-    (V (...,), g (..., nv), H (..., nv, nv)): g by the complex step, H by central
-    differences of g (symmetrized; 2 nv + 1 gradients); module docstring for the
-    accuracy.
+    (V (...,), g (..., nv), H (..., nv, nv)): by second-order jets (module docstring),
+    H symmetric by construction.
     """
-    z0 = np.asarray(z0, dtype=float)
-    nv = z0.shape[-1]
-    eye = np.eye(nv)
-    pts = np.concatenate([z0[..., None, :], z0[..., None, :] + step * eye,
-                          z0[..., None, :] - step * eye], axis=-2)       # (..., P, nv)
-    Z = pts[..., :, None, :] + 1j * _CSTEP * eye                           # (..., P, nv, nv)
-    val = f(Z)
-    G = val.imag / _CSTEP                                                  # (..., P, nv)
-    g = G[..., 0, :]
-    H = (G[..., 1:nv + 1, :] - G[..., nv + 1:, :]) / (2.0 * step)
-    H = 0.5 * (H + np.swapaxes(H, -1, -2))
-    return val.real[..., 0, 0], g, H
+    z = jets.variables(z0, order=2)
+    out = f(z)
+    return jets.value(out), jets.gradient(out, z.nv), jets.hessian(out, z.nv)
 
 
 def spin_jacobian(config, z0):
     """Jacobians of positions and world spins with respect to parameters z.
 
     ``config(z)`` returns (x (..., k, 3), R (..., k, 3, 3)) of k points with triads for
-    parameters z (..., nv) (complex-analytic). Returns J (..., k, 6, nv): rows (dx, spin)
-    with spin_j = vee([dR/dz_j] R^T), by the complex step."""
-    z0 = np.asarray(z0, dtype=float)
-    nv = z0.shape[-1]
-    Z = z0[..., None, :] + 1j * _CSTEP * np.eye(nv)                        # (..., nv, nv)
-    x, R = config(Z)                                                       # (..., nv, k, ...)
-    x0, R0 = config(z0)
-    dx = x.imag / _CSTEP                                                   # (..., nv, k, 3)
-    dR = R.imag / _CSTEP
-    w = vee_skew(dR @ np.swapaxes(R0.real, -1, -2)[..., None, :, :, :])    # (..., nv, k, 3)
-    J = np.concatenate([dx, w], axis=-1)                                   # (..., nv, k, 6)
-    return np.moveaxis(J, -3, -1)                                          # (..., k, 6, nv)
+    parameters z (..., nv) (numpy operations on jets, as :func:`potential_derivatives`).
+    Returns J (..., k, 6, nv): rows (dx, spin) with spin_j = vee([dR/dz_j] R^T), exact
+    (first-order jets)."""
+    z = jets.variables(z0, order=1)
+    nv = z.nv
+    x, R = config(z)
+    dx = jets.gradient(x, nv)                                              # (..., k, 3, nv)
+    dR = jets.gradient(R, nv)                                              # (..., k, 3, 3, nv)
+    W = np.einsum("...imY,...jm->...ijY", dR, jets.value(R))               # dR R^T
+    w = 0.5 * np.stack([W[..., 2, 1, :] - W[..., 1, 2, :], W[..., 0, 2, :] - W[..., 2, 0, :],
+                        W[..., 1, 0, :] - W[..., 0, 1, :]], axis=-2)      # (..., k, 3, nv)
+    return np.concatenate([dx, w], axis=-2)                                # (..., k, 6, nv)
 
 
 # --------------------------------------------------------------------------------------

@@ -145,7 +145,9 @@ class LegBlockSolver:
         ModelError
             An entry of a leg part outside the band of the structural pattern.
         """
-        S = np.ascontiguousarray(S, dtype=float)
+        S = np.asarray(S)
+        # complex blocks (a complex-step sensitivity of the deflected reference) kept
+        S = np.ascontiguousarray(S, dtype=np.result_type(S, float))
         nb, m = self.nb, self.m
         if S.shape[-3:] != (3, nb, nb):
             raise ModelError(f"LegBlockSolver: blocks of shape {S.shape}, expected "
@@ -191,7 +193,8 @@ class LegBlockSolver:
         """
         P = S if isinstance(S, PreparedBlocks) else self.prepare(S)
         m = self.m
-        r = np.asarray(r, dtype=float)
+        r = np.asarray(r)
+        r = r.astype(np.result_type(r, P.Pp, float), copy=False)
         if r.shape != P.lead + (3, self.nb):
             raise ModelError(f"LegBlockSolver: right-hand side of shape {r.shape}, "
                              f"expected {P.lead + (3, self.nb)}")
@@ -204,7 +207,7 @@ class LegBlockSolver:
         Sch = (P.Pp - P.Bt @ X).sum(axis=-3)
         rp = (r[..., m:] - (P.Bt @ y[..., None])[..., 0]).sum(axis=-2)
         p = np.linalg.solve(Sch, rp[..., None])
-        x = np.empty(r.shape[:-2] + (self.N,))
+        x = np.empty(r.shape[:-2] + (self.N,), dtype=np.result_type(y, X, p))
         x[..., self._cols] = y - (X @ p[..., None, :, :])[..., 0]
         x[..., :6] = p[..., 0]
         return x
@@ -215,9 +218,12 @@ class LegBlockSolver:
         k = rhs.shape[-1]
         n = int(np.prod(ab.shape[:-1]))
         A = ab.reshape(n, self.ldab).T            # Fortran (ldab, n): no copy
-        b = np.asfortranarray(rhs.reshape(n, k))
-        _, _, x, info = lapack.dgbsv(self.kl, self.ku, A, b, overwrite_ab=False,
-                                     overwrite_b=True)
+        cplx = np.iscomplexobj(ab) or np.iscomplexobj(rhs)
+        dt = complex if cplx else float
+        b = np.asfortranarray(rhs.reshape(n, k), dtype=dt)
+        gbsv = lapack.zgbsv if cplx else lapack.dgbsv   # complex: a complex step passes
+        _, _, x, info = gbsv(self.kl, self.ku, A.astype(dt, copy=False), b,
+                             overwrite_ab=False, overwrite_b=True)
         if info > 0:
             raise np.linalg.LinAlgError("singular leg block (zero pivot)")
         if info < 0:  # pragma: no cover - a bug in the call, not in the data
@@ -230,7 +236,7 @@ def dense_leg_blocks(G, blocks, N, *, matrix: bool = True):
     (..., N) vector of block vectors G (..., 3, nb) (platform rows summed over the legs)."""
     G = np.asarray(G)
     lead = G.shape[:-3] if matrix else G.shape[:-2]
-    out = np.zeros(lead + (N,) * (2 if matrix else 1))
+    out = np.zeros(lead + (N,) * (2 if matrix else 1), dtype=np.result_type(G, float))
     for i, ix in enumerate(blocks):
         if matrix:
             out[..., ix[:, None], ix[None, :]] += G[..., i, :, :]

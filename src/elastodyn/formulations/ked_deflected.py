@@ -35,7 +35,10 @@ The total potential is V(delta) = sum of the corotational elements' strain energ
 load potentials (:class:`elastodyn.fem.corotational.CorotationalBeam`: dead body forces
 b(s) = g - a(s) of the rigid motion on the link axes) plus the platform's
 -m (g - X_ddot) . (X + d_P + Q_P c). The reference delta_s solves grad V = 0 (Newton on
-the exact Hessian); at it:
+the exact Hessian: second-order jets, :mod:`elastodyn.fem.jets`, through the node maps
+below and the elements; complex-safe, so that a description entry carried by a complex
+step, :mod:`elastodyn.analysis.frequency_sensitivity`, passes through delta_s, K_T and
+M); at it:
 
     M = sum J_e^T M_e J_e + M_P      (mass about the deflected links),
     K_T = Hessian of V                (elastic + geometric stiffness of every internal
@@ -74,11 +77,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import real_array
 from ..exceptions import InputError, ModelError
 from ..fem.corotational import (CorotationalBeam, axis_rotation, potential_derivatives,
                                 potential_gradient, so3_exp, spin_jacobian)
 
-__all__ = ["DeflectedReference", "DeflectedState", "NEWTON_TOL"]
+__all__ = ["DeflectedReference", "DeflectedState", "NEWTON_TOL", "IMAG_RTOL"]
+
+IMAG_RTOL = 1e-10
+"""Under a complex step: Newton also waits until the imaginary update of delta is below
+this fraction of |Im delta| (:meth:`DeflectedReference.solve`)."""
 
 NEWTON_TOL = 1e-9
 """Newton converged when the largest update of delta is below this [m, rad] (then
@@ -225,7 +233,7 @@ class DeflectedReference:
     def _loads(self, mo, ks):
         """Body force per unit mass b(s) = b0 + s b1 of each link (ns, 3, 3) x 2 [m/s^2,
         1/s^2]: gravity minus the rigid acceleration of the axis point at s."""
-        grav = np.asarray(self.model.robot.gravity, dtype=float)
+        grav = real_array(self.model.robot.gravity)
         out = []
         for R, w, al, a0 in ((mo.Ru[ks], mo.wu[ks], mo.au[ks], 0.0),
                              (mo.Rl[ks], mo.wl[ks], mo.al[ks], mo.Bdd[ks])):
@@ -242,9 +250,14 @@ class DeflectedReference:
         ns = len(ks)
         d = self._data(mo, ks)
         loads = self._loads(mo, ks)
-        G = np.zeros((ns, 3, self.nb))
-        H = np.zeros((ns, 3, self.nb, self.nb)) if hessian else None
-        Mm = np.zeros((ns, 3, self.nb, self.nb)) if mass else None
+        # complex when a description entry or delta carries a complex step
+        dt = np.result_type(delta, d["Ru"], d["Rl"], d["D"], d["X"], loads[0][0],
+                            loads[1][0], *(b.rho_a for b in self.beams),
+                            *(b.stiffness for b in self.beams), *(b.mass for b in self.beams),
+                            *self.L, float)
+        G = np.zeros((ns, 3, self.nb), dtype=dt)
+        H = np.zeros((ns, 3, self.nb, self.nb), dtype=dt) if hessian else None
+        Mm = np.zeros((ns, 3, self.nb, self.nb), dtype=dt) if mass else None
         n = self.model.n_elements
         for li, k, ka, kb, na, ix in self._elements:
             beam = self.beams[li]
@@ -292,7 +305,7 @@ class DeflectedReference:
         """Gradient (ns, 6) and Hessian (ns, 6, 6) (None without ``hessian``) of the
         platform's potential."""
         body = self.model.carried_body
-        grav = np.asarray(self.model.robot.gravity, dtype=float)
+        grav = real_array(self.model.robot.gravity)
         a = grav - mo.Xdd[ks]
         c = body.com_offset
 
@@ -308,8 +321,8 @@ class DeflectedReference:
     def gradient(self, mo, ks, delta) -> np.ndarray:
         """grad V (ns, 3, nb) in leg blocks at delta (ns, N) under the loads of the rigid
         motion ``mo`` at samples ``ks`` (zero at the reference of those loads)."""
-        G, _, _ = self._element_terms(mo, np.asarray(ks), np.asarray(delta, dtype=float),
-                                      hessian=False)
+        delta = np.asarray(delta)
+        G, _, _ = self._element_terms(mo, np.asarray(ks), delta, hessian=False)
         G[:, 0, self.nb - 6:] += self._platform_terms(mo, np.asarray(ks), delta,
                                                       hessian=False)[0]
         return G
@@ -331,7 +344,7 @@ class DeflectedReference:
             raise InputError("max_iter", max_iter, "an integer >= 1")
         ks = np.arange(len(mo)) if ks is None else np.asarray(ks)
         ns = len(ks)
-        delta = np.zeros((ns, m.dof)) if delta0 is None else np.array(delta0, dtype=float)
+        delta = np.zeros((ns, m.dof)) if delta0 is None else np.array(delta0)
         if delta.shape != (ns, m.dof) or not np.all(np.isfinite(delta)):
             raise InputError("delta0", f"shape {delta.shape}", f"finite values of shape "
                              f"({ns}, {m.dof})")
@@ -346,15 +359,30 @@ class DeflectedReference:
 
         # Newton on the exact gradient and Hessian, per sample, until its update is below
         # ``tol``; a converged sample leaves the batch (the samples are independent, and
-        # the Hessians, 2 nv + 1 complex-step gradients per element, are the cost). The
+        # the Hessians, second-order jets of every element, are the cost). The
         # Hessian returned is that of each sample's last iterate, within ``tol`` of the
         # solution (its error ~ tol V^(3), negligible), and delta after the last step is
         # at round-off from it (quadratic convergence).
-        H = np.empty((ns, 3, self.nb, self.nb))
+        # Complex data (an outer complex step p + i h on a description entry): Newton in
+        # complex arithmetic converges to the analytic continuation delta_s(p + i h), whose
+        # imaginary part is h d delta_s / dp. Its error after a step is of the order of the
+        # real part's error before it times |Im delta| (differentiate the Newton map), so
+        # it converges with the real part, but a sample also waits until its imaginary
+        # update is below IMAG_RTOL of its |Im delta|: the Hessian kept (evaluated before
+        # that last step) then carries dK/dp to that relative accuracy.
+        H = None
         active = np.arange(ns)
         size = np.inf
         for it in range(1, max_iter + 1):
-            G, H[active] = terms(active)
+            G, Ha = terms(active)
+            if H is None or not np.can_cast(Ha.dtype, H.dtype):
+                H0 = H
+                H = np.empty((ns, 3, self.nb, self.nb), dtype=Ha.dtype)
+                if H0 is not None:
+                    H[:] = H0
+            H[active] = Ha
+            if np.iscomplexobj(G) and not np.iscomplexobj(delta):
+                delta = delta.astype(G.dtype)
             try:
                 step = m.leg_solver.solve(H[active], -G)
             except np.linalg.LinAlgError:
@@ -363,9 +391,13 @@ class DeflectedReference:
                 raise ModelError("deflected reference: singular tangent stiffness "
                                  "(the structure buckles under the loads)")
             delta[active] += step
-            sizes = np.max(np.abs(step), axis=1)
+            sizes = np.max(np.abs(step.real), axis=1)
             size = float(np.max(sizes))
-            active = active[sizes >= tol]
+            done = sizes < tol
+            if np.iscomplexobj(step):
+                im = np.max(np.abs(step.imag), axis=1)
+                done &= im <= IMAG_RTOL * np.max(np.abs(delta[active].imag), axis=1)
+            active = active[~done]
             if not active.size:
                 break
         else:
