@@ -135,8 +135,11 @@ DIFFERENTIABLE = {
     + ("links.upper.length", "links.lower.length", "geometry.base_radius",
        "geometry.platform_radius", "geometry.leg_angles.*", "platform.thickness",
        "gravity.*"),
-    "nepvp": (),
-    "amm": (),
+    "nepvp": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + ("material.G",)),
+    "amm": tuple(f"links.*.{k}" for k in ("length", "mass", "E", "I", "hub_inertia",
+                                           "lumped_masses.*.mass",
+                                           "lumped_masses.*.inertia"))
+    + ("payload.mass", "payload.inertia", "gravity"),
 }
 """Formulation -> the key patterns (``*``: one name) whose derivatives the complex step
 carries exactly through the model's build, each verified against finite differences.

@@ -70,6 +70,7 @@ import sympy as sp
 from ..description.arm import PlanarArm
 from ..exceptions import InputError
 from ..fem.assumed_modes import ModeShapes
+from ..symbolic.complex_eval import number
 from ..symbolic.core import Program, Recorder, Timer
 
 __all__ = ["ModeShapes", "generate_amm", "AMMSymbols"]
@@ -115,7 +116,7 @@ class AMMSymbols:
                 x = R(name, real=True)
                 self.params.append(x)
                 return x
-            return sp.Float(value)
+            return number(value)      # Float, or Float + I Float for a complex step
 
         for i, lk in enumerate(arm.links):
             d = {"L": par(f"L{i + 1}", lk.length), "m": par(f"m{i + 1}", lk.mass),
@@ -139,7 +140,7 @@ class AMMSymbols:
             self.g = R("g", real=True)
             self.params.append(self.g)
         else:
-            self.g = sp.Float(arm.gravity)
+            self.g = number(arm.gravity)
         # True when a rotary inertia (lumped mass, hub or payload) enters the model
         self.rotary = any(d["Jh"] is not None or any(b[2] is not None for b in d["bodies"])
                           for d in self.link)

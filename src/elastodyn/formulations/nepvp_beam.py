@@ -156,9 +156,12 @@ class BeamShapes:
         x, w = gauss_legendre_01(_N_GAUSS)
         N = self.N
         rIp = b.material.rho * b.section.ip if self.spatial else 0.0
-        out = {"m": b.mass, "MS0": np.zeros(3), "J0": np.zeros((3, 3)),
-               "MSde": np.zeros((3, N)), "e": np.zeros((3, 3, N)), "Q": np.zeros((3, 3, N, N)),
-               "Ip": rIp * b.mass / rA, "MSphi": np.zeros(N), "Mphi": np.zeros((N, N))}
+        # complex for a complex-step entry (frequency_sensitivity), else float
+        dt = np.result_type(rA, rIp, b.mass, mu(np.array([0.5])), b.length, float)
+        out = {"m": b.mass, "MS0": np.zeros(3, dt), "J0": np.zeros((3, 3), dt),
+               "MSde": np.zeros((3, N), dt), "e": np.zeros((3, 3, N), dt),
+               "Q": np.zeros((3, 3, N, N), dt), "Ip": rIp * b.mass / rA,
+               "MSphi": np.zeros(N, dt), "Mphi": np.zeros((N, N), dt)}
         if self.modal:                  # one "element": the whole beam, finer quadrature
             t, wq = np.polynomial.legendre.leggauss(6 * self.N + 40)
             x, w, le, nel = 0.5 * (t + 1.0), 0.5 * wq, b.length, 1
@@ -174,7 +177,7 @@ class BeamShapes:
                 wp = rIp * le * w * dens / rA        # rho I_p scaled with the density
                 out["MSphi"] += wp @ Np
                 out["Mphi"] += np.einsum("g,gn,gm->nm", wp, Np, Np)
-            r0 = np.zeros((len(x), 3))
+            r0 = np.zeros((len(x), 3), np.result_type(s, float))
             r0[:, 0] = s
             wk = dens * le * w
             out["MS0"] += wk @ r0
@@ -223,7 +226,7 @@ class BeamShapes:
         le = b.length / self.n
         Ke = stiffness_matrix(self.element, le, b.section, b.material)
         nd = self.nd
-        K = np.zeros((nd * (self.n + 1),) * 2)
+        K = np.zeros((nd * (self.n + 1),) * 2, np.result_type(Ke, float))
         for k in range(self.n):
             K[nd * k:nd * (k + 2), nd * k:nd * (k + 2)] += Ke
         return K[nd:, nd:]
