@@ -135,7 +135,11 @@ DIFFERENTIABLE = {
     + ("links.upper.length", "links.lower.length", "geometry.base_radius",
        "geometry.platform_radius", "geometry.leg_angles.*", "platform.thickness",
        "gravity.*"),
-    "nepvp": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + ("material.G",)),
+    "nepvp": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS
+                   + ("material.G", "length"))
+    + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
+            for k in ("mass", "com.*", "inertia.*.*"))
+    + ("gravity.*",),
     "amm": tuple(f"links.*.{k}" for k in ("length", "mass", "E", "I", "hub_inertia",
                                            "lumped_masses.*.mass",
                                            "lumped_masses.*.inertia"))
