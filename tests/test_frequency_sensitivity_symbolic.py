@@ -24,6 +24,8 @@ from elastodyn.symbolic import compiled as compiled_module
 from elastodyn.symbolic.compiled import compile_program
 from elastodyn.symbolic.complex_eval import ComplexProgram, number
 
+from cli_helpers import run_json  # noqa: E402  (tests/, on the path as in test_cli_*)
+
 # Tolerance of the finite-difference checks: central differences with a relative step
 # h = 1e-5 err by O(h^2) p^2 f''' / f' and by the round-off eps_f / (h s) (eps_f ~ 1e-13,
 # the relative accuracy of the frequencies of the compiled models; s the
@@ -39,28 +41,30 @@ RTOL = 1e-5
 STEP = 1e-5
 
 
-def _freqs(spec, formulation, options, count):
+def _freqs(spec, formulation, options, count, preload=None):
     m = build_model(spec, formulation, **options)
-    return modes(m, m.state(), count=count)["frequencies_hz"]
+    return modes(m, m.state(), count=count, preload=preload)["frequencies_hz"]
 
 
-def _fd(spec, key, value, formulation, options, count, one_sided=False, step=STEP):
+def _fd(spec, key, value, formulation, options, count, one_sided=False, step=STEP,
+        preload=None):
     d = step * abs(value) if value != 0 else step
 
     def f(x):
         return _freqs(apply_sets(spec, [f"{key}={float(x)!r}"]), formulation, options,
-                      count)
+                      count, preload)
     if one_sided:                                        # (-3 f0 + 4 f1 - f2) / 2d
         return (-3 * f(value) + 4 * f(value + d) - f(value + 2 * d)) / (2 * d)
     return (f(value + d) - f(value - d)) / (2 * d)
 
 
-def _check_fd(spec, keys, formulation, options, count, one_sided=(), rtol=RTOL):
+def _check_fd(spec, keys, formulation, options, count, one_sided=(), rtol=RTOL,
+              step=STEP, preload=None):
     r = frequency_sensitivities(spec, keys, formulation=formulation, options=options,
-                                count=count)
+                                count=count, preload=preload)
     for j, key in enumerate(keys):
         fd = _fd(spec, key, r["nominal_values"][j], formulation, options, count,
-                 one_sided=key in one_sided)
+                 one_sided=key in one_sided, step=step, preload=preload)
         scale = np.abs(fd).max()
         assert scale > 0, key
         np.testing.assert_allclose(r["d_f_d_p"][:, j], fd, rtol=0, atol=rtol * scale,
@@ -205,6 +209,45 @@ def test_amm_other_arm_euler_homogeneity(three_link_arm):
     assert any("gravity" in w and "links.0.hub_inertia" in w for w in r.warnings)
 
 
+# ------------------------------------------------------------------ gravity preload
+# With the preload the reference is the static deflection under gravity (Newton in
+# complex arithmetic, the imaginary part converged on its own scale) and K its tangent
+# by central differences of the model (NonlinearModel._tangent; its complex step is the
+# exact derivative of that difference quotient). The frequencies of the real models then
+# carry ~1e-10 of relative round-off (the tangent's differences), so the finite
+# differences take a relative step 1e-3: round-off 1e-10 / (1e-3 s) <= 1e-6 for the
+# log-sensitivities s >= 1e-3 checked, truncation ~1e-6 (measured: agreement 3e-7 to
+# 1.5e-6 of the column's largest derivative); tolerance 1e-5 as above.
+PRELOAD_STEP = 1e-3
+
+
+def test_nepvp_prrrp_preload_equals_finite_differences():
+    keys = ["bodies.q2.beam.material.E", "platform.mass", "gravity.2"]
+    _check_fd(load_description("prrrp-briot2013"), keys, "nepvp", {}, 4,
+              step=PRELOAD_STEP, preload=True)
+
+
+def test_amm_preload_equals_finite_differences():
+    keys = ["links.0.E", "links.1.lumped_masses.0.mass", "gravity"]
+    _check_fd(load_description("arm-yu2019"), keys, "amm", {}, 3, step=PRELOAD_STEP,
+              preload=True)
+
+
+@pytest.mark.parametrize("robot, masses, gravity", [
+    ("prrrp-briot2013", ["bodies.q2.beam.material.rho", "bodies.q5.beam.material.rho",
+                         "platform.mass"], "gravity.2"),
+    ("arm-yu2019", ["links.0.mass", "links.1.mass", "links.0.lumped_masses.0.mass",
+                    "links.1.lumped_masses.0.mass"], "gravity")])
+def test_preload_mass_gravity_homogeneity(robot, masses, gravity):
+    """Masses times lambda and gravity over lambda leave the loads, hence the deflection
+    and the tangent stiffness, unchanged, and M times lambda: f ~ lambda^(-1/2), so
+    sum over the masses of d ln f / d ln m - d ln f / d ln g = -1/2 (every mass of the
+    model listed: the sliders of prrrp are locked and the arm has no payload or hub)."""
+    r = frequency_sensitivities(robot, masses + [gravity], count=4, preload=True)
+    S = r["log_sensitivity"]
+    np.testing.assert_allclose(S[:, :-1].sum(axis=1) - S[:, -1], -0.5, atol=1e-8)
+
+
 # ------------------------------------------------------------------ the evaluation
 def test_complex_build_never_touches_the_cache(monkeypatch):
     """A model with a complex entry neither compiles nor looks up a library: while a
@@ -259,3 +302,28 @@ def test_refusals():
     # a lumped mass's position enters the mode values as a real abscissa
     with pytest.raises(InputError, match="differentiated exactly"):
         frequency_sensitivities("arm-yu2019", ["links.0.lumped_masses.0.mu"])
+
+
+# ------------------------------------------------------------------ the sweep
+def test_cli_sweep_sensitivities_nepvp_and_amm(capsys):
+    """``elastodyn sweep ... --sensitivities`` on the generated-program formulations:
+    the amm arm's reported sensitivities agree with the difference quotient of the
+    sweep's own frequencies over a narrow range (relative step 1e-5, the mean of the
+    two end points' derivatives: the trapezoid rule errs by O(h^2)); prrrp's equal the
+    API's at that design."""
+    E = 2.06e11
+    doc = run_json(capsys, ["sweep", "arm-yu2019", "--set",
+                            f"links.0.E={E!r}:{E * (1 + 1e-5)!r}:2", "--count", "3",
+                            "--sensitivities", "--scheduler", "serial", "--json"])
+    f = np.asarray(doc["frequencies_hz"])
+    s = np.asarray(doc["sensitivity_hz"])[:, :, 0]
+    assert doc["formulation"] == "amm" and doc["status"] == ["ok", "ok"]
+    np.testing.assert_allclose((f[1] - f[0]) / (E * 1e-5), 0.5 * (s[0] + s[1]), rtol=1e-5)
+    doc = run_json(capsys, ["sweep", "prrrp-briot2013", "--set",
+                            "bodies.q5.beam.section.width=0.003:0.004:2", "--count", "3",
+                            "--sensitivities", "--scheduler", "serial", "--json"])
+    r = frequency_sensitivities(apply_sets(load_description("prrrp-briot2013"),
+                                           ["bodies.q5.beam.section.width=0.003"]),
+                                ["bodies.q5.beam.section.width"], count=3)
+    np.testing.assert_allclose(np.asarray(doc["sensitivity_hz"])[0, :, 0],
+                               r["d_f_d_p"][:, 0], rtol=1e-12)

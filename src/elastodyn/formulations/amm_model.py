@@ -98,7 +98,7 @@ class AMMArmModel:
     def frames(self, q):
         """Chord unit vectors e (n, 2), normals n (n, 2) and end points p (n + 1, 2) [m]
         (p[0] the base joint)."""
-        q = np.asarray(q, dtype=float)
+        q = real_array(q)                         # complex in a complex step
         ang = np.cumsum(q[:self.n])
         e = np.column_stack([np.cos(ang), np.sin(ang)])
         nv = np.column_stack([-e[:, 1], e[:, 0]])
