@@ -81,33 +81,31 @@ past it, and the description refuses a shorter one, so that derivative is the on
 an increase) and the joints' offsets ``joints.*.d`` (MDH d; on a closed loop the
 derivative is the one with the loop closed again at the held actuated coordinates: a
 change made with ``--set`` also needs the matching assembled ``home``). The joints'
-angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF are refused. The
-KED's deflected reference (its default with preload) is refused: its equilibrium and
-tangent stiffness come from an inner complex step on the corotational potential
-(:func:`~elastodyn.fem.corotational.potential_derivatives`), and a second complex
-perturbation would mix with it (it would need bicomplex numbers).
-
-Generated programs (``nepvp``, Briot & Khalil 2013; ``amm``, Yu & Chen 2019): the
-description's numbers are constants of a symbolic program, normally compiled in double
-precision and cached by a hash of the description. Inside the complex step they enter
-the program as complex sympy numbers, Float(re) + I Float(im)
-(:func:`~elastodyn.symbolic.complex_eval.number`; the beams' inertia integrals and
-stiffness, the rigid bodies, the platform, gravity, the arm's link parameters), and the
-model evaluates its programs in Python complex arithmetic
-(:class:`~elastodyn.symbolic.complex_eval.ComplexProgram`): never compiled, never
-looked up in or written to the cache (``NEPVPModel.complex``, ``AMMArmModel.complex``;
-tested). Non-analytic operations of the programs take their analytic continuations
-(Abs, sign and the pivot comparisons of the closure's elimination by the real parts).
-The cost is that of generating the program once per key (symbolic generation, no C
-compilation): about 0.3 s per key for prrrp-briot2013 and 0.1 s for arm-yu2019.
-``nepvp`` carries the beams' materials, sections, given mass properties and lengths
-(the joints stay at their abscissae: a joint at the tip is then inside a longer beam,
-and the description refuses a shorter one, so that derivative is the one for an
-increase; refused for an assumed-mode beam), the rigid bodies' and the platform's mass,
-centre of mass and inertia, and gravity; the pose is held by the nominal state (the
-actuated and passive joints: none of these keys moves the loop closure, which the
-joints' offsets would, hence refused). ``amm`` carries the links' length, mass, E, I,
-hub inertia, the lumped masses' mass and rotary inertia, the payload and gravity (the
+angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF, the joints (the masses' places) of
+``nepvp``/``amm`` are refused. The KED's deflected reference (its default with
+preload) is refused: its equilibrium and tangent stiffness come from an inner complex
+step on the corotational potential (:func:`~elastodyn.fem.corotational.
+potential_derivatives`), and a second complex perturbation would mix with it (it would
+need bicomplex numbers). ``nepvp`` and ``amm`` bake the description's
+numbers into a generated symbolic program (Briot & Khalil 2013; Yu & Chen 2019),
+normally compiled in double precision and cached by a hash of the description. Inside
+the complex step they enter the program as complex sympy numbers, Float(re) + I
+Float(im) (:func:`~elastodyn.symbolic.complex_eval.number`: the beams' inertia
+integrals and stiffness, the rigid bodies, the platform, gravity, the arm's link
+parameters), and the model evaluates its programs in Python complex arithmetic
+(:class:`~elastodyn.symbolic.complex_eval.ComplexProgram`): never compiled, never looked
+up in or written to the cache (``NEPVPModel.complex``, ``AMMArmModel.complex``; tested).
+Non-analytic operations of the programs take their analytic continuations (Abs, sign
+and the pivot comparisons of the closure's elimination by the real parts). A key costs
+the generation of the program (no C compilation): about 0.6 s for prrrp-briot2013 and
+0.2 s for arm-yu2019. ``nepvp`` carries the beams' materials, sections, given mass
+properties and lengths (the joints stay at their abscissae: a joint at the tip is then
+inside a longer beam, and the description refuses a shorter one, so that derivative is
+the one for an increase; refused for an assumed-mode beam), the rigid bodies' and the
+platform's mass, centre of mass and inertia, and gravity; the pose is the nominal state
+(actuated and passive joints: none of these keys moves the loop closure; the joints'
+offsets would, and are refused). ``amm`` carries the links' length, mass, E, I, hub
+inertia, the lumped masses' mass and rotary inertia, the payload and gravity (the
 positions ``mu``/``position`` are refused: they enter the mode values as a real
 abscissa). Both also with the gravity preload: the static deflection's Newton iterates
 in complex arithmetic until the imaginary part converged on its own scale too
