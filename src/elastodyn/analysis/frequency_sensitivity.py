@@ -81,7 +81,7 @@ past it, and the description refuses a shorter one, so that derivative is the on
 an increase) and the joints' offsets ``joints.*.d`` (MDH d; on a closed loop the
 derivative is the one with the loop closed again at the held actuated coordinates: a
 change made with ``--set`` also needs the matching assembled ``home``). The joints'
-angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF, the joints (the masses' places) of
+angles (gamma, alpha, theta) and the z offsets (b, r) of the FFRF, the joints (masses' places) of
 ``nepvp``/``amm`` are refused. The KED's deflected reference (its default with
 preload) is refused: its equilibrium and tangent stiffness come from an inner complex
 step on the corotational potential (:func:`~elastodyn.fem.corotational.
