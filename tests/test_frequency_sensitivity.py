@@ -59,9 +59,9 @@ def test_ffrf_slider_crank_equals_finite_differences():
     _check_fd(spec, ["bodies.a.beam.material.E", "bodies.a.beam.section.width",
                      "bodies.a.beam.section.height", "bodies.a.beam.material.rho",
                      "bodies.s.rigid.mass"], "ffrf", {}, None, 4, 1e-5)
-    # the default formulation of this robot (nepvp) carries none: refused, not guessed
-    with pytest.raises(InputError, match="none for the nepvp"):
-        frequency_sensitivities(spec, ["bodies.a.beam.material.E"])
+    # its default formulation (nepvp) refuses a joint's MDH angle (math.cos of it)
+    with pytest.raises(InputError, match="differentiated exactly"):
+        frequency_sensitivities(spec, ["joints.1.gamma"])
 
 
 def test_ffrf_circle_section_diameter_equals_finite_differences():
@@ -555,8 +555,11 @@ def test_sensitivity_point_arrays():
     ("delta-kuo2016", "ked", KED, "payload.mass", "present"),
     ("delta-kuo2016", "ked", KED, "motors.inertia", "links.upper.material.E"),
     ("delta-kuo2016", "ked", KED, "motors.friction.viscous", "differentiated exactly"),
-    ("prrrp-briot2013", "nepvp", {}, "bodies.q2.beam.material.E", "none for the nepvp"),
-    ("arm-yu2019", "amm", {}, "links.0.E", "none for the amm"),
+    # nepvp and amm carry materials, sections, masses (tests/test_frequency_sensitivity_
+    # symbolic.py); the joints' offsets (the loop closure) and a body's place stay out
+    ("prrrp-briot2013", "nepvp", {}, "joints.2.d", "differentiated exactly"),
+    ("arm-yu2019", "amm", {}, "links.0.lumped_masses.0.mu", "differentiated exactly"),
+    ("arm-yu2019", "amm", {}, "links.0.gear_ratio", "differentiated exactly"),
     ("slider-crank-simeon", "ffrf", {}, "joints.1.gamma", "differentiated exactly"),
 ])
 def test_refused_keys(robot, formulation, options, key, words):

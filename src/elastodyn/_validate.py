@@ -28,6 +28,13 @@ def complex_step():
         _COMPLEX_STEP.reset(token)
 
 
+def complex_step_active() -> bool:
+    """True inside :func:`complex_step`: a model built there may carry complex numbers
+    (the generated programs then evaluate in complex arithmetic, never compiled or
+    cached, :mod:`elastodyn.symbolic.complex_eval`)."""
+    return _COMPLEX_STEP.get()
+
+
 def _real(value):
     """(the float checked, the value returned): a complex value inside
     :func:`complex_step` is checked on its real part and returned as is."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .._validate import finite, non_negative, positive, positive_int
+from .._validate import finite, non_negative, positive, positive_int, scalar
 from ..exceptions import InputError
 from .friction import Friction
 
@@ -168,7 +168,7 @@ class ArmLink:
             # Yu's one point mass; re-derived on dataclasses.replace, so that
             # replace(link, lumped_mass=...) changes it
             object.__setattr__(self, "lumped_masses", _OneMass(
-                (LumpedMass(float(self.lumped_mass), 0.0, mu=float(self.mu)),)))
+                (LumpedMass(scalar(self.lumped_mass), 0.0, mu=float(self.mu)),)))
         else:
             try:
                 bodies = tuple(self.lumped_masses)

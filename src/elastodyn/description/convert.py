@@ -498,7 +498,7 @@ def planar_arm(spec: S.ArmSpec, modes: int = 2, basis: str = "sine") -> PlanarAr
                     hub_inertia=ls.hub_inertia)
         bodies = ls.lumped_masses
         try:
-            if (len(bodies) == 1 and bodies[0].mu is not None and bodies[0].mass > 0
+            if (len(bodies) == 1 and bodies[0].mu is not None and np.real(bodies[0].mass) > 0
                     and not bodies[0].inertia):
                 links.append(ArmLink(ls.length, mass, E, I, bodies[0].mass, bodies[0].mu,
                                      **rest))

@@ -42,7 +42,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .._validate import choice, finite, positive, scalar, vector
+from .._validate import choice, finite, positive, real_array, scalar, vector
 from ..description.materials import Material, Section
 from .shapes import derivative_orders, gauss_legendre_01, reference_basis
 
@@ -148,7 +148,7 @@ class BeamElement:
             f^(deriv)(x) = shape(...) @ delta_e.
         """
         choice("field", name, self.fields)
-        xi = np.atleast_1d(np.asarray(xi, dtype=float))
+        xi = np.atleast_1d(real_array(xi))    # complex under a complex step
         return _shape_values(self, name, tuple(xi.tolist()), deriv) * _scale(
             self, name, scalar(length), deriv)
 
@@ -169,7 +169,7 @@ def _shape_values(el: BeamElement, name: str, xi: tuple, deriv: int) -> np.ndarr
     """Unscaled, unsigned reference basis placed on element dofs (cached)."""
     idx, _, _ = el._placement[name]
     ref = reference_basis(el.field_order(name), np.array(xi), deriv)
-    out = np.zeros((len(xi), el.n_dofs))
+    out = np.zeros((len(xi), el.n_dofs), ref.dtype)
     out[:, idx] = ref
     out.setflags(write=False)
     return out

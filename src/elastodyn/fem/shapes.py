@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validate import choice
+from .._validate import choice, real_array
 
 INTERPOLATIONS = {"linear": 0, "cubic": 1, "quintic": 2}
 
@@ -60,9 +60,9 @@ def reference_basis(r: int, xi: np.ndarray, deriv: int = 0) -> np.ndarray:
     ndarray, shape (len(xi), 2(r+1))
     """
     C = hermite_coefficients(r)
-    xi = np.atleast_1d(np.asarray(xi, dtype=float))
+    xi = np.atleast_1d(real_array(xi))        # complex under a complex step
     n = C.shape[1]
-    powers = np.zeros((xi.size, n))
+    powers = np.zeros((xi.size, n), xi.dtype)
     for k in range(deriv, n):
         fall = np.prod(np.arange(k - deriv + 1, k + 1, dtype=float))
         powers[:, k] = fall * xi ** (k - deriv)

@@ -70,6 +70,7 @@ import sympy as sp
 from ..description.arm import PlanarArm
 from ..exceptions import InputError
 from ..fem.assumed_modes import ModeShapes
+from ..symbolic.complex_eval import number
 from ..symbolic.core import Program, Recorder, Timer
 
 __all__ = ["ModeShapes", "generate_amm", "AMMSymbols"]
@@ -115,7 +116,7 @@ class AMMSymbols:
                 x = R(name, real=True)
                 self.params.append(x)
                 return x
-            return sp.Float(value)
+            return _param(value)
 
         for i, lk in enumerate(arm.links):
             d = {"L": par(f"L{i + 1}", lk.length), "m": par(f"m{i + 1}", lk.mass),
@@ -139,7 +140,7 @@ class AMMSymbols:
             self.g = R("g", real=True)
             self.params.append(self.g)
         else:
-            self.g = sp.Float(arm.gravity)
+            self.g = _param(arm.gravity)
         # True when a rotary inertia (lumped mass, hub or payload) enters the model
         self.rotary = any(d["Jh"] is not None or any(b[2] is not None for b in d["bodies"])
                           for d in self.link)
@@ -155,6 +156,13 @@ class AMMSymbols:
     def param_names(self) -> list[str]:
         """Names of the symbolic parameters, in the order of the input ``p``."""
         return [str(x) for x in self.params]
+
+
+def _param(value) -> sp.Expr:
+    """A parameter as a constant: sp.Float (zero included, as always), or Float(re) +
+    I Float(im) for a complex-step entry (:func:`~elastodyn.symbolic.complex_eval.
+    number`; numpy's complex128 is a complex)."""
+    return number(value) if isinstance(value, complex) else sp.Float(value)
 
 
 def _num(x) -> sp.Expr:

@@ -37,7 +37,7 @@ class AMMContract(NonlinearModel):
         n, s = arm.n, arm.modes
         z = np.zeros(self.model.nq)
         B = self.model.dynamics(z, z)["B"]
-        self.T = np.eye(self.model.nq)
+        self.T = np.eye(self.model.nq, dtype=B.dtype)   # complex in a complex step
         self.T[:n, n:] = -B[n:, :].T
         names = tuple(f"q{i + 1}" for i in range(n)) + tuple(
             f"link{i + 1}.f{k + 1}" for i in range(n) for k in range(s))

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import complex_step_active, real_array
 from ..description.arm import PlanarArm
 from ..exceptions import InputError
 from ..fem.assumed_modes import ModeShapes
 from ..symbolic.compiled import compile_program
+from ..symbolic.complex_eval import ComplexProgram
 from .amm_arm import generate_amm
 
 __all__ = ["AMMArmModel"]
@@ -31,6 +33,9 @@ class AMMArmModel:
         if not isinstance(arm, PlanarArm):
             raise InputError("arm", type(arm).__name__, "a PlanarArm")
         self.arm = arm
+        # built inside a complex step (frequency_sensitivity): the program evaluates in
+        # complex arithmetic, never compiled (nor looked up in the library cache)
+        self.complex = complex_step_active()
         self.program, self.sym = generate_amm(arm)
         self.n, self.s = arm.n, arm.modes
         self.nq = self.n + self.n * self.s
@@ -45,12 +50,13 @@ class AMMArmModel:
     @property
     def compiled(self):
         if self._f is None:
-            self._f = compile_program(self.program)
+            self._f = (ComplexProgram(self.program) if self.complex
+                       else compile_program(self.program))
         return self._f
 
     def _check(self, q, qd):
-        q = np.asarray(q, dtype=float).reshape(self.nq)
-        qd = np.asarray(qd, dtype=float).reshape(self.nq)
+        q = real_array(q).reshape(self.nq)          # complex in a complex step
+        qd = real_array(qd).reshape(self.nq)
         return q, qd
 
     def dynamics(self, q, qd, tau=None) -> dict:
@@ -92,7 +98,7 @@ class AMMArmModel:
     def frames(self, q):
         """Chord unit vectors e (n, 2), normals n (n, 2) and end points p (n + 1, 2) [m]
         (p[0] the base joint)."""
-        q = np.asarray(q, dtype=float)
+        q = real_array(q)                         # complex in a complex step
         ang = np.cumsum(q[:self.n])
         e = np.column_stack([np.cos(ang), np.sin(ang)])
         nv = np.column_stack([-e[:, 1], e[:, 0]])
@@ -133,11 +139,12 @@ class AMMArmModel:
     @property
     def stiffness(self) -> np.ndarray:
         """K (nq, nq): zero on the joints, E I / L^3 int phi'' phi''^T on each link."""
-        K = np.zeros((self.nq, self.nq))
         kap = self.shapes.integrals["kappa"]
-        for i, lk in enumerate(self.arm.links):
+        blocks = [lk.E * lk.I / lk.length ** 3 * kap for lk in self.arm.links]
+        K = np.zeros((self.nq, self.nq), np.result_type(*blocks, float))
+        for i, blk in enumerate(blocks):
             a = self.n + i * self.s
-            K[a:a + self.s, a:a + self.s] = lk.E * lk.I / lk.length ** 3 * kap
+            K[a:a + self.s, a:a + self.s] = blk
         return K
 
     def inverse_kinematics(self, xy, elbow: str = "down") -> np.ndarray:

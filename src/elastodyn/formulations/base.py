@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import real_array
 from ..exceptions import InputError, ModelError
 from ..model import Coordinates, Efforts, Linearization, State, require
 
@@ -97,9 +98,9 @@ class NonlinearModel:
     def at(self, state: State, q=None, v=None, a=None) -> State:
         """``state`` moved to other coordinates / rates / accelerations (loops closed
         again from the current passive joints)."""
-        st = state.with_(q=state.q if q is None else np.asarray(q, float),
-                         v=state.v if v is None else np.asarray(v, float),
-                         a=state.a if a is None else np.asarray(a, float))
+        st = state.with_(q=state.q if q is None else real_array(q),   # complex only
+                         v=state.v if v is None else real_array(v),   # in a complex
+                         a=state.a if a is None else real_array(a))   # step
         return self._complete(st)
 
     # ------------------------------------------------------------------ dynamics
@@ -138,16 +139,19 @@ class NonlinearModel:
         """(K, C) over all coordinates: K = d(M a + c)/dq, C = dc/dqd at ``state``,
         by central differences (module docstring)."""
         n = self.n
-        K, C = np.empty((n, n)), np.empty((n, n))
+        cols_K, cols_C = [], []
         for j in range(n):
             dq = np.zeros(n)
             dq[j] = FD_STEP
             rp = self.residual(self.at(state, q=state.q + dq))
             rm = self.residual(self.at(state, q=state.q - dq))
-            K[:, j] = (rp - rm) / (2 * FD_STEP)
+            cols_K.append((rp - rm) / (2 * FD_STEP))
             vp = self.bias(self.at(state, v=state.v + dq))
             vm = self.bias(self.at(state, v=state.v - dq))
-            C[:, j] = (vp - vm) / (2 * FD_STEP)
+            cols_C.append((vp - vm) / (2 * FD_STEP))
+        # complex when the model carries a complex step (frequency_sensitivity)
+        K = np.column_stack(cols_K) if n else np.zeros((0, 0))
+        C = np.column_stack(cols_C) if n else np.zeros((0, 0))
         return K, C
 
     def _preload(self, preload):
@@ -219,8 +223,17 @@ class NonlinearModel:
         Kel = self.elastic_stiffness()
         for _ in range(max_iter):
             r = self.bias(st)[na:]
-            scale = max(1.0, float(np.abs(Kel @ st.elastic).max(initial=0.0)))
-            if np.abs(r).max(initial=0.0) <= tol * scale:
+            ke = Kel @ st.elastic
+            scale = max(1.0, float(np.abs(ke.real).max(initial=0.0)))
+            done = np.abs(r.real).max(initial=0.0) <= tol * scale
+            if done and np.iscomplexobj(r):
+                # a complex step (frequency_sensitivity): the imaginary part (h times
+                # the derivative of the deflection) converged too, on its own scale; it
+                # lags the real part by one Newton step (Martins, Sturdza & Alonso
+                # 2003, sec. 4: both parts must pass the test)
+                done = np.abs(r.imag).max(initial=0.0) <= tol * float(
+                    np.abs(ke.imag).max(initial=0.0))
+            if done:
                 return st
             K, _ = self._tangent(st)
             Kee = K[na:, na:]
@@ -229,7 +242,7 @@ class NonlinearModel:
             except np.linalg.LinAlgError:
                 raise ModelError("static deflection: singular tangent stiffness "
                                  "(a mechanism?)") from None
-            q = st.q.copy()
+            q = st.q.astype(np.result_type(st.q, de))
             q[na:] += de
             st = self.at(st, q=q)
         raise ModelError(f"static deflection did not converge in {max_iter} Newton steps "

@@ -61,6 +61,8 @@ import sympy as sp
 
 from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
 from ..exceptions import InputError
+from .._validate import real_array
+from ..symbolic.complex_eval import number
 from ..symbolic.core import Program, Recorder, Timer, is_identifier
 from ..symbolic.linalg import PivotedLU
 from .nepvp_beam import BeamShapes
@@ -89,12 +91,13 @@ def _skew(v):
 
 
 def _num(a):
-    """numpy array -> sympy Matrix of Floats (exact zeros kept)."""
-    a = np.asarray(a, dtype=float)
+    """numpy array -> sympy Matrix of Floats (exact zeros kept); a complex array (a
+    complex-step entry, :func:`~elastodyn.symbolic.complex_eval.number`) -> Float(re) +
+    I Float(im)."""
+    a = real_array(a)
     if a.ndim == 1:
         a = a[:, None]
-    return sp.Matrix(a.shape[0], a.shape[1],
-                     lambda i, j: sp.Integer(0) if a[i, j] == 0 else sp.Float(a[i, j]))
+    return sp.Matrix(a.shape[0], a.shape[1], lambda i, j: number(a[i, j]))
 
 
 # names the printed programs use for other things: input and output arrays, functions
@@ -223,7 +226,7 @@ def _body_terms(rec, body, sh, w, g_b, e, ed):
     Rr = sp.zeros(3, 3)
     for a in range(3):
         for b in range(a, 3):
-            v = sp.Float(J0[a, b]) if J0[a, b] else sp.Integer(0)
+            v = number(J0[a, b])
             if eab[b][a] is not None and any(eab[b][a]):
                 v += (eab[b][a].T * ev)[0]
             if G[a][b] is not None:
@@ -313,8 +316,8 @@ def _stiffening(rec, sh, ev):
         up = rec((_num(a).T * ev)[0])
         Ge = rec.matrix(_num(G) * ev)
         h = rec((ev.T * Ge)[0] / 2)
-        n_ax = rec(float(EAl) * (up + h))
-        out += rec(float(EAl) * h) * _num(a) + n_ax * Ge
+        n_ax = rec(number(EAl) * (up + h))
+        out += rec(number(EAl) * h) * _num(a) + n_ax * Ge
     return out
 
 
@@ -437,11 +440,11 @@ def _generate(robot: TreeRobot, sy: NEPVPSymbols, rec, direct: bool = True) -> d
         qsym = sy.q[sy.cols[j]] if jt.kind != "fixed" else None
         if jt.kind == "revolute":
             ct, st = rec(sp.cos(qsym + jt.theta)), rec(sp.sin(qsym + jt.theta))
-            r = sp.Float(jt.r) if jt.r else sp.Integer(0)
+            r = number(jt.r)
         else:
             ct, st = _cs(jt.theta)
             r = rec(qsym + jt.r) if jt.kind == "prismatic" else (
-                sp.Float(jt.r) if jt.r else sp.Integer(0))
+                number(jt.r))
         Rg = _rotz(cg, sg)
         Rgx = Rg * _rotx(ca, sa)
         R = Rgx * _rotz(ct, st)

@@ -90,6 +90,9 @@ class BeamShapes:
         """Assumed modes: Phi_d (len(s), 3, N) with row y phi(s/L), Phi_r with row z
         phi'(s/L)/L (the chord frame: phi vanishes at both ends)."""
         L = self.beam.length
+        if np.iscomplexobj(L):          # the mode values take a real abscissa
+            raise TypeError("the length of an assumed-mode beam is not carried by a "
+                            "complex step")
         xi = np.clip(np.asarray(s, dtype=float) / L, 0.0, 1.0)
         full = np.zeros((len(xi), 3, self.N))
         rot = np.zeros((len(xi), 3, self.N))
@@ -99,7 +102,8 @@ class BeamShapes:
 
     def _place(self, k: int, rows: np.ndarray) -> np.ndarray:
         """Element rows (..., 2 nd) of element k -> beam rows (..., N), node 0 clamped."""
-        out = np.zeros(rows.shape[:-1] + (self.nd * (self.n + 1),))
+        out = np.zeros(rows.shape[:-1] + (self.nd * (self.n + 1),),
+                       np.result_type(rows, float))
         out[..., self.nd * k:self.nd * (k + 2)] = rows
         return out[..., self.nd:]
 
@@ -108,8 +112,9 @@ class BeamShapes:
         le = self.beam.length / self.n
         el = self.element
         m = len(xi)
-        full = np.zeros((m, 3, 2 * self.nd))
-        rot = np.zeros((m, 3, 2 * self.nd))
+        dt = np.result_type(xi, le, float)    # complex for a complex-step length
+        full = np.zeros((m, 3, 2 * self.nd), dt)
+        rot = np.zeros((m, 3, 2 * self.nd), dt)
         full[:, 0] = el.shape("u", xi, le)
         full[:, 1] = el.shape("v", xi, le)
         rot[:, 2] = el.shape("v", xi, le, deriv=1)
@@ -122,13 +127,14 @@ class BeamShapes:
     def at(self, s: float):
         """Phi_d (3, N) and Phi_r (3, N) at abscissa s in [0, L] [m]."""
         L = self.beam.length
-        if not -1e-12 <= s <= L * (1 + 1e-12):
-            raise InputError("attachment abscissa", s, f"0 .. {L} m on the beam")
+        Lr = np.real(L)                   # the element of s: by the real parts
+        if not -1e-12 <= np.real(s) <= Lr * (1 + 1e-12):
+            raise InputError("attachment abscissa", s, f"0 .. {Lr} m on the beam")
         if self.modal:
             d, r = self._modal_rows(np.array([s]))
             return d[0], r[0]
         le = L / self.n
-        k = min(int(s / le), self.n - 1)
+        k = min(int(np.real(s) / (Lr / self.n)), self.n - 1)
         d, r = self._element_rows(k, np.array([(s - k * le) / le]))
         return d[0], r[0]
 
@@ -156,9 +162,12 @@ class BeamShapes:
         x, w = gauss_legendre_01(_N_GAUSS)
         N = self.N
         rIp = b.material.rho * b.section.ip if self.spatial else 0.0
-        out = {"m": b.mass, "MS0": np.zeros(3), "J0": np.zeros((3, 3)),
-               "MSde": np.zeros((3, N)), "e": np.zeros((3, 3, N)), "Q": np.zeros((3, 3, N, N)),
-               "Ip": rIp * b.mass / rA, "MSphi": np.zeros(N), "Mphi": np.zeros((N, N))}
+        # complex for a complex-step entry (frequency_sensitivity), else float
+        dt = np.result_type(rA, rIp, b.mass, mu(np.array([0.5])), b.length, float)
+        out = {"m": b.mass, "MS0": np.zeros(3, dt), "J0": np.zeros((3, 3), dt),
+               "MSde": np.zeros((3, N), dt), "e": np.zeros((3, 3, N), dt),
+               "Q": np.zeros((3, 3, N, N), dt), "Ip": rIp * b.mass / rA,
+               "MSphi": np.zeros(N, dt), "Mphi": np.zeros((N, N), dt)}
         if self.modal:                  # one "element": the whole beam, finer quadrature
             t, wq = np.polynomial.legendre.leggauss(6 * self.N + 40)
             x, w, le, nel = 0.5 * (t + 1.0), 0.5 * wq, b.length, 1
@@ -174,7 +183,7 @@ class BeamShapes:
                 wp = rIp * le * w * dens / rA        # rho I_p scaled with the density
                 out["MSphi"] += wp @ Np
                 out["Mphi"] += np.einsum("g,gn,gm->nm", wp, Np, Np)
-            r0 = np.zeros((len(x), 3))
+            r0 = np.zeros((len(x), 3), np.result_type(s, float))
             r0[:, 0] = s
             wk = dens * le * w
             out["MS0"] += wk @ r0
@@ -205,7 +214,7 @@ class BeamShapes:
         out = []
         for k in range(self.n):
             a = w @ self._place(k, el.shape("u", x, le, deriv=1))
-            G = np.zeros((self.N, self.N))
+            G = np.zeros((self.N, self.N), np.result_type(le, float))
             for f in fields:
                 S = self._place(k, el.shape(f, x, le, deriv=1))      # (G, N)
                 G += np.einsum("g,gn,gm->nm", w, S, S)
@@ -223,7 +232,7 @@ class BeamShapes:
         le = b.length / self.n
         Ke = stiffness_matrix(self.element, le, b.section, b.material)
         nd = self.nd
-        K = np.zeros((nd * (self.n + 1),) * 2)
+        K = np.zeros((nd * (self.n + 1),) * 2, np.result_type(Ke, float))
         for k in range(self.n):
             K[nd * k:nd * (k + 2), nd * k:nd * (k + 2)] += Ke
         return K[nd:, nd:]

@@ -19,6 +19,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .._validate import real_array
 from ..description.tree import FlexibleBeam, TreeRobot
 from ..exceptions import InputError
 from ..model import Coordinates, Efforts, State
@@ -126,7 +127,7 @@ class NEPVPContract(NonlinearModel):
         if "pose" in self.capabilities:
             qa, e, va, ve = self._split(st)
             _, _, xp = self.model.kinematics(joints, e, va, ve)
-            st = st.with_(pose=np.asarray(xp, dtype=float).reshape(-1))
+            st = st.with_(pose=real_array(xp).reshape(-1))    # complex in a complex step
         return st
 
     def close_along(self, actuated) -> int:
@@ -211,9 +212,10 @@ class NEPVPContract(NonlinearModel):
         it with coefficient 1): per element, f = EA l_e (h a + eps G e) and
         df/de = EA l_e ((a + G e)(a + G e)^T - a a^T + eps G), h = e^T G e / 2,
         eps = a . e + h (:attr:`~elastodyn.formulations.nepvp_beam.BeamShapes.membrane`)."""
-        e = np.asarray(e, dtype=float).reshape(self.n_elastic)
-        f = np.zeros(self.n_elastic)
-        J = np.zeros((self.n_elastic, self.n_elastic))
+        e = real_array(e).reshape(self.n_elastic)
+        dt = np.result_type(e, *[EAl for _, mb in self._membrane for EAl, _, _ in mb])
+        f = np.zeros(self.n_elastic, dt)              # complex in a complex step
+        J = np.zeros((self.n_elastic, self.n_elastic), dt)
         for cols, membrane in self._membrane:
             eb = e[cols]
             blk = np.ix_(cols, cols)

@@ -29,9 +29,11 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
+from .._validate import complex_step_active, real_array
 from ..description.tree import TreeRobot
 from ..exceptions import InputError, ModelError
 from ..symbolic.compiled import compile_program
+from ..symbolic.complex_eval import ComplexProgram
 from ..symbolic.core import Program, identifier
 from .nepvp import NEPVPSymbols, generate_nepvp
 
@@ -81,6 +83,10 @@ class NEPVPModel:
         if not isinstance(robot, TreeRobot):
             raise InputError("robot", type(robot).__name__, "a TreeRobot")
         self.robot = robot
+        # built inside a complex step (frequency_sensitivity): the description may carry
+        # a complex entry, the programs evaluate in complex arithmetic (never compiled,
+        # never looked up in or written to the cache of compiled libraries)
+        self.complex = complex_step_active()
         self._full = None
         self.sym = NEPVPSymbols(robot)
         self._programs: dict = {}
@@ -139,6 +145,9 @@ class NEPVPModel:
         if problem not in self._compiled:
             if problem not in PROBLEMS:
                 raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
+            if self.complex:
+                self._compiled[problem] = ComplexProgram(self.program(problem))
+                return self._compiled[problem]
             drv = self.driver()
             if not drv.available:
                 fn = compile_program(self.program(problem))
@@ -153,6 +162,9 @@ class NEPVPModel:
     def driver(self):
         """The compiled motion-driven simulation (:class:`~elastodyn.formulations.
         nepvp_driver.MotionDriver`), built once."""
+        if self.complex:
+            raise ModelError("a model with a complex-step entry has no compiled driver "
+                             "(only its linearization is evaluated, in complex arithmetic)")
         if "driver" not in self._compiled:
             from .nepvp_driver import MotionDriver
             self._compiled["driver"] = MotionDriver(self)
@@ -160,7 +172,7 @@ class NEPVPModel:
 
     # ------------------------------------------------------------------ kinematics
     def _joints(self, qa, qp):
-        q = np.empty(self.n_joints)
+        q = np.empty(self.n_joints, np.result_type(qa, qp, float))
         q[self.actuated] = qa
         q[self.passive] = qp
         return q
@@ -170,10 +182,10 @@ class NEPVPModel:
         and elastic coordinates e (default 0). Newton on the closure residual from
         ``guess`` (a full joint vector; default: the robot's home configuration, reached
         by continuation along q_a in steps of 0.05 m or rad)."""
-        qa = np.asarray(qa, dtype=float).reshape(self.na)
-        e = np.zeros(self.ne) if e is None else np.asarray(e, dtype=float).reshape(self.ne)
+        qa = real_array(qa).reshape(self.na)
+        e = np.zeros(self.ne) if e is None else real_array(e).reshape(self.ne)
         if guess is not None:
-            return self._newton(qa, e, np.asarray(guess, float)[self.passive], tol, max_iter)
+            return self._newton(qa, e, real_array(guess)[self.passive], tol, max_iter)
         start = self.home[self.actuated]
         steps = max(1, int(np.ceil(np.abs(qa - start).max() / 0.05)))
         qp = self.home[self.passive]
