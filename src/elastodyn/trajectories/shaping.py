@@ -1,0 +1,236 @@
+"""Input shapers: impulse sequences convolved with a motion so that it leaves a lightly
+damped mode at rest, and the shaped motion.
+
+A shaper is a sequence of impulses (A_i, t_i), sum A_i = 1, t_1 = 0. Convolved with a
+reference r(t) it gives r_s(t) = sum_i A_i r(t - t_i): the same end points, longer by
+t_n (the shaper's delay). A mode of natural frequency omega and damping ratio zeta
+driven by r_s is left with the residual vibration of r times the shaper's percentage
+vibration (Singer & Seering 1990, J. Dyn. Sys. Meas. Control 112(1), eq. 3-5; the
+notation of Singhose, Seering & Singer 1994, J. Mech. Des. 116(2)):
+
+    V(omega) = exp(-zeta omega t_n) sqrt(C^2 + S^2),
+    C = sum A_i exp(zeta omega t_i) cos(omega_d t_i),
+    S = sum A_i exp(zeta omega t_i) sin(omega_d t_i),    omega_d = omega sqrt(1 - zeta^2).
+
+Shapers, for a design frequency f [Hz] and damping ratio zeta in [0, 1) (K = exp(-zeta pi
+/ sqrt(1 - zeta^2)), T_d = 1 / (f sqrt(1 - zeta^2)) the damped period):
+
+* ZV (zero vibration; Singer & Seering 1990 eq. 8): A = (1, K) / (1 + K), t = (0, T_d/2).
+  V = 0 at the design frequency only.
+* ZVD (zero vibration and derivative; ibid. eq. 10): A = (1, 2K, K^2) / (1 + K)^2,
+  t = (0, T_d/2, T_d). V and dV/domega zero at the design frequency: flatter.
+* EI (extra insensitive; Singhose, Seering & Singer 1994): V = V_tol (default 5 %) at the
+  design frequency, a hump there (dV/domega = 0) between two frequencies of zero
+  vibration, so that V stays below V_tol over a band about twice as wide as ZVD's.
+  Undamped: A = ((1 + V)/4, (1 - V)/2, (1 + V)/4), t = (0, T/2, T) (ibid.). Damped
+  (decision, documented): these conditions solved exactly for the amplitudes, the two
+  later times and the two zero frequencies (six real equations, Newton from the
+  undamped solution at the damped period; :func:`_ei`) instead of Singhose's curve fits.
+
+Units: Hz, s, rad/s.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..exceptions import InputError, ModelError
+from ._base import Trajectory, TrajectorySample, as_times, readonly, sample
+
+__all__ = ["Shaper", "shaper", "SHAPERS", "percentage_vibration", "Shaped"]
+
+SHAPERS = ("zv", "zvd", "ei")
+"""Shaper kinds of :func:`shaper`."""
+
+
+@dataclass(frozen=True, eq=False)
+class Shaper:
+    """Impulse amplitudes (n,) [-] (sum 1) at times (n,) [s] (first 0, increasing), with
+    the kind, design frequency [Hz] and damping ratio they were made for."""
+
+    amplitudes: np.ndarray
+    times: np.ndarray
+    kind: str = "custom"
+    frequency_hz: float = math.nan
+    damping: float = 0.0
+
+    def __post_init__(self):
+        a = np.asarray(self.amplitudes, dtype=float).reshape(-1)
+        t = np.asarray(self.times, dtype=float).reshape(-1)
+        if a.size < 1 or a.shape != t.shape or not (np.all(np.isfinite(a))
+                                                   and np.all(np.isfinite(t))):
+            raise InputError("shaper", f"{a.size} amplitudes, {t.size} times",
+                             "as many finite amplitudes as times (at least one)")
+        if t[0] != 0.0 or np.any(np.diff(t) <= 0):
+            raise InputError("shaper times", t.tolist(), "0 first, then increasing [s]")
+        if abs(a.sum() - 1.0) > 1e-12:
+            raise InputError("shaper amplitudes", a.tolist(), "amplitudes summing to 1")
+        object.__setattr__(self, "amplitudes", readonly(a))
+        object.__setattr__(self, "times", readonly(t))
+
+    @property
+    def delay(self) -> float:
+        """The time the shaper adds to a motion [s] (its last impulse's time)."""
+        return float(self.times[-1])
+
+    def vibration(self, frequency_hz, damping: float | None = None) -> np.ndarray:
+        """Percentage vibration V (n,) [-] at the given natural frequencies [Hz]
+        (:func:`percentage_vibration`; damping default: the design's)."""
+        return percentage_vibration(self.amplitudes, self.times, frequency_hz,
+                                    self.damping if damping is None else damping)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "frequency_hz": self.frequency_hz,
+                "damping": self.damping, "amplitudes": self.amplitudes.tolist(),
+                "times_s": self.times.tolist(), "delay_s": self.delay}
+
+
+def percentage_vibration(amplitudes, times, frequency_hz, damping: float = 0.0):
+    """V(omega) (module docstring) of impulses (A_i, t_i) at natural frequencies
+    ``frequency_hz`` (n,) [Hz] > 0 and damping ratio in [0, 1): the residual vibration
+    of a mode after the sequence, relative to a unit impulse at t = 0."""
+    A = np.asarray(amplitudes, dtype=float)
+    t = np.asarray(times, dtype=float)
+    w = 2.0 * math.pi * np.atleast_1d(np.asarray(frequency_hz, dtype=float))
+    z = _damping(damping)
+    wd = w * math.sqrt(1.0 - z * z)
+    e = np.exp(z * np.multiply.outer(w, t))                       # (n, m)
+    C = (e * np.cos(np.multiply.outer(wd, t))) @ A
+    S = (e * np.sin(np.multiply.outer(wd, t))) @ A
+    return np.exp(-z * w * t[-1]) * np.hypot(C, S)
+
+
+def _damping(damping) -> float:
+    if isinstance(damping, bool) or not isinstance(damping, (int, float, np.floating)) \
+            or not (0.0 <= damping < 1.0):
+        raise InputError("damping", damping, "a damping ratio in [0, 1)")
+    return float(damping)
+
+
+def shaper(kind: str, frequency_hz: float, damping: float = 0.0, *,
+           tolerance: float = 0.05) -> Shaper:
+    """A ZV, ZVD or EI shaper (module docstring) for a mode of ``frequency_hz`` [Hz] > 0
+    and damping ratio ``damping`` in [0, 1); ``tolerance``: the EI's V_tol in (0, 0.5)."""
+    if kind not in SHAPERS:
+        raise InputError("--shaper", kind, "one of " + ", ".join(SHAPERS))
+    if isinstance(frequency_hz, bool) or not isinstance(
+            frequency_hz, (int, float, np.floating)) or \
+            not (math.isfinite(frequency_hz) and frequency_hz > 0):
+        raise InputError("frequency", frequency_hz, "a natural frequency > 0 [Hz]")
+    z = _damping(damping)
+    root = math.sqrt(1.0 - z * z)
+    K = math.exp(-z * math.pi / root)
+    Td = 1.0 / (frequency_hz * root)
+    if kind == "zv":
+        A, t = np.array([1.0, K]) / (1.0 + K), np.array([0.0, Td / 2])
+    elif kind == "zvd":
+        A, t = np.array([1.0, 2 * K, K * K]) / (1.0 + K) ** 2, np.array([0.0, Td / 2, Td])
+    else:
+        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or \
+                not 0.0 < tolerance < 0.5:
+            raise InputError("tolerance", tolerance, "the EI shaper's vibration "
+                             "tolerance in (0, 0.5)")
+        A, t = _ei(frequency_hz, z, tolerance)
+    return Shaper(A, t, kind, float(frequency_hz), z)
+
+
+def _ei(f, z, V):
+    """Amplitudes and times (3,) of the EI shaper (Singhose, Seering & Singer 1994): the
+    vibration V_tol at the design frequency w_n, a hump there (dV/dw = 0) and zero
+    vibration at two frequencies w_lo < w_n < w_hi. Undamped: the closed form (module
+    docstring). Damped: the six real equations in (A_1, A_2, t_2, t_3, w_lo, w_hi)
+    (A_3 = 1 - A_1 - A_2)
+
+        exp(-zeta w_n t_3) |Z(w_n)| = V_tol,   dV/dw(w_n) = 0,   Z(w_lo) = Z(w_hi) = 0,
+
+    Z(w) = sum A_i exp((zeta + i sqrt(1 - zeta^2)) w t_i), solved by Newton with a
+    continuation in zeta from the undamped solution (steps of at most 0.02: each start
+    within Newton's basin); the residuals in closed form, their Jacobian by central
+    differences (relative step 1e-7: error ~1e-13 of these O(1) quantities)."""
+    T = 1.0 / f
+    A0 = np.array([(1 + V) / 4, (1 - V) / 2, (1 + V) / 4])
+    if z == 0.0:
+        return A0, np.array([0.0, T / 2, T])
+    wn = 2.0 * math.pi * f
+    scale = np.array([1.0, 1.0, T, T, wn, wn])
+    # undamped zeros: A1 + A2 e^{i x} + A3 e^{2 i x} = 0 with x = w T / 2: cos x = -A2/(2 A1)
+    x = math.acos(-A0[1] / (2 * A0[0]))
+    y = np.array([A0[0], A0[1], T / 2, T, 2 * x / T, 2 * (2 * math.pi - x) / T]) / scale
+    for zk in np.linspace(0.0, z, int(math.ceil(z / 0.02)) + 1)[1:]:
+        y = _ei_newton(y, scale, wn, float(zk), V)
+    y = y * scale
+    return np.array([y[0], y[1], 1.0 - y[0] - y[1]]), np.array([0.0, y[2], y[3]])
+
+
+def _ei_newton(y, scale, wn, z, V):
+    lam = z + 1j * math.sqrt(1.0 - z * z)
+
+    def res(yy):
+        yy = yy * scale
+        a = np.array([yy[0], yy[1], 1.0 - yy[0] - yy[1]])
+        t = np.array([0.0, yy[2], yy[3]])
+        e = np.exp(lam * wn * t)
+        zn = a @ e
+        dz = (a * t * lam) @ e
+        decay = math.exp(-z * wn * t[-1])
+        absz = abs(zn)
+        dV = decay * ((zn.conjugate() * dz).real / absz - z * t[-1] * absz)
+        lo, hi = a @ np.exp(lam * yy[4] * t), a @ np.exp(lam * yy[5] * t)
+        return np.array([decay * absz - V, dV * wn, lo.real, lo.imag, hi.real, hi.imag])
+
+    for _ in range(50):
+        r = res(y)
+        if np.max(np.abs(r)) < 1e-13:
+            return y
+        J = np.empty((6, 6))
+        for j in range(6):
+            d = np.zeros(6)
+            d[j] = 1e-7
+            J[:, j] = (res(y + d) - res(y - d)) / 2e-7
+        y = y - np.linalg.solve(J, r)
+    raise ModelError(f"EI shaper: no solution for damping {z} (Newton did not converge)")
+
+
+@dataclass(frozen=True, eq=False)
+class Shaped(Trajectory):
+    """``base`` convolved with a shaper: P(t) = sum_i A_i P0(t - t_i) (module docstring),
+    with its derivatives likewise. ``space`` and ``dim`` are the base's; it ends
+    ``shaper.delay`` after the base. A base at rest at its ends with continuous jerk
+    gives a shaped motion that is too."""
+
+    base: Trajectory
+    shaper: Shaper
+    space: str = field(init=False)
+
+    def __post_init__(self):
+        if not isinstance(self.base, Trajectory):
+            raise InputError("base", type(self.base).__name__, "a trajectory")
+        if self.base.period is not None or not math.isfinite(self.base.t_end):
+            raise InputError("--trajectory", type(self.base).__name__, "a motion of "
+                             "finite duration to shape (not a periodic path)")
+        if not isinstance(self.shaper, Shaper):
+            raise InputError("shaper", type(self.shaper).__name__, "a Shaper")
+        object.__setattr__(self, "space", self.base.space)
+
+    @property
+    def dim(self) -> int:
+        return self.base.dim
+
+    @property
+    def t_start(self) -> float:
+        return self.base.t_start
+
+    @property
+    def t_end(self) -> float:
+        return self.base.t_end + self.shaper.delay
+
+    def evaluate(self, t) -> TrajectorySample:
+        t = as_times(t)
+        out = None
+        for a, ti in zip(self.shaper.amplitudes, self.shaper.times):
+            s = self.base.evaluate(t - ti)
+            parts = [a * s.position, a * s.velocity, a * s.acceleration, a * s.jerk]
+            out = parts if out is None else [o + p for o, p in zip(out, parts)]
+        return sample(t, *out)
