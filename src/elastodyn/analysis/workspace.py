@@ -64,7 +64,8 @@ from .engine import PointFailure, RunInterrupted, cached_model, failure_of, run_
 from .modes import rest_linearization
 from .results import DatasetResult, status_csv
 
-__all__ = ["WorkspaceGrid", "workspace_grid", "workspace_map", "track_modes",
+__all__ = ["static_end_effector_deflection", "WorkspaceGrid", "workspace_grid",
+           "workspace_map", "track_modes",
            "WorkspaceMapResult", "MAX_POINTS", "CHUNK", "end_effector_response", "as_spec",
            "serpentine", "default_space", "actuator_ranges", "position_components",
            "end_effector_dim", "end_effector_compliance"]
@@ -369,20 +370,37 @@ def end_effector_response(model, st, lin):
     return end_effector_compliance(model, st, lin.K, lin.coordinates.names)
 
 
+_PLATFORM = tuple(f"platform.d{c}" for c in "XYZ")
+
+
+def _ee_deflection(model, st, names):
+    """(G or None, deflection (d,) [m], deflected state): KED, whose platform
+    displacements are coordinates (G selects them); otherwise the deflected pose minus
+    the rigid one (G None)."""
+    ref = model.static_deflection(st)
+    if all(p in names for p in _PLATFORM):
+        G = np.zeros((3, len(names)))
+        for k, p in enumerate(_PLATFORM):
+            G[k, names.index(p)] = 1.0
+        return G, G @ ref.elastic, ref
+    pos = position_components(model, st)
+    return None, np.asarray(ref.pose)[pos] - np.asarray(st.pose)[pos], ref
+
+
+def static_end_effector_deflection(model, st) -> np.ndarray:
+    """The end-effector's position change (d,) [m] under the loads of ``st`` (at rest:
+    gravity) with the actuators locked: KED, the platform displacement; the nonlinear
+    models, the deflected pose minus the rigid one (``model.static_deflection``)."""
+    return _ee_deflection(model, st, model.coordinates.elastic)[1]
+
+
 def end_effector_compliance(model, st, K, names):
     """:func:`end_effector_response` from the stiffness K (n_e, n_e) of the linearization
     at rest and the names of its coordinates."""
-    plat = [f"platform.d{c}" for c in "XYZ"]
     K = np.asarray(K, dtype=float)
-    if all(p in names for p in plat):   # KED: the platform's displacements are coordinates
-        G = np.zeros((3, len(names)))
-        for k, p in enumerate(plat):
-            G[k, names.index(p)] = 1.0
-        defl = G @ model.static_deflection(st).elastic
-    else:
+    G, defl, ref = _ee_deflection(model, st, names)
+    if G is None:
         pos = position_components(model, st)
-        ref = model.static_deflection(st)
-        defl = np.asarray(ref.pose)[pos] - np.asarray(st.pose)[pos]
         na, ne = model.coordinates.n_actuated, model.coordinates.n_elastic
         G = np.zeros((len(pos), ne))
         h = 1e-7  # central differences: truncation O(h^2 |d3 pose|), round-off eps/h

@@ -15,7 +15,7 @@ from .._version import __version__
 __all__ = ["main", "build_parser", "VERBS"]
 
 VERBS = ("robots", "describe", "beam-modes", "modes", "map", "convergence", "torques",
-         "simulate", "sensitivity", "sweep", "compare", "generate")
+         "simulate", "plan", "compensate", "sensitivity", "sweep", "compare", "generate")
 
 
 def _module(verb: str):

@@ -275,14 +275,16 @@ def _ffrf(form, robot, fam, opts):
 
 
 _RIGID_LIMITS = Limits(simulate_time=1000.0, torques_time=1000.0, torques_samples=1_000_000)
-_ALL_VERBS = ("modes", "map", "sweep", "convergence", "torques", "simulate", "generate")
+_ALL_VERBS = ("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
+              "compensate", "generate")
 
 FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
     Formulation(
         "ked", ("delta",), "flexible links by kineto-elasto-dynamics (Kuo 2016)",
         options={"elements": 1, "order": "cubic", "preload": True, "rayleigh": (0.0, 0.0),
                  "reference": "auto"},
-        verbs=("modes", "map", "sweep", "convergence", "torques", "simulate"),
+        verbs=("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
+               "compensate"),
         limits=Limits(elements=32, simulate_time=100.0),
         pose_dim=3, task_space_only=True, applies=_flexible_links,
         needs="links.upper/lower section and material", build=_ked),
@@ -313,7 +315,8 @@ FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
         "ffrf", ("tree",), "planar floating frame of reference, Rayleigh-Ritz or finite "
                            "elements (Rosyid & El-Khasawneh 2020)",
         options={"shape": "fem", "elements": 4, "boundary": None, "modes": None},
-        verbs=("modes", "map", "sweep", "convergence", "torques", "simulate", "sensitivity"),
+        verbs=("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
+               "compensate", "sensitivity"),
         limits=Limits(elements=16, modes=8, simulate_time=10.0), applies=_planar_tree,
         needs="a planar robot (closure rows of a plane, planar beams)", build=_ffrf),
 )}

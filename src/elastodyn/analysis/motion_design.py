@@ -1,0 +1,829 @@
+"""Vibration-aware motion design: time laws and input shapers that cut the residual
+vibration of a flexible robot, on any model of the contract that simulates a prescribed
+motion (capability ``simulate_motion``).
+
+What is measured
+----------------
+A motion-driven simulation (:func:`~elastodyn.analysis.simulate.simulate_motion`) gives
+the end-effector's deviation D(t) from the rigid robot (KED: the platform's elastic
+displacement; the nonlinear models: flexible minus rigid end-effector position). Part of
+it is the static sag under gravity, which no time law changes; the motion's part is
+measured against the gravity deflection D_g of the pose (``model.static_deflection`` at
+rest, sampled along the path at :data:`STATIC_SAMPLES` points and interpolated, cubic
+in the path's own time):
+
+* ``residual_vibration_m`` = max over t in [T, T + W] of |D(t) - D_g(end)|: the amplitude
+  of the vibration left after the motion (T the cycle time, W the settling window:
+  default :data:`SETTLE_PERIODS` periods of the lowest mode at the final pose);
+* ``peak_deviation_m`` = max over t in [0, T] of |D(t) - D_g(pose(t))|: the largest
+  deviation the motion itself causes;
+* ``peak_effort`` (per actuator) [N m or N], from the flexible simulation, and
+  ``peak_speed`` (per actuator) [rad/s or m/s], from the actuated motion (a task-space
+  motion through the model's inverse kinematics, central differences at the output
+  step: error O(h^2)).
+
+Time-law design (:func:`plan_motion`)
+-------------------------------------
+The path of a rest-to-rest motion stays; its time law is re-designed
+(:class:`~elastodyn.trajectories.timelaw.TimeWarped`: w(tau) = tau + sum_k c_k
+sin(k pi tau) / (k pi), rest to rest with continuous jerk for every c). The objective
+(residual vibration or peak deviation) is evaluated by the flexible model along each
+candidate motion (one simulation per candidate), and minimized over c by a compass
+(pattern) search (Kolda, Lewis & Torczon 2003, SIAM Rev. 45(3), Algorithm 3.2): from
+c = 0 (the given law at the cycle time), the 2K points +-s along each coefficient are
+evaluated as one batch (on the Dask engine when a client is given: results identical
+with any number of workers), the best improving one taken, s halved when none
+improves, until s < :data:`MIN_STEP` or the budget of evaluations is spent. Candidates
+violating a limit (peak effort or speed above ``limits``) or the monotonicity margin
+(w' >= :data:`MIN_SPEED`) count as infinitely bad (extreme barrier). A derivative-free
+search because each evaluation is a simulation whose gradient is not available; compass
+search rather than Nelder-Mead because its batches parallelize and its iterates do not
+depend on the order of evaluation.
+
+Input shaping
+-------------
+The shapers (:mod:`~elastodyn.trajectories.shaping`: ZV, ZVD, EI) are tuned on the
+lowest natural frequency at the final pose (the residual vibration is the free
+vibration there; the frequencies along the path are reported, the robustness curve
+shows what a frequency error costs) and applied to the actuator references: the
+actuated motion of the given law compressed to T - delay (so that the shaped motion has
+the same cycle time T as the time-law design) convolved with the shaper. Convolution in
+joint space moves the end-effector slightly off the path (the kinematics is nonlinear):
+reported as ``path_error_m``.
+
+Units: SI.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+import warnings
+
+import numpy as np
+
+from ..exceptions import InputError, ModelError
+from ..model import require
+from .results import Result
+
+__all__ = ["OBJECTIVES", "PlanResult", "plan_motion", "deviation_history",
+           "effort_history", "evaluate_motion", "MotionEvaluation", "pattern_search",
+           "parse_limits", "STATIC_SAMPLES", "SETTLE_PERIODS", "MIN_STEP", "MIN_SPEED"]
+
+OBJECTIVES = ("residual-vibration", "peak-deviation")
+STATIC_SAMPLES = 41
+"""Poses along the path where the gravity deflection is computed (cubic interpolation in
+between: the deflection is smooth in the pose; error ~ (L / 40)^4 of its fourth
+derivative along the path)."""
+SETTLE_PERIODS = 3.0
+"""Default settling window after the motion, in periods of the lowest mode at the final
+pose (the residual amplitude of an undamped multi-mode response is its largest value
+over a few periods of the slowest mode)."""
+MIN_STEP = 0.01
+"""Compass search stops when its step in the coefficients is below this."""
+MIN_SPEED = 0.05
+"""Smallest w'(tau) a candidate time law may have (5 % of the mean speed along the path:
+a law that nearly stops on the way is refused)."""
+LIMIT_KEYS = ("torque", "force", "effort", "speed")
+
+
+# ---------------------------------------------------------------------------- reading
+def deviation_history(result):
+    """(time (n,) [s], D (n, d) [m]) of a motion-driven simulation result: the
+    end-effector's deviation from the rigid robot's (KED: the platform displacement)."""
+    q = result.quantities
+    t = np.asarray(q["time_s"], dtype=float)
+    if "position_variation_m" in q:
+        return t, np.asarray(q["position_variation_m"], dtype=float)
+    if "ee_position_m" in q and "rigid_ee_position_m" in q:
+        return t, (np.asarray(q["ee_position_m"], dtype=float)
+                   - np.asarray(q["rigid_ee_position_m"], dtype=float))
+    raise InputError("--formulation", result.formulation, "a formulation whose motion-"
+                     "driven simulation reports the end-effector position")
+
+
+def effort_history(result):
+    """(key, efforts (n, n_a)) of a motion-driven simulation result (``torque_nm``,
+    ``force_n`` or ``effort_si``)."""
+    q = result.quantities
+    for key in ("torque_nm", "force_n", "effort_si"):
+        if key in q:
+            return key, np.asarray(q[key], dtype=float)
+    raise ModelError("simulation result without actuator efforts")
+
+
+def parse_limits(text) -> dict:
+    """``"torque=2.5,speed=10"`` (or a dict) -> {"effort": float, "speed": float} [N m or
+    N, rad/s or m/s] (``torque``, ``force`` and ``effort`` name the same limit: the
+    actuators' efforts; each value > 0, finite, applied to every actuator)."""
+    if text is None:
+        return {}
+    items = text.items() if isinstance(text, dict) else (
+        p.split("=", 1) if "=" in p else (p, None) for p in str(text).split(",") if p.strip())
+    out = {}
+    for key, value in items:
+        key = str(key).strip()
+        if key not in LIMIT_KEYS:
+            raise InputError("--limits", text, "comma-separated KEY=VALUE with KEY in "
+                             + ", ".join(LIMIT_KEYS))
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise InputError("--limits", text, f"a number > 0 for {key}") from None
+        if not (math.isfinite(v) and v > 0):
+            raise InputError("--limits", text, f"a finite value > 0 for {key}")
+        name = "speed" if key == "speed" else "effort"
+        if name in out:
+            raise InputError("--limits", text, f"one value for the {name} limit")
+        out[name] = v
+    return out
+
+
+# ---------------------------------------------------------------------------- statics
+def _rest_state(model, traj, pos):
+    return model.state(pose=pos) if traj.space == "task" else model.state(actuated=pos)
+
+
+def _ee_static(model, st) -> np.ndarray:
+    """Gravity deflection of the end-effector position (d,) [m] at rest at ``st``."""
+    from .workspace import static_end_effector_deflection
+    return static_end_effector_deflection(model, st)
+
+
+class PathStatics:
+    """The gravity deflection of the end-effector along the path of a base motion, as a
+    function of the base's time (:data:`STATIC_SAMPLES` poses, cubic spline)."""
+
+    def __init__(self, model, base):
+        from scipy.interpolate import CubicSpline
+        s = np.linspace(base.t_start, base.t_end, STATIC_SAMPLES)
+        pos = base.evaluate(s).position
+        D = np.array([_ee_static(model, _rest_state(model, base, p)) for p in pos])
+        self.base_times = s
+        self.values = D
+        self._spline = CubicSpline(s, D, axis=0)
+
+    def at(self, base_time) -> np.ndarray:
+        """D_g (n, d) [m] at base times (n,) [s] (clipped to the motion)."""
+        s = np.clip(np.asarray(base_time, dtype=float), self.base_times[0],
+                    self.base_times[-1])
+        return self._spline(s)
+
+    @property
+    def end(self) -> np.ndarray:
+        return self.values[-1]
+
+
+# ---------------------------------------------------------------------------- evaluation
+class MotionEvaluation:
+    """One candidate motion simulated: ``metrics`` (dict), the simulation ``result``, the
+    deviation history ``time`` (n,), ``deviation`` (n, d), ``dynamic`` (n,) = |D - D_g|
+    [m] and the ``trajectory``."""
+
+    def __init__(self, trajectory, result, metrics, time, deviation, dynamic):
+        self.trajectory = trajectory
+        self.result = result
+        self.metrics = metrics
+        self.time = time
+        self.deviation = deviation
+        self.dynamic = dynamic
+
+
+def _actuated_speed(model, traj, times) -> np.ndarray:
+    """Peak |actuated rate| (n_a,) along ``traj`` [rad/s or m/s]."""
+    smp = traj.evaluate(times)
+    if traj.space == "joint":
+        return np.abs(smp.velocity).max(axis=0)
+    require(model, "inverse_kinematics", what="a speed limit on a task-space motion")
+    qa = np.array([model.inverse_kinematics(p) for p in smp.position])
+    # central differences at the output step: O(h^2) of the rates
+    return np.abs(np.gradient(qa, times, axis=0)).max(axis=0)
+
+
+def evaluate_motion(model, traj, *, window: float, step: float, statics: PathStatics,
+                    base_time=None, method: str | None = None) -> MotionEvaluation:
+    """Simulate ``traj`` (initial state: the static deflection) over its motion and the
+    settling ``window`` [s] after it, at output ``step`` [s], and measure it (module
+    docstring). ``base_time(t)``: the base's time at t (default: t, the motion is the
+    base's own); ``statics``: the gravity deflection along the base path."""
+    from .simulate import simulate_motion
+    T_end = traj.t_end
+    # a whole number of output steps covering the motion and the window
+    duration = step * math.ceil(((T_end - traj.t_start) + window) / step - 1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = simulate_motion(model, traj, duration=duration, step=step, method=method)
+    t, D = deviation_history(res)
+    t_abs = t + traj.t_start
+    bt = t_abs if base_time is None else base_time(t_abs)
+    Dg = statics.at(bt)
+    dyn = np.linalg.norm(D - Dg, axis=1)
+    during = t_abs <= T_end + 1e-12
+    after = t_abs >= T_end - 1e-12
+    resid = np.linalg.norm(D[after] - statics.end, axis=1)
+    key, tau = effort_history(res)
+    metrics = {"residual_vibration_m": float(resid.max()) if resid.size else math.nan,
+               "peak_deviation_m": float(dyn[during].max()),
+               "peak_total_deviation_m": float(np.linalg.norm(D[during], axis=1).max()),
+               "peak_effort": np.abs(tau[during]).max(axis=0).tolist(),
+               "effort_key": key,
+               "peak_speed": _actuated_speed(model, traj, t_abs[during]).tolist(),
+               "cycle_time_s": float(T_end - traj.t_start),
+               "warnings": list(res.warnings)}
+    return MotionEvaluation(traj, res, metrics, t, D, dyn)
+
+
+def _violates(metrics, limits) -> str | None:
+    if "effort" in limits and max(metrics["peak_effort"]) > limits["effort"]:
+        return "effort"
+    if "speed" in limits and max(metrics["peak_speed"]) > limits["speed"]:
+        return "speed"
+    return None
+
+
+# ---------------------------------------------------------------------------- search
+def pattern_search(evaluate, x0, *, step: float = 0.25, min_step: float = MIN_STEP,
+                   budget: int = 60):
+    """Compass search (module docstring) of ``evaluate(list of x) -> list of float``
+    (inf: infeasible) from ``x0`` (K,).
+
+    Returns
+    -------
+    (x (K,), f, history): the best point, its value, and the (x, f) of every evaluation
+    in order.
+    """
+    x = np.asarray(x0, dtype=float)
+    K = x.size
+    f = evaluate([x])[0]
+    history = [(x.copy(), f)]
+    used = 1
+    while step >= min_step and used < budget:
+        cands = []
+        for k in range(K):
+            for sgn in (1.0, -1.0):
+                c = x.copy()
+                c[k] += sgn * step
+                cands.append(c)
+        cands = cands[:max(0, budget - used)]
+        vals = evaluate(cands)
+        used += len(cands)
+        history += [(c.copy(), v) for c, v in zip(cands, vals)]
+        best = int(np.argmin(vals)) if vals else 0
+        if vals and vals[best] < f:
+            x, f = cands[best], vals[best]
+        else:
+            step *= 0.5
+    return x, f, history
+
+
+# ---------------------------------------------------------------------------- result
+class PlanResult(Result):
+    """Motion design (:func:`plan_motion`): the given law, the designed time law and the
+    shaped motions at one cycle time."""
+
+    def figures(self) -> dict:
+        from ..plot.figure import finish, new_figure
+        q = self.quantities
+        t = np.asarray(q["time_s"])
+        out = {}
+        fig, axes = new_figure(2, height=2.2)
+        for name in q["variants"]:
+            d = np.asarray(q[f"{name}_deviation_m"], dtype=float)
+            axes[0].plot(t, 1e3 * d, lw=0.9, label=name)
+        T = self.summary["cycle_time_s"]
+        for ax in axes[:1]:
+            ax.axvline(T, color="k", lw=0.6, ls=":")
+        axes[0].set_ylabel("|D - D_g| [mm]\n(motion's part)")
+        axes[0].set_title(self.title, fontsize=9)
+        tau = np.linspace(0, 1, 201)
+        from ..trajectories.timelaw import warp
+        axes[1].plot(tau * T, warp(tau, q["coefficients"])[1], label="designed")
+        axes[1].axhline(1.0, color="k", lw=0.6, ls="--", label="given law")
+        axes[1].set_ylabel("speed along the path\n(relative, w')")
+        out["plan"] = finish(fig, axes, xlabel="time [s]")
+        fr = np.asarray(q["frequency_ratio"])
+        fig, axes = new_figure(1, height=2.4)
+        for name in q["shapers"]:
+            axes[0].plot(fr, 100 * np.asarray(q[f"{name}_robustness"]), label=name.upper())
+        axes[0].set_ylabel("residual vibration [%]")
+        axes[0].set_title(f"{self.robot}: shaper robustness (design "
+                          f"{self.summary['shaper_frequency_hz']:.4g} Hz)", fontsize=9)
+        out["robustness"] = finish(fig, axes, xlabel="actual / design frequency [-]")
+        return out
+
+
+def _lowest_frequency(model, st) -> float:
+    from .modes import modes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = modes(model, st, count=1)
+    f = float(np.asarray(r.quantities["frequencies_hz"])[0])
+    if not (math.isfinite(f) and f > 0):
+        raise ModelError(f"lowest natural frequency at the final pose is {f} Hz: no "
+                         "vibration to design against")
+    return f
+
+
+def _frequencies_along(model, base, count: int = 2, samples: int = 11) -> np.ndarray:
+    """The lowest ``count`` frequencies [Hz] at ``samples`` poses along the base path
+    (samples, count)."""
+    from .modes import modes
+    out = []
+    for p in base.evaluate(np.linspace(base.t_start, base.t_end, samples)).position:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = modes(model, _rest_state(model, base, p), count=count)
+        out.append(np.asarray(r.quantities["frequencies_hz"], dtype=float)[:count])
+    return np.array(out)
+
+
+def _joint_motion(model, traj, step: float):
+    """The actuated motion of ``traj`` as a joint-space table (a task-space motion through
+    the inverse kinematics at ``step``; quintic spline at rest at both ends)."""
+    from ..trajectories.table import TableTrajectory
+    if traj.space == "joint":
+        return traj
+    require(model, "inverse_kinematics", what="input shaping of a task-space motion")
+    n = max(7, int(round((traj.t_end - traj.t_start) / step)) + 1)
+    t = np.linspace(traj.t_start, traj.t_end, n)
+    qa = np.array([model.inverse_kinematics(p) for p in traj.evaluate(t).position])
+    return TableTrajectory(t, qa, space="joint", boundary="rest")
+
+
+def _path_error(model, shaped, base_path, times) -> float:
+    """Largest distance [m] of the rigid end-effector of a joint-space motion from the
+    base path (a dense polyline of it)."""
+    if base_path is None:
+        return math.nan
+    qa = shaped.evaluate(times).position
+    pts = np.array([np.asarray(model.state(actuated=q).pose, dtype=float)[:base_path.shape[1]]
+                    for q in qa])
+    d = np.sqrt(((pts[:, None, :] - base_path[None, :, :]) ** 2).sum(-1)).min(axis=1)
+    return float(d.max())
+
+
+def plan_motion(model, trajectory, *, cycle_time: float | None = None,
+                objective: str = "residual-vibration", limits=None,
+                coefficients: int = 4, evaluations: int = 60, window: float | None = None,
+                step: float = 2e-3, shapers=("zv", "zvd", "ei"), damping: float = 0.0,
+                method: str | None = None, progress=None,
+                robot: str | None = None) -> PlanResult:
+    """Design the time law of a rest-to-rest motion along its path, and compare with
+    input shapers at the same cycle time (module docstring).
+
+    Parameters
+    ----------
+    model : a flexible model (capability ``simulate_motion``)
+    trajectory : Trajectory
+        The given motion: rest to rest, continuous acceleration (its path is kept).
+    cycle_time : float, optional
+        T [s] > 0 of every motion compared (default: the given motion's duration).
+    objective : {"residual-vibration", "peak-deviation"}
+    limits : dict or str, optional
+        ``{"effort": ..., "speed": ...}`` or ``"torque=2.5,speed=10"`` (:func:`parse_limits`).
+    coefficients : int
+        K, the number of time-law coefficients, 1..12.
+    evaluations : int
+        Budget of simulations of the search, >= 1 + 2K.
+    window : float, optional
+        Settling window after the motion [s] (default :data:`SETTLE_PERIODS` periods of
+        the lowest mode at the final pose).
+    step : float
+        Output step of the simulations [s] (and KED's Newmark step).
+    shapers : sequence of {"zv", "zvd", "ei"}
+        Shapers compared (empty: none).
+    damping : float
+        Damping ratio the shapers are designed for, in [0, 1) (the models are undamped
+        unless given Rayleigh damping).
+
+    Returns
+    -------
+    PlanResult with the time law (``coefficients``), per variant (``given``,
+    ``time-law`` and each shaper) the series ``<variant>_deviation_m`` (|D - D_g| on the
+    common ``time_s``) and the metrics in ``summary["variants"]``; the shapers'
+    robustness curves (``frequency_ratio``, ``<shaper>_robustness``) and delays; the
+    frequencies along the path (``path_frequencies_hz``).
+    """
+    from ..trajectories.shaping import SHAPERS, Shaped, shaper as make_shaper
+    from ..trajectories.timelaw import TimeWarped, check_rest_to_rest, speed_margin
+    require(model, "simulate_motion", "state", what="plan")
+    t0w = _time.perf_counter()
+    if objective not in OBJECTIVES:
+        raise InputError("--objective", objective, "one of " + ", ".join(OBJECTIVES))
+    check_rest_to_rest(trajectory)
+    T = trajectory.duration if cycle_time is None else cycle_time
+    if isinstance(T, bool) or not isinstance(T, (int, float)) or not (
+            math.isfinite(T) and T > 0):
+        raise InputError("--cycle-time", cycle_time, "a time > 0 [s]")
+    T = float(T)
+    if isinstance(coefficients, bool) or not isinstance(coefficients, (int, np.integer)) \
+            or not 1 <= coefficients <= 12:
+        raise InputError("--coefficients", coefficients, "an integer in [1, 12]")
+    if isinstance(evaluations, bool) or not isinstance(evaluations, (int, np.integer)) or \
+            evaluations < 1 + 2 * coefficients:
+        raise InputError("--evaluations", evaluations,
+                         f"an integer >= {1 + 2 * coefficients} (1 + 2 K)")
+    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= T / 20):
+        raise InputError("--step", step, f"an output step in (0, {T / 20:g}] s (at least "
+                         "20 samples per motion)")
+    shapers = tuple(shapers or ())
+    for s in shapers:
+        if s not in SHAPERS:
+            raise InputError("--shapers", s, "shapers among " + ", ".join(SHAPERS))
+    lim = parse_limits(limits)
+
+    end_state = _rest_state(model, trajectory,
+                            trajectory.evaluate([trajectory.t_end]).position[0])
+    f1 = _lowest_frequency(model, end_state)
+    W = SETTLE_PERIODS / f1 if window is None else window
+    if not (isinstance(W, (int, float)) and math.isfinite(W) and W >= step):
+        raise InputError("--window", window, f"a settling window >= the step {step:g} s")
+    statics = PathStatics(model, trajectory)
+    key = "residual_vibration_m" if objective == "residual-vibration" else \
+        "peak_deviation_m"
+
+    cache = {}
+    done = [0]
+    total = evaluations + 1 + len(shapers)
+
+    def run(c):
+        c = np.round(np.asarray(c, dtype=float), 12)
+        k = tuple(c.tolist())
+        if k not in cache:
+            if speed_margin(c) < MIN_SPEED:
+                cache[k] = None
+            else:
+                tw = TimeWarped(trajectory, c, cycle_time=T)
+                try:
+                    cache[k] = evaluate_motion(model, tw, window=W, step=step,
+                                               statics=statics, base_time=tw.base_time,
+                                               method=method)
+                except ModelError:
+                    cache[k] = None      # the model cannot follow it: infeasible
+            done[0] += 1
+            if progress is not None:
+                progress(min(done[0], total), total)
+        return cache[k]
+
+    def score(ev):
+        if ev is None or _violates(ev.metrics, lim):
+            return math.inf
+        return ev.metrics[key]
+
+    def batch(xs):
+        return [score(run(x)) for x in xs]
+
+    c0 = np.zeros(coefficients)
+    given = run(c0)
+    if given is None:
+        raise ModelError("the given motion cannot be simulated at this cycle time")
+    x, fbest, history = pattern_search(batch, c0, budget=evaluations)
+    designed = run(x)
+    if not math.isfinite(fbest):
+        raise InputError("--limits", limits, "limits some time law of this path and "
+                         "cycle time satisfies (the given law and every candidate "
+                         "violate them)")
+
+    variants = {"given": given, "time-law": designed}
+    notes = []
+    shaper_info = {}
+    fr = np.linspace(0.5, 1.5, 201)
+    robust = {}
+    if shapers:
+        jm = _joint_motion(model, trajectory, step)
+        dense = None
+        if trajectory.space == "task":
+            dense = trajectory.evaluate(np.linspace(trajectory.t_start, trajectory.t_end,
+                                                    2001)).position
+        for name in shapers:
+            sh = make_shaper(name, f1, damping)
+            if sh.delay >= T:
+                notes.append(f"{name.upper()} shaper: its delay {sh.delay:.3g} s is not "
+                             f"shorter than the cycle time {T:g} s (not compared)")
+                continue
+            base = TimeWarped(trajectory, c0, cycle_time=T - sh.delay) if \
+                trajectory.space == "joint" else None
+            if base is None:
+                from ..trajectories.table import TableTrajectory
+                tq = jm.time
+                scale = (T - sh.delay) / (tq[-1] - tq[0])
+                base = TableTrajectory(tq[0] + (tq - tq[0]) * scale, jm.position,
+                                       space="joint", boundary="rest")
+            shaped = Shaped(base, sh)
+            tw_scale = trajectory.duration / (T - sh.delay)
+
+            def shaped_base_time(t, s=trajectory.t_start, k=tw_scale):
+                return s + np.clip(t - s, 0.0, None) * k
+
+            ev = evaluate_motion(model, shaped, window=W, step=step, statics=statics,
+                                 base_time=shaped_base_time, method=method)
+            done[0] += 1
+            if progress is not None:
+                progress(min(done[0], total), total)
+            ev.metrics["path_error_m"] = _path_error(
+                model, shaped, dense, np.linspace(shaped.t_start, shaped.t_end, 201))
+            variants[name] = ev
+            shaper_info[name] = sh.to_dict()
+            robust[name] = sh.vibration(fr * f1)
+    # a common time grid for the series
+    t_common = given.time
+    q = {"time_s": t_common, "variants": list(variants),
+         "coefficients": np.asarray(x, dtype=float)}
+    for name, ev in variants.items():
+        q[f"{name}_deviation_m"] = np.interp(t_common, ev.time, ev.dynamic)
+    q["frequency_ratio"] = fr
+    q["shapers"] = list(robust)
+    for name, v in robust.items():
+        q[f"{name}_robustness"] = v
+    q["path_frequencies_hz"] = _frequencies_along(model, trajectory)
+    q["search_values"] = np.array([h[1] for h in history])
+    summary = {"cycle_time_s": T, "objective": objective,
+               "shaper_frequency_hz": f1, "window_s": W,
+               "evaluations": len(history),
+               "variants": {k: {m: v for m, v in ev.metrics.items() if m != "warnings"}
+                            for k, ev in variants.items()},
+               "shapers": shaper_info}
+    g, d = given.metrics[key], designed.metrics[key]
+    summary["improvement"] = (g / d) if d > 0 else math.inf
+    warns = list(notes)
+    for name, ev in variants.items():
+        for w in ev.metrics["warnings"]:
+            warns.append(f"{name}: {w}")
+    if _violates(given.metrics, lim):
+        warns.append(f"the given law violates the {_violates(given.metrics, lim)} limit")
+    name = robot or getattr(model.robot, "name", "robot")
+    title = (f"{name}: motion design ({model.formulation}, cycle {T:g} s, objective "
+             f"{objective}: {1e3 * g:.4g} -> {1e3 * d:.4g} mm)")
+    inputs = {"cycle_time_s": T, "objective": objective, "limits": lim,
+              "coefficients": int(coefficients), "evaluations": int(evaluations),
+              "window_s": W, "step_s": step, "shapers": list(shapers),
+              "damping": damping}
+    return PlanResult("plan", name, model.formulation, dict(model.options), inputs, q,
+                      summary, tuple(warns), {"wall_time_s": _time.perf_counter() - t0w},
+                      {}, "time_s", "plan", title)
+
+
+# ---------------------------------------------------------------------------- compensation
+COMPENSATION_MODES = ("quasi-static", "dynamic")
+LEARNING_CUTOFF = 0.25
+"""Dynamic compensation: the simulated error is low-passed (2nd-order Butterworth, zero
+phase) at this fraction of the lowest natural frequency before it corrects the command:
+fed back unfiltered, the vibration it contains is amplified from one iteration to the
+next (the update has a phase lag of 90 degrees and more near and above resonance,
+where a learning update diverges; Bristow, Tharayil & Alleyne 2006, IEEE Control Syst.
+Mag. 26(3), section on Q-filters)."""
+MAX_SWEEPS = 12
+SWEEP_TOL = 1e-8
+"""The quasi-static fixed point X_c = X_d - D(X_c) is iterated until the command changes by
+less than this [m] (1e-8 m: far below any error a model resolves), at most MAX_SWEEPS
+times (each sweep gains the factor |dD/dX| ~ D / L)."""
+
+
+def flexible_end_effector(result):
+    """(time (n,) [s], X (n, 3) [m]): the flexible robot's end-effector position along a
+    motion-driven simulation (KED: the rigid platform plus its elastic displacement)."""
+    q = result.quantities
+    t = np.asarray(q["time_s"], dtype=float)
+    if "position_variation_m" in q:
+        return t, np.asarray(q["position_m"], dtype=float) + np.asarray(
+            q["position_variation_m"], dtype=float)
+    if "ee_position_m" in q:
+        return t, np.asarray(q["ee_position_m"], dtype=float)
+    raise InputError("--formulation", result.formulation, "a formulation whose motion-"
+                     "driven simulation reports the end-effector position")
+
+
+def _pad3(P):
+    P = np.asarray(P, dtype=float).reshape(len(P), -1)
+    return P if P.shape[1] >= 3 else np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
+
+
+class CompensationResult(Result):
+    """Deflection compensation (:func:`compensate_motion`): the end-effector error along
+    the motion without and with the compensated command."""
+
+    def figures(self) -> dict:
+        from ..plot.figure import finish, new_figure
+        q = self.quantities
+        t = np.asarray(q["time_s"])
+        fig, axes = new_figure(2, height=2.2)
+        axes[0].plot(t, 1e3 * np.asarray(q["error_nominal_m"]), label="nominal command")
+        axes[0].plot(t, 1e3 * np.asarray(q["error_compensated_m"]), label="compensated")
+        axes[0].set_ylabel("end-effector error\n|X - X_d| [mm]")
+        axes[0].set_yscale("log")
+        axes[0].set_title(self.title, fontsize=9)
+        c = np.asarray(q["correction"])
+        for k in range(c.shape[1]):
+            axes[1].plot(np.asarray(q["sample_time_s"]), c[:, k] * (1e3 if q[
+                "correction_unit"] == "m" else 1.0), label=q["correction_names"][k])
+        axes[1].set_ylabel("command correction\n[" + ("mm" if q["correction_unit"] == "m"
+                                                      else "rad or m") + "]")
+        return {"compensation": finish(fig, axes, xlabel="time [s]")}
+
+
+def _command_states(model, traj, t):
+    """States of the nominal motion at times t: poses (task) or actuated coordinates
+    (joint), with their rates and accelerations."""
+    smp = traj.evaluate(t)
+    key = "pose" if traj.space == "task" else "actuated"
+    return smp, [model.state(**{key: p}, rates=v, accelerations=a)
+                 for p, v, a in zip(smp.position, smp.velocity, smp.acceleration)]
+
+
+def _rigid_ee(model, st, dim):
+    return _pad3(np.asarray(st.pose, dtype=float).reshape(1, -1)[:, :dim])[0]
+
+
+def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
+                      duration: float | None = None, step: float = 1e-3,
+                      samples: int | None = None, iterations: int | None = None,
+                      method: str | None = None, robot: str | None = None
+                      ) -> CompensationResult:
+    """Actuator commands that put the deflected end-effector on the desired path.
+
+    Quasi-static: at ``samples`` instants of the motion the end-effector deflection under
+    the loads of the state (``static_end_effector_deflection``: gravity, and for the KED
+    the d'Alembert loads of the rigid motion too) is computed at the commanded pose and
+    the command moved against it, X_c = X_d - D(X_c) (fixed-point iteration, 3 sweeps:
+    the deflection changes with the pose by O(D / L), so each sweep gains that factor);
+    a robot without inverse kinematics is corrected in its actuated coordinates by
+    Gauss-Newton on FK(q) + D(q) = X_d (J by central differences of the rigid forward
+    kinematics). The corrections are joined by a quintic spline in time.
+    Dynamic: the quasi-static command, then ``iterations`` (default 3) corrections by the
+    end-effector error the motion-driven simulation of the current command leaves
+    (e_k(t) = X_k(t) - X_d(t); X_c <- X_c - e_k, sampled at the same instants): the
+    motion-driven simulation is the formulation's inverse problem (Briot & Khalil 2013
+    IV-D: efforts and elastic accelerations for the prescribed actuated motion), so this
+    refines the command by the model's own dynamics; the best iterate is kept.
+
+    Returns
+    -------
+    CompensationResult: ``time_s``, the desired end-effector path ``desired_m`` (n, 3),
+    the errors |X - X_d| without (``error_nominal_m``) and with compensation
+    (``error_compensated_m``) (n,), the correction at the samples; summary: the peak and
+    RMS errors and their ratio.
+    """
+    from ..trajectories.table import TableTrajectory
+    from .simulate import simulate_motion
+    from .workspace import static_end_effector_deflection
+    require(model, "simulate_motion", "state", "static_deflection", what="compensate")
+    t0w = _time.perf_counter()
+    if mode not in COMPENSATION_MODES:
+        raise InputError("--mode", mode, "one of " + ", ".join(COMPENSATION_MODES))
+    if iterations is not None and mode != "dynamic":
+        raise InputError("--iterations", iterations, "only with --mode dynamic")
+    iterations = 3 if iterations is None else iterations
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or \
+            not 1 <= iterations <= 20:
+        raise InputError("--iterations", iterations, "an integer in [1, 20]")
+    T = (trajectory.period if trajectory.period is not None else trajectory.duration) \
+        if duration is None else float(duration)
+    if not (math.isfinite(T) and T > 0):
+        raise InputError("--duration", duration, "a time window > 0 [s]")
+    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= T / 20):
+        raise InputError("--step", step, f"an output step in (0, {T / 20:g}] s")
+    T = step * round(T / step)
+    n_s = max(21, int(round(T / step / 10)) + 1) if samples is None else samples
+    if isinstance(n_s, bool) or not isinstance(n_s, (int, np.integer)) or \
+            not 7 <= n_s <= 100_000:
+        raise InputError("--samples", samples, "an integer in [7, 100000]")
+    ts = trajectory.t_start + np.linspace(0.0, T, n_s)
+    smp, states = _command_states(model, trajectory, ts)
+    dim = 3 if trajectory.space == "task" else None
+    st0 = states[0]
+    pos_dim = len(np.asarray(st0.pose).reshape(-1))
+    from .workspace import position_components
+    pos = position_components(model, st0)
+    Xd = np.array([_pad3(np.asarray(s.pose, dtype=float)[pos][None])[0] for s in states]) \
+        if trajectory.space == "joint" else _pad3(smp.position)
+    task = trajectory.space == "task" and "inverse_kinematics" in model.capabilities
+
+    def deflection(st):
+        return _pad3(static_end_effector_deflection(model, st)[None])[0]
+
+    sweeps = 0
+    if task:
+        Xc = Xd.copy()
+        for sweeps in range(1, MAX_SWEEPS + 1):
+            D = np.array([deflection(model.state(pose=x, rates=v, accelerations=a))
+                          for x, v, a in zip(Xc, smp.velocity, smp.acceleration)])
+            change = np.abs(Xd - D - Xc).max()
+            Xc = Xd - D
+            if change <= SWEEP_TOL:
+                break
+        command = Xc
+        names = ["dX", "dY", "dZ"]
+        unit = "m"
+    else:
+        qa = np.array([s.actuated for s in states]) if trajectory.space == "joint" else \
+            None
+        if qa is None:
+            raise InputError("--trajectory", "task", "a joint-space motion for a robot "
+                             "without inverse kinematics")
+        q = qa.copy()
+        for _ in range(3):
+            for k in range(n_s):
+                st = model.state(actuated=q[k], rates=smp.velocity[k],
+                                 accelerations=smp.acceleration[k])
+                f = _pad3(np.asarray(st.pose, dtype=float)[pos][None])[0] + deflection(st) \
+                    - Xd[k]
+                J = np.empty((3, q.shape[1]))
+                for j in range(q.shape[1]):
+                    h = 1e-7 * max(1.0, abs(q[k, j]))   # central differences: O(h^2)
+                    up, dn = q[k].copy(), q[k].copy()
+                    up[j] += h
+                    dn[j] -= h
+                    J[:, j] = (_pad3(np.asarray(model.state(actuated=up).pose)[pos][None])[0]
+                               - _pad3(np.asarray(model.state(actuated=dn).pose)[pos][None])[0]
+                               ) / (2 * h)
+                q[k] = q[k] - np.linalg.lstsq(J, f, rcond=None)[0]
+        command = q
+        names = list(model.coordinates.actuated)
+        unit = "rad or m"
+    nominal_cmd = Xd if task else np.array([s.actuated for s in states])
+
+    def table(cmd):
+        space = "task" if task else "joint"
+        vals = cmd if task else cmd
+        return TableTrajectory(ts, vals if not task else vals, space=space)
+
+    def run(traj):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = simulate_motion(model, traj, duration=T, step=step, method=method)
+        t, X = flexible_end_effector(r)
+        desired = _desired(t + trajectory.t_start)
+        return r, t, np.linalg.norm(X - desired, axis=1), X
+
+    def _desired(t_abs):
+        s = trajectory.evaluate(t_abs)
+        if trajectory.space == "task":
+            return _pad3(s.position)
+        return np.array([_pad3(np.asarray(model.state(actuated=p).pose, dtype=float)[pos]
+                               [None])[0] for p in s.position])
+
+    r0, t, e0, _ = run(trajectory)
+    cmd = command
+    r1, _, e1, X1 = run(table(cmd))
+    history = [float(e1.max())]
+    if mode == "dynamic":
+        from scipy.signal import butter, filtfilt
+        f1 = _lowest_frequency(model, model.state(
+            **{("pose" if trajectory.space == "task" else "actuated"): smp.position[0]}))
+        fs = 1.0 / (ts[1] - ts[0])
+        cut = min(LEARNING_CUTOFF * f1, 0.45 * fs)
+        b, a_ = butter(2, cut / (0.5 * fs))
+        best = (e1.max(), cmd, r1, e1)
+        for _ in range(iterations):
+            err = np.array([np.interp(ts - trajectory.t_start, t, X1[:, k])
+                            for k in range(3)]).T - Xd
+            # zero-phase low-pass: the slow error the command can remove, not the
+            # vibration it would feed back (module docstring)
+            err = filtfilt(b, a_, err, axis=0, padlen=min(3 * max(len(a_), len(b)),
+                                                          len(err) - 1))
+            if task:
+                cmd = cmd - err
+            else:
+                cmd = cmd - np.array([np.linalg.lstsq(_jac(model, c, pos), e, rcond=None)[0]
+                                      for c, e in zip(cmd, err)])
+            r1, _, e1, X1 = run(table(cmd))
+            history.append(float(e1.max()))
+            if e1.max() < best[0]:
+                best = (e1.max(), cmd, r1, e1)
+        _, cmd, r1, e1 = best
+    corr = cmd - nominal_cmd
+    q = {"time_s": t, "desired_m": _desired(t + trajectory.t_start),
+         "error_nominal_m": e0, "error_compensated_m": e1,
+         "sample_time_s": ts, "correction": corr, "correction_names": names,
+         "correction_unit": unit, "command": cmd}
+    rms0, rms1 = float(np.sqrt(np.mean(e0 ** 2))), float(np.sqrt(np.mean(e1 ** 2)))
+    summary = {"mode": mode, "peak_error_nominal_m": float(e0.max()),
+               "peak_error_compensated_m": float(e1.max()),
+               "rms_error_nominal_m": rms0, "rms_error_compensated_m": rms1,
+               "reduction": float(e0.max() / e1.max()) if e1.max() > 0 else math.inf,
+               "samples": int(n_s)}
+    if mode == "dynamic":
+        summary["peak_error_per_iteration_m"] = history
+    warns = [f"nominal: {w}" for w in r0.warnings] + [f"compensated: {w}"
+                                                     for w in r1.warnings]
+    name = robot or getattr(model.robot, "name", "robot")
+    title = (f"{name}: {mode} deflection compensation ({model.formulation}; peak error "
+             f"{1e3 * e0.max():.4g} -> {1e3 * e1.max():.4g} mm)")
+    inputs = {"mode": mode, "duration_s": T, "step_s": step, "samples": int(n_s),
+              "iterations": iterations if mode == "dynamic" else None}
+    return CompensationResult("compensate", name, model.formulation, dict(model.options),
+                              inputs, q, summary, tuple(warns),
+                              {"wall_time_s": _time.perf_counter() - t0w},
+                              {"desired_m": ["x_d_m", "y_d_m", "z_d_m"]}, "time_s",
+                              "compensation", title)
+
+
+def _jac(model, q, pos):
+    J = np.empty((3, len(q)))
+    for j in range(len(q)):
+        h = 1e-7 * max(1.0, abs(q[j]))
+        up, dn = np.array(q, dtype=float), np.array(q, dtype=float)
+        up[j] += h
+        dn[j] -= h
+        J[:, j] = (_pad3(np.asarray(model.state(actuated=up).pose)[pos][None])[0]
+                   - _pad3(np.asarray(model.state(actuated=dn).pose)[pos][None])[0]) / (2 * h)
+    return J

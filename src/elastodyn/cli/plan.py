@@ -1,0 +1,94 @@
+"""``elastodyn plan ROBOT``: vibration-aware motion design: the time law of a rest-to-rest
+motion re-designed along its path, compared with input shapers at the same cycle time."""
+from __future__ import annotations
+
+from ..exceptions import InputError
+from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
+                     flexible_model, given, integer, load_robot, number, progress_bar,
+                     refuse)
+from .motion import add_motion_options, motion_spec
+
+OBJECTIVES = ("residual-vibration", "peak-deviation")
+
+
+def register(sub):
+    p = sub.add_parser("plan", help="vibration-aware motion design: time law and input "
+                                    "shapers against residual vibration",
+                       description="Keep the path of a rest-to-rest motion (inverted-u, "
+                                   "rest-to-rest or a table at rest at its ends) and design "
+                                   "its time law against the residual vibration after the "
+                                   "motion (or the peak deviation during it), each "
+                                   "candidate simulated by the flexible model; compare with "
+                                   "ZV, ZVD and EI input shapers on the actuator references "
+                                   "at the same cycle time. Reports residual vibration, peak "
+                                   "deviation, peak effort and speed of every variant.")
+    add_robot(p)
+    add_motion_options(p)
+    g = p.add_argument_group("design")
+    g.add_argument("--cycle-time", dest="cycle_time", type=number("--cycle-time"),
+                   help="duration of every compared motion [s] (the given motion's)")
+    g.add_argument("--objective", help="residual-vibration (default) or peak-deviation")
+    g.add_argument("--limits", help="actuator limits, e.g. torque=2.5,speed=10 [N m or N, "
+                                    "rad/s or m/s] (none)")
+    g.add_argument("--coefficients", type=integer("--coefficients"),
+                   help="number of time-law coefficients, 1..12 (4)")
+    g.add_argument("--evaluations", type=integer("--evaluations"),
+                   help="simulations the search may run (60)")
+    g.add_argument("--window", type=number("--window"),
+                   help="settling window after the motion [s] (three periods of the "
+                        "lowest mode at the final pose)")
+    g.add_argument("--shapers", help="shapers compared: comma-separated zv, zvd, ei, or "
+                                     "none (zv,zvd,ei)")
+    g.add_argument("--damping", type=number("--damping"),
+                   help="damping ratio the shapers are designed for, in [0, 1) (0)")
+    p.add_argument("--method", help="integrator of the simulations (the engine's default)")
+    add_model_options(p, rayleigh=True)
+    add_output(p)
+    p.set_defaults(func="plan")
+
+
+def _shapers(a):
+    if not given(a, "shapers"):
+        return ("zv", "zvd", "ei")
+    text = a.shapers.strip()
+    if text == "none":
+        return ()
+    names = tuple(s.strip() for s in text.split(",") if s.strip())
+    bad = [s for s in names if s not in ("zv", "zvd", "ei")]
+    if bad or not names or len(set(names)) != len(names):
+        raise InputError("--shapers", a.shapers, "comma-separated distinct zv, zvd, ei, or "
+                         "none")
+    return names
+
+
+def run(a) -> int:
+    from ..analysis.motion_design import plan_motion
+    from ..analysis.scenario import build_trajectory
+    from .motion import check_path, check_spec, path_errors
+    check_out(a)
+    spec = load_robot(a)
+    flexible_model(a, spec, verb="plan")
+    model = build(a, spec)
+    tspec, scen = motion_spec(a, spec.family, model)
+    if tspec.get("law") in ("circle", "hold", "bang-bang"):
+        raise InputError("--trajectory", tspec.get("law"), "a rest-to-rest motion with a "
+                         "continuous acceleration: inverted-u, rest-to-rest or table")
+    refuse(a, {"duration": "--duration"}, "not for plan (the window after the motion is "
+           "--window)")
+    check_spec(a, tspec, model)
+    traj = build_trajectory(tspec, model)
+    objective = a.objective or "residual-vibration"
+    if objective not in OBJECTIVES:
+        raise InputError("--objective", objective, "one of " + ", ".join(OBJECTIVES))
+    step = 2e-3 if a.step is None else a.step
+    check_path(a, tspec, model, traj, traj.duration, min(step, traj.duration / 20))
+    evaluations = 60 if a.evaluations is None else a.evaluations
+    with path_errors(a, tspec):
+        result = plan_motion(model, traj, cycle_time=a.cycle_time, objective=objective,
+                             limits=a.limits, coefficients=a.coefficients or 4,
+                             evaluations=evaluations, window=a.window, step=step,
+                             shapers=_shapers(a),
+                             damping=0.0 if a.damping is None else a.damping,
+                             method=a.method, robot=spec.name,
+                             progress=progress_bar(evaluations, "plan", minimum=1))
+    return emit(a, result)
