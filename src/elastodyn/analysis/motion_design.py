@@ -87,16 +87,23 @@ LIMIT_KEYS = ("torque", "force", "effort", "speed")
 
 
 # ---------------------------------------------------------------------------- reading
+def _pad3(P) -> np.ndarray:
+    """Positions (n, d <= 3) as (n, 3) (a planar position padded with zeros)."""
+    P = np.asarray(P, dtype=float)
+    P = P.reshape(len(P), -1)
+    return P if P.shape[1] >= 3 else np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
+
+
 def deviation_history(result):
     """(time (n,) [s], D (n, d) [m]) of a motion-driven simulation result: the
     end-effector's deviation from the rigid robot's (KED: the platform displacement)."""
     q = result.quantities
     t = np.asarray(q["time_s"], dtype=float)
     if "position_variation_m" in q:
-        return t, np.asarray(q["position_variation_m"], dtype=float)
+        return t, _pad3(q["position_variation_m"])
     if "ee_position_m" in q and "rigid_ee_position_m" in q:
-        return t, (np.asarray(q["ee_position_m"], dtype=float)
-                   - np.asarray(q["rigid_ee_position_m"], dtype=float))
+        return t, _pad3(np.asarray(q["ee_position_m"], dtype=float)
+                        - np.asarray(q["rigid_ee_position_m"], dtype=float))
     raise InputError("--formulation", result.formulation, "a formulation whose motion-"
                      "driven simulation reports the end-effector position")
 
@@ -144,9 +151,10 @@ def _rest_state(model, traj, pos):
 
 
 def _ee_static(model, st) -> np.ndarray:
-    """Gravity deflection of the end-effector position (d,) [m] at rest at ``st``."""
+    """Gravity deflection of the end-effector position (3,) [m] at rest at ``st`` (a
+    planar position padded with zeros)."""
     from .workspace import static_end_effector_deflection
-    return static_end_effector_deflection(model, st)
+    return _pad3(static_end_effector_deflection(model, st)[None])[0]
 
 
 class PathStatics:
@@ -584,17 +592,12 @@ def flexible_end_effector(result):
     q = result.quantities
     t = np.asarray(q["time_s"], dtype=float)
     if "position_variation_m" in q:
-        return t, np.asarray(q["position_m"], dtype=float) + np.asarray(
-            q["position_variation_m"], dtype=float)
+        return t, _pad3(np.asarray(q["position_m"], dtype=float) + np.asarray(
+            q["position_variation_m"], dtype=float))
     if "ee_position_m" in q:
-        return t, np.asarray(q["ee_position_m"], dtype=float)
+        return t, _pad3(q["ee_position_m"])
     raise InputError("--formulation", result.formulation, "a formulation whose motion-"
                      "driven simulation reports the end-effector position")
-
-
-def _pad3(P):
-    P = np.asarray(P, dtype=float).reshape(len(P), -1)
-    return P if P.shape[1] >= 3 else np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
 
 
 class CompensationResult(Result):
