@@ -51,7 +51,8 @@ CAPABILITIES = (
     "bias",               # bias(state): c (n,), M qdd + c = [tau; 0]
     "linearize",          # linearize(state): M, C, K, F about a pose or a reference motion
     "steady_motion",      # linearize about a motion at constant actuated speeds
-    "static_deflection",  # static_deflection(state): elastic state under the loads at rest
+    "static_deflection",  # static_deflection(state, inertial=...): elastic state under
+                          # gravity at rest (inertial: and the loads of the state's motion)
     "inverse_dynamics",   # inverse_dynamics(state): efforts (and elastic accelerations)
     "direct_dynamics",    # direct_dynamics(state, tau): accelerations
     "energy",             # energy(state): kinetic and potential energy

@@ -94,16 +94,32 @@ def _pad3(P) -> np.ndarray:
     return P if P.shape[1] >= 3 else np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
 
 
+def _xyz(result, key) -> np.ndarray:
+    """The positions ``key`` (n, k) of a simulation result as (n, 3) in x, y, z order: an
+    engine that reports its closure rows (``ee_rows``, e.g. the five-bar's x and z) has
+    them placed on their axes; otherwise the columns are x, y(, z)."""
+    q = result.quantities
+    P = np.asarray(q[key], dtype=float)
+    P = P.reshape(len(P), -1)
+    rows = q.get("ee_rows")
+    if rows and len(rows) == P.shape[1] and set(rows) <= {"x", "y", "z"}:
+        out = np.zeros((len(P), 3))
+        for k, r in enumerate(rows):
+            out[:, "xyz".index(r)] = P[:, k]
+        return out
+    return _pad3(P)
+
+
 def deviation_history(result):
-    """(time (n,) [s], D (n, d) [m]) of a motion-driven simulation result: the
-    end-effector's deviation from the rigid robot's (KED: the platform displacement)."""
+    """(time (n,) [s], D (n, 3) [m]) of a motion-driven simulation result: the
+    end-effector's deviation from the rigid robot's (KED: the platform displacement), x,
+    y, z (a planar robot's missing axis zero)."""
     q = result.quantities
     t = np.asarray(q["time_s"], dtype=float)
     if "position_variation_m" in q:
         return t, _pad3(q["position_variation_m"])
     if "ee_position_m" in q and "rigid_ee_position_m" in q:
-        return t, _pad3(np.asarray(q["ee_position_m"], dtype=float)
-                        - np.asarray(q["rigid_ee_position_m"], dtype=float))
+        return t, _xyz(result, "ee_position_m") - _xyz(result, "rigid_ee_position_m")
     raise InputError("--formulation", result.formulation, "a formulation whose motion-"
                      "driven simulation reports the end-effector position")
 
@@ -595,7 +611,7 @@ def flexible_end_effector(result):
         return t, _pad3(np.asarray(q["position_m"], dtype=float) + np.asarray(
             q["position_variation_m"], dtype=float))
     if "ee_position_m" in q:
-        return t, _pad3(q["ee_position_m"])
+        return t, _xyz(result, "ee_position_m")
     raise InputError("--formulation", result.formulation, "a formulation whose motion-"
                      "driven simulation reports the end-effector position")
 
@@ -701,7 +717,7 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     task = trajectory.space == "task" and "inverse_kinematics" in model.capabilities
 
     def deflection(st):
-        return _pad3(static_end_effector_deflection(model, st)[None])[0]
+        return _pad3(static_end_effector_deflection(model, st, inertial=True)[None])[0]
 
     sweeps = 0
     if task:

@@ -373,11 +373,12 @@ def end_effector_response(model, st, lin):
 _PLATFORM = tuple(f"platform.d{c}" for c in "XYZ")
 
 
-def _ee_deflection(model, st, names):
+def _ee_deflection(model, st, names, inertial=False):
     """(G or None, deflection (d,) [m], deflected state): KED, whose platform
     displacements are coordinates (G selects them); otherwise the deflected pose minus
     the rigid one (G None)."""
-    ref = model.static_deflection(st)
+    ref = model.static_deflection(st, inertial=True) if inertial else \
+        model.static_deflection(st)
     if all(p in names for p in _PLATFORM):
         G = np.zeros((3, len(names)))
         for k, p in enumerate(_PLATFORM):
@@ -387,11 +388,13 @@ def _ee_deflection(model, st, names):
     return None, np.asarray(ref.pose)[pos] - np.asarray(st.pose)[pos], ref
 
 
-def static_end_effector_deflection(model, st) -> np.ndarray:
-    """The end-effector's position change (d,) [m] under the loads of ``st`` (at rest:
-    gravity) with the actuators locked: KED, the platform displacement; the nonlinear
-    models, the deflected pose minus the rigid one (``model.static_deflection``)."""
-    return _ee_deflection(model, st, model.coordinates.elastic)[1]
+def static_end_effector_deflection(model, st, *, inertial: bool = False) -> np.ndarray:
+    """The end-effector's position change (d,) [m] under gravity at the pose of ``st``
+    with the actuators locked (``inertial``: and the loads of its rates and
+    accelerations, the quasi-static deflection along a motion): KED, the platform
+    displacement; the nonlinear models, the deflected pose minus the rigid one
+    (``model.static_deflection``)."""
+    return _ee_deflection(model, st, model.coordinates.elastic, inertial)[1]
 
 
 def end_effector_compliance(model, st, K, names):

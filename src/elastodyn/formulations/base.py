@@ -204,12 +204,15 @@ class NonlinearModel:
 
     # ------------------------------------------------------------------ equilibria
     def static_deflection(self, state: State, *, tol: float = 1e-11,
-                          max_iter: int = 50) -> State:
+                          max_iter: int = 50, inertial: bool = False) -> State:
         """The elastic equilibrium at the actuated positions and rates of ``state``:
         c_e(q_a, e, qd_a, 0) = 0 with qdd_a = 0 (rates zero: statics under gravity;
-        constant rates: the quasi-steady deflection of a steady motion). Newton with
-        the tangent stiffness K_ee; converged when the elastic residual is below ``tol``
-        of the elastic forces K_ee e.
+        constant rates: the quasi-steady deflection of a steady motion); with
+        ``inertial`` the actuated accelerations' loads too, M_ea qdd_a + c_e = 0 (the
+        quasi-static deflection along a motion). Newton with the tangent stiffness
+        K_ee; converged when the elastic residual is below ``tol`` of the elastic
+        forces' magnitude |K_ee| |e| (elementwise: the round-off of the residual, where
+        large stiffness terms cancel, scales with it).
 
         Raises
         ------
@@ -218,13 +221,19 @@ class NonlinearModel:
         """
         require(self, "static_deflection", what="static deflection")
         na = self.n_actuated
-        st = self.at(state, a=np.zeros(self.n), v=np.concatenate(
+        acc = np.zeros(self.n)
+        if inertial:
+            acc[:na] = state.actuated_accelerations
+        st = self.at(state, a=acc, v=np.concatenate(
             [state.actuated_rates, np.zeros(self.n_elastic)]))
         Kel = self.elastic_stiffness()
         for _ in range(max_iter):
             r = self.bias(st)[na:]
+            if inertial:
+                r = r + self.mass_matrix(st)[na:, :na] @ acc[:na]
             ke = Kel @ st.elastic
-            scale = max(1.0, float(np.abs(ke.real).max(initial=0.0)))
+            scale = max(1.0, float((np.abs(Kel) @ np.abs(st.elastic.real)).max(
+                initial=0.0)))
             done = np.abs(r.real).max(initial=0.0) <= tol * scale
             if done and np.iscomplexobj(r):
                 # a complex step (frequency_sensitivity): the imaginary part (h times

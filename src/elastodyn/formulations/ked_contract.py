@@ -156,15 +156,18 @@ class KEDContract:
         X = np.array([np.asarray(st.detail["X"], dtype=float) for st in states]).reshape(-1, 3)
         return rest_matrices(self.variant(preload), X)
 
-    def static_deflection(self, st: State) -> State:
+    def static_deflection(self, st: State, *, inertial: bool = True) -> State:
         """The quasi-static elastic state K delta = F at the sample ``st`` (at rest: the
-        sag under gravity; moving: under gravity and the rigid-motion loads).
+        sag under gravity; moving: under gravity and the rigid-motion loads; with
+        ``inertial`` False, the sag under gravity at the sample's pose, at rest).
 
         Raises
         ------
         ModelError
             The structure is a mechanism (ball joints without preload).
         """
+        if not inertial and (np.any(st.v[:3] != 0) or np.any(st.a[:3] != 0)):
+            st = self.state(pose=np.asarray(st.detail["X"], dtype=float), t=st.t)
         lin = self.linearize(st)
         lu = sla.lu_factor(lin.K)
         d = np.abs(np.diag(lu[0]))
