@@ -51,22 +51,25 @@ def test_plan_improves_and_keeps_the_path(plan):
 
 
 def test_plan_objective_agrees_with_an_independent_simulation(kuo, plan):
-    """The designed motion simulated again by another integrator (Radau, error
-    controlled, instead of the search's constant-step Newmark at 4 ms) and its residual
-    measured from scratch: the static deflection at the final pose from the model, the
-    amplitude over the same window. Tolerance 3 %: Newmark's period error at 4 ms,
-    (omega h)^2 / 12 ~ 1e-3 over ~5 periods, and the window's sampling."""
+    """The designed motion simulated again at a 4x finer step (1 ms instead of the
+    search's 4 ms) and its residual measured from scratch: the static deflection at the
+    final pose from the model, the amplitude over the same window. Tolerance 3 %:
+    Newmark's relative period error (omega h)^2 / 12 at 4 ms is 6e-4 for the 3.3 Hz
+    modes, a phase drift of ~2e-2 rad over the ~8 periods the motion and window span, and
+    the window's end sampled at 4 ms (a peak missed by at most (omega h)^2 / 8 ~ 0.3 %)."""
     s = plan.summary
     T, W = s["cycle_time_s"], s["window_s"]
     tw = TimeWarped(SHORT_U, plan.quantities["coefficients"], cycle_time=T)
     dur = 4e-3 * math.ceil((T + W) / 4e-3 - 1e-9)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = simulate_motion(kuo, tw, duration=dur, step=1e-3, method="radau")
+        r = simulate_motion(kuo, tw, duration=dur, step=1e-3)
     t, D = deviation_history(r)
-    end = static_end_effector_deflection(kuo, kuo.state(pose=SHORT_U.evaluate([0.5]).position[0]))
+    end = static_end_effector_deflection(kuo, kuo.state(
+        pose=SHORT_U.evaluate([0.5]).position[0]))
     resid = np.linalg.norm(D[t >= T - 1e-12] - end, axis=1).max()
-    assert resid == pytest.approx(s["variants"]["time-law"]["residual_vibration_m"], rel=0.03)
+    assert resid == pytest.approx(s["variants"]["time-law"]["residual_vibration_m"],
+                                  rel=0.03)
 
 
 def test_zv_shaper_cuts_residual_and_reports_robustness(plan):
