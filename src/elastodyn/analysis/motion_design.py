@@ -707,9 +707,7 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
         raise InputError("--samples", samples, "an integer in [7, 100000]")
     ts = trajectory.t_start + np.linspace(0.0, T, n_s)
     smp, states = _command_states(model, trajectory, ts)
-    dim = 3 if trajectory.space == "task" else None
     st0 = states[0]
-    pos_dim = len(np.asarray(st0.pose).reshape(-1))
     from .workspace import position_components
     pos = position_components(model, st0)
     Xd = np.array([_pad3(np.asarray(s.pose, dtype=float)[pos][None])[0] for s in states]) \
@@ -745,25 +743,14 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
                                  accelerations=smp.acceleration[k])
                 f = _pad3(np.asarray(st.pose, dtype=float)[pos][None])[0] + deflection(st) \
                     - Xd[k]
-                J = np.empty((3, q.shape[1]))
-                for j in range(q.shape[1]):
-                    h = 1e-7 * max(1.0, abs(q[k, j]))   # central differences: O(h^2)
-                    up, dn = q[k].copy(), q[k].copy()
-                    up[j] += h
-                    dn[j] -= h
-                    J[:, j] = (_pad3(np.asarray(model.state(actuated=up).pose)[pos][None])[0]
-                               - _pad3(np.asarray(model.state(actuated=dn).pose)[pos][None])[0]
-                               ) / (2 * h)
-                q[k] = q[k] - np.linalg.lstsq(J, f, rcond=None)[0]
+                q[k] = q[k] - np.linalg.lstsq(_jac(model, q[k], pos), f, rcond=None)[0]
         command = q
         names = list(model.coordinates.actuated)
         unit = "rad or m"
     nominal_cmd = Xd if task else np.array([s.actuated for s in states])
 
     def table(cmd):
-        space = "task" if task else "joint"
-        vals = cmd if task else cmd
-        return TableTrajectory(ts, vals if not task else vals, space=space)
+        return TableTrajectory(ts, cmd, space="task" if task else "joint")
 
     def run(traj):
         with warnings.catch_warnings():
@@ -837,6 +824,8 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
 
 
 def _jac(model, q, pos):
+    """d(end-effector position)/d(actuated coordinates) (3, n_a) of the rigid forward
+    kinematics at q, by central differences (error O(h^2) with h = 1e-7 max(1, |q_j|))."""
     J = np.empty((3, len(q)))
     for j in range(len(q)):
         h = 1e-7 * max(1.0, abs(q[j]))

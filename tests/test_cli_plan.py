@@ -1,0 +1,53 @@
+"""The plan and compensate verbs (cli/plan.py, cli/compensate.py): whole runs on small
+motions, output sets, and bad input as one line with exit code 2."""
+import json
+
+import pytest
+
+from cli_helpers import run, run_json
+
+FAST = ["--reference", "undeformed", "--step", "4e-3"]
+SHORT_U = ["--trajectory", "inverted-u", "--start", "-0.04", "0", "0.5", "--travel", "0.08",
+           "0.02", "0.06", "--times", "0", "0.12", "0.25", "0.38", "0.5"]
+
+
+def test_plan_json_and_output_set(capsys, tmp_path):
+    out = tmp_path / "plan"
+    doc = run_json(capsys, ["plan", "delta-kuo2016", *SHORT_U, *FAST, "--coefficients", "1",
+                            "--evaluations", "3", "--shapers", "zv", "--json", "--out",
+                            str(out)])
+    assert doc["command"] == "plan" and doc["formulation"] == "ked"
+    v = doc["summary"]["variants"]
+    assert set(v) == {"given", "time-law", "zv"}
+    assert v["time-law"]["residual_vibration_m"] <= v["given"]["residual_vibration_m"]
+    assert doc["inputs"]["cycle_time_s"] == pytest.approx(0.5)
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert names == ["plan.csv", "plan.json", "plan.png", "robustness.png", "summary.md"]
+    assert json.loads((out / "plan.json").read_text())["summary"] == doc["summary"]
+
+
+def test_compensate_json(capsys):
+    doc = run_json(capsys, ["compensate", "delta-kuo2016", "--trajectory", "circle",
+                            "--period", "8", "--duration", "1", *FAST, "--json"])
+    s = doc["summary"]
+    assert s["mode"] == "quasi-static"
+    assert s["peak_error_compensated_m"] < 0.1 * s["peak_error_nominal_m"]
+
+
+@pytest.mark.parametrize("argv,name", [
+    (["plan", "delta-kuo2016", *SHORT_U, "--cycle-time", "0"], "--cycle-time"),
+    (["plan", "delta-kuo2016", *SHORT_U, "--objective", "fast"], "--objective"),
+    (["plan", "delta-kuo2016", *SHORT_U, "--limits", "torque=-1"], "--limits"),
+    (["plan", "delta-kuo2016", *SHORT_U, "--shapers", "zv,zv"], "--shapers"),
+    (["plan", "delta-kuo2016", "--trajectory", "circle"], "--trajectory"),
+    (["plan", "delta-kuo2016", *SHORT_U, "--duration", "2"], "--duration"),
+    (["plan", "delta-kuo2016", *SHORT_U, "--formulation", "explicit"], "--formulation"),
+    (["compensate", "delta-kuo2016", "--trajectory", "circle", "--mode", "exact"],
+     "--mode"),
+    (["compensate", "delta-kuo2016", "--trajectory", "circle", "--iterations", "2"],
+     "--iterations"),
+])
+def test_bad_input_one_line(capsys, argv, name):
+    code, _, err = run(capsys, argv)
+    assert code == 2
+    assert len(err) == 1 and name in err[0], err
