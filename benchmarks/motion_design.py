@@ -88,17 +88,27 @@ def _plan_rows(name, spec, args):
 
 
 def _shortest(spec, args):
+    """Per cycle time: the given and designed residuals about the undeformed reference
+    (the search's model) and the designed law evaluated again on the default deflected
+    model, with its validity verdict (the undeformed reference always warns that its
+    first-order sag error exceeds 5 %: validity is judged on the default model)."""
     search = build_model(spec, "ked", reference="undeformed")
+    full = build_model(spec, "ked")
     base = InvertedU()
+    st = PathStatics(full, base)
     found = []
     for T in args.cycles:
         r = plan_motion(search, base, cycle_time=T, coefficients=args.coefficients,
                         evaluations=args.evaluations, step=args.step, shapers=())
-        v = r.summary["variants"]["time-law"]
-        valid = not any(w.startswith("time-law") for w in r.warnings)
-        found.append((T, r.summary["variants"]["given"]["residual_vibration_m"],
-                      v["residual_vibration_m"], valid))
-        if v["residual_vibration_m"] < 1e-3 and valid:
+        v = r.summary["variants"]
+        tw = TimeWarped(base, r.quantities["coefficients"], cycle_time=T)
+        ev = evaluate_motion(full, tw, window=r.summary["window_s"], step=args.step,
+                             statics=st, base_time=tw.base_time)
+        valid = not ev.metrics["warnings"]
+        found.append((T, v["given"]["residual_vibration_m"],
+                      v["time-law"]["residual_vibration_m"],
+                      ev.metrics["residual_vibration_m"], valid))
+        if ev.metrics["residual_vibration_m"] < 1e-3 and valid:
             break
     return found
 
@@ -110,7 +120,8 @@ def main():
     p.add_argument("--evaluations", type=int, default=100)
     p.add_argument("--step", type=float, default=2e-3)
     p.add_argument("--stiff-scale", type=float, default=2.5)
-    p.add_argument("--cycles", type=float, nargs="+", default=[0.8, 1.0, 1.2, 1.6, 2.0])
+    p.add_argument("--cycles", type=float, nargs="+",
+                   default=[0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.4])
     args = p.parse_args()
     only = set(args.only or ("plan", "shortest", "compensate"))
     if "plan" in only:
@@ -140,12 +151,14 @@ def main():
                   f"{d.get('ei', '-')} |")
     if "shortest" in only:
         print("\nShortest cycle with the designed law below 1 mm and inside validity "
-              "(undeformed reference)\n")
-        print("| cycle [s] | residual given [mm] | residual designed [mm] | inside validity |")
-        print("|---|---|---|---|")
-        for T, g, d, ok in _shortest(_variant(1.0), args):
-            print(f"| {T:g} | {1e3 * g:.3g} | {1e3 * d:.3g} | {'yes' if ok else 'no'} |",
-                  flush=True)
+              "(search about the undeformed reference; the designed law evaluated again "
+              "on the default deflected model, whose validity verdict is given)\n")
+        print("| cycle [s] | residual given [mm] | residual designed [mm] | designed, "
+              "default model [mm] | inside validity (default model) |")
+        print("|---|---|---|---|---|")
+        for T, g, d, dd, ok in _shortest(_variant(1.0), args):
+            print(f"| {T:g} | {1e3 * g:.3g} | {1e3 * d:.3g} | {1e3 * dd:.3g} | "
+                  f"{'yes' if ok else 'no'} |", flush=True)
     if "compensate" in only:
         spec = load_description("delta-kuo2016")
         circle = Ramped(Circle(np.array([0.0, 0.0, 0.5]), 0.05, period=4.0), 1.0)

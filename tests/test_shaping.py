@@ -137,7 +137,8 @@ def test_shaped_motion_ends_and_delay():
 
 @pytest.mark.parametrize("bad", [dict(kind="zz", f=1.0), dict(kind="zv", f=0.0),
                                  dict(kind="zv", f=1.0, zeta=1.0),
-                                 dict(kind="ei", f=1.0, tol=0.6)])
+                                 dict(kind="ei", f=1.0, tol=0.6),
+                                 dict(kind="ei", f=1.0, zeta=0.5)])
 def test_bad_input(bad):
     with pytest.raises(InputError):
         shaper(bad["kind"], bad["f"], bad.get("zeta", 0.0), tolerance=bad.get("tol", 0.05))

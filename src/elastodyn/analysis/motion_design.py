@@ -80,6 +80,10 @@ pose (the residual amplitude of an undamped multi-mode response is its largest v
 over a few periods of the slowest mode)."""
 MIN_STEP = 0.01
 """Compass search stops when its step in the coefficients is below this."""
+STEPS_PER_PERIOD = 20
+"""Fewest output (and Newmark) steps per period of the lowest mode: Newmark's period
+error (omega h)^2 / 12 is then below 1 %, and a residual amplitude sampled at the step is
+within (pi / 20)^2 / 2 ~ 1.2 % of its peak."""
 MIN_SPEED = 0.05
 """Smallest w'(tau) a candidate time law may have (5 % of the mean speed along the path:
 a law that nearly stops on the way is refused)."""
@@ -143,6 +147,10 @@ def parse_limits(text) -> dict:
     items = text.items() if isinstance(text, dict) else (
         p.split("=", 1) if "=" in p else (p, None) for p in str(text).split(",") if p.strip())
     out = {}
+    items = list(items)
+    if not items:
+        raise InputError("--limits", text, "comma-separated KEY=VALUE with KEY in "
+                         + ", ".join(LIMIT_KEYS))
     for key, value in items:
         key = str(key).strip()
         if key not in LIMIT_KEYS:
@@ -324,6 +332,8 @@ class PlanResult(Result):
         axes[1].axhline(1.0, color="k", lw=0.6, ls="--", label="given law")
         axes[1].set_ylabel("speed along the path\n(relative, w')")
         out["plan"] = finish(fig, axes, xlabel="time [s]")
+        if not q["shapers"]:
+            return out
         fr = np.asarray(q["frequency_ratio"])
         fig, axes = new_figure(1, height=2.4)
         for name in q["shapers"]:
@@ -390,7 +400,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                 coefficients: int = 4, evaluations: int = 60, window: float | None = None,
                 step: float = 2e-3, shapers=("zv", "zvd", "ei"), damping: float = 0.0,
                 method: str | None = None, progress=None,
-                robot: str | None = None) -> PlanResult:
+                robot: str | None = None, inputs: dict | None = None) -> PlanResult:
     """Design the time law of a rest-to-rest motion along its path, and compare with
     input shapers at the same cycle time (module docstring).
 
@@ -405,7 +415,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     limits : dict or str, optional
         ``{"effort": ..., "speed": ...}`` or ``"torque=2.5,speed=10"`` (:func:`parse_limits`).
     coefficients : int
-        K, the number of time-law coefficients, 1..12.
+        K, the number of time-law coefficients, 1..24.
     evaluations : int
         Budget of simulations of the search, >= 1 + 2K.
     window : float, optional
@@ -440,8 +450,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
         raise InputError("--cycle-time", cycle_time, "a time > 0 [s]")
     T = float(T)
     if isinstance(coefficients, bool) or not isinstance(coefficients, (int, np.integer)) \
-            or not 1 <= coefficients <= 12:
-        raise InputError("--coefficients", coefficients, "an integer in [1, 12]")
+            or not 1 <= coefficients <= 24:
+        raise InputError("--coefficients", coefficients, "an integer in [1, 24]")
     if isinstance(evaluations, bool) or not isinstance(evaluations, (int, np.integer)) or \
             evaluations < 1 + 2 * coefficients:
         raise InputError("--evaluations", evaluations,
@@ -458,6 +468,17 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     end_state = _rest_state(model, trajectory,
                             trajectory.evaluate([trajectory.t_end]).position[0])
     f1 = _lowest_frequency(model, end_state)
+    if step > 1.0 / (STEPS_PER_PERIOD * f1):
+        raise InputError("--step", step, f"at most {1.0 / (STEPS_PER_PERIOD * f1):.3g} s "
+                         f"({STEPS_PER_PERIOD} steps per period of the lowest mode, "
+                         f"{f1:.4g} Hz at the final pose)")
+    try:
+        designed_shapers = {name: make_shaper(name, f1, damping) for name in shapers}
+    except InputError as exc:
+        if exc.name == "damping":
+            raise InputError("--damping", damping, str(exc).split("allowed: ", 1)[-1]) \
+                from None
+        raise
     W = SETTLE_PERIODS / f1 if window is None else window
     if not (isinstance(W, (int, float)) and math.isfinite(W) and W >= step):
         raise InputError("--window", window, f"a settling window >= the step {step:g} s")
@@ -519,7 +540,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
             dense = trajectory.evaluate(np.linspace(trajectory.t_start, trajectory.t_end,
                                                     2001)).position
         for name in shapers:
-            sh = make_shaper(name, f1, damping)
+            sh = designed_shapers[name]
             if sh.delay >= T:
                 notes.append(f"{name.upper()} shaper: its delay {sh.delay:.3g} s is not "
                              f"shorter than the cycle time {T:g} s (not compared)")
@@ -547,6 +568,9 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                 model, shaped, dense, np.linspace(shaped.t_start, shaped.t_end, 201))
             variants[name] = ev
             shaper_info[name] = sh.to_dict()
+            if _violates(ev.metrics, lim):
+                notes.append(f"{name.upper()} shaper: violates the "
+                             f"{_violates(ev.metrics, lim)} limit")
             robust[name] = sh.vibration(fr * f1)
     # a common time grid for the series
     t_common = given.time
@@ -577,7 +601,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     name = robot or getattr(model.robot, "name", "robot")
     title = (f"{name}: motion design ({model.formulation}, cycle {T:g} s, objective "
              f"{objective}: {1e3 * g:.4g} -> {1e3 * d:.4g} mm)")
-    inputs = {"cycle_time_s": T, "objective": objective, "limits": lim,
+    inputs = {**(inputs or {}), "cycle_time_s": T, "objective": objective, "limits": lim,
               "coefficients": int(coefficients), "evaluations": int(evaluations),
               "window_s": W, "step_s": step, "shapers": list(shapers),
               "damping": damping}
@@ -595,6 +619,9 @@ fed back unfiltered, the vibration it contains is amplified from one iteration t
 next (the update has a phase lag of 90 degrees and more near and above resonance,
 where a learning update diverges; Bristow, Tharayil & Alleyne 2006, IEEE Control Syst.
 Mag. 26(3), section on Q-filters)."""
+MAX_CORRECTION = 0.5
+"""Largest Gauss-Newton step of a compensated actuated coordinate [rad or m]: a larger one
+means the deflection cannot be compensated by moving the actuators there."""
 MAX_SWEEPS = 12
 SWEEP_TOL = 1e-8
 """The quasi-static fixed point X_c = X_d - D(X_c) is iterated until the command changes by
@@ -655,8 +682,8 @@ def _rigid_ee(model, st, dim):
 def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
                       duration: float | None = None, step: float = 1e-3,
                       samples: int | None = None, iterations: int | None = None,
-                      method: str | None = None, robot: str | None = None
-                      ) -> CompensationResult:
+                      method: str | None = None, robot: str | None = None,
+                      inputs: dict | None = None) -> CompensationResult:
     """Actuator commands that put the deflected end-effector on the desired path.
 
     Quasi-static: at ``samples`` instants of the motion the end-effector deflection under
@@ -725,8 +752,16 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
                           for x, v, a in zip(Xc, smp.velocity, smp.acceleration)])
             change = np.abs(Xd - D - Xc).max()
             Xc = Xd - D
+            if not np.all(np.isfinite(Xc)):
+                raise ModelError("compensation: the deflection at the commanded poses is "
+                                 "not finite")
             if change <= SWEEP_TOL:
                 break
+        else:
+            if change > 1e-3 * max(1e-6, float(np.abs(D).max())):
+                raise ModelError(f"compensation: the commanded poses did not settle in "
+                                 f"{MAX_SWEEPS} sweeps (last change {change:.3g} m: the "
+                                 "deflection changes with the pose as fast as the pose)")
         command = Xc
         names = ["dX", "dY", "dZ"]
         unit = "m"
@@ -737,13 +772,26 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
             raise InputError("--trajectory", "task", "a joint-space motion for a robot "
                              "without inverse kinematics")
         q = qa.copy()
-        for _ in range(3):
-            for k in range(n_s):
+        scale = max(1e-3, float(np.abs(Xd).max()))
+        for k in range(n_s):
+            for sweeps in range(1, MAX_SWEEPS + 1):
                 st = model.state(actuated=q[k], rates=smp.velocity[k],
                                  accelerations=smp.acceleration[k])
                 f = _pad3(np.asarray(st.pose, dtype=float)[pos][None])[0] + deflection(st) \
                     - Xd[k]
-                q[k] = q[k] - np.linalg.lstsq(_jac(model, q[k], pos), f, rcond=None)[0]
+                if np.max(np.abs(f)) <= SWEEP_TOL:
+                    break
+                dq = np.linalg.lstsq(_jac(model, q[k], pos), f, rcond=None)[0]
+                if not np.all(np.isfinite(dq)) or np.max(np.abs(dq)) > MAX_CORRECTION:
+                    raise ModelError(f"compensation: no command puts the deflected "
+                                     f"end-effector on the path at t = {ts[k]:.4g} s (the "
+                                     f"correction grows past {MAX_CORRECTION} rad or m: "
+                                     "deflection too large, or a singular pose)")
+                q[k] = q[k] - dq
+            else:
+                raise ModelError(f"compensation: the correction at t = {ts[k]:.4g} s did "
+                                 f"not converge in {MAX_SWEEPS} Gauss-Newton steps "
+                                 f"(residual {np.max(np.abs(f)):.3g} m; scale {scale:.3g} m)")
         command = q
         names = list(model.coordinates.actuated)
         unit = "rad or m"
@@ -800,7 +848,7 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     q = {"time_s": t, "desired_m": _desired(t + trajectory.t_start),
          "error_nominal_m": e0, "error_compensated_m": e1,
          "sample_time_s": ts, "correction": corr, "correction_names": names,
-         "correction_unit": unit, "command": cmd}
+         "correction_unit": unit, "commanded": cmd}
     rms0, rms1 = float(np.sqrt(np.mean(e0 ** 2))), float(np.sqrt(np.mean(e1 ** 2)))
     summary = {"mode": mode, "peak_error_nominal_m": float(e0.max()),
                "peak_error_compensated_m": float(e1.max()),
@@ -809,12 +857,20 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
                "samples": int(n_s)}
     if mode == "dynamic":
         summary["peak_error_per_iteration_m"] = history
+    if not (np.all(np.isfinite(e1)) and np.all(np.isfinite(cmd))):
+        raise ModelError("compensation: the compensated motion's error is not finite")
     warns = [f"nominal: {w}" for w in r0.warnings] + [f"compensated: {w}"
                                                      for w in r1.warnings]
+    if e1.max() >= e0.max():
+        warns.insert(0, f"the {mode} compensation does not reduce the peak error "
+                        f"({1e3 * e0.max():.4g} -> {1e3 * e1.max():.4g} mm): the error of "
+                        "this motion is dynamic (vibration), not the deflection the "
+                        "compensation corrects")
     name = robot or getattr(model.robot, "name", "robot")
     title = (f"{name}: {mode} deflection compensation ({model.formulation}; peak error "
              f"{1e3 * e0.max():.4g} -> {1e3 * e1.max():.4g} mm)")
-    inputs = {"mode": mode, "duration_s": T, "step_s": step, "samples": int(n_s),
+    inputs = {**(inputs or {}), "mode": mode, "duration_s": T, "step_s": step,
+              "samples": int(n_s),
               "iterations": iterations if mode == "dynamic" else None}
     return CompensationResult("compensate", name, model.formulation, dict(model.options),
                               inputs, q, summary, tuple(warns),

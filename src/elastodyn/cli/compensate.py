@@ -37,7 +37,10 @@ def register(sub):
 def run(a) -> int:
     from ..analysis.motion_design import compensate_motion
     from ..analysis.scenario import build_trajectory
-    from .motion import check_path, check_spec, default_window, path_errors
+    from ..formulations.registry import get
+    from .motion import (check_path, check_spec, check_window, default_window, path_errors,
+                         window_flag)
+    from .simulate import MAX_STEPS
     check_out(a)
     mode = a.mode or "quasi-static"
     if mode not in MODES:
@@ -55,9 +58,12 @@ def run(a) -> int:
     traj = build_trajectory(tspec, model)
     step = 1e-3 if a.step is None else a.step
     duration = a.duration if given(a, "duration") else default_window(traj)
+    check_window(duration, step, max_time=get(model.formulation).limits.simulate_time,
+                 max_samples=MAX_STEPS, name=window_flag(a, tspec))
     check_path(a, tspec, model, traj, duration, step)
     with path_errors(a, tspec):
         result = compensate_motion(model, traj, mode=mode, duration=duration, step=step,
                                    samples=a.samples, iterations=a.iterations,
-                                   method=a.method, robot=spec.name)
+                                   method=a.method, robot=spec.name,
+                                   inputs={"trajectory": tspec})
     return emit(a, result)

@@ -31,7 +31,7 @@ def register(sub):
     g.add_argument("--limits", help="actuator limits, e.g. torque=2.5,speed=10 [N m or N, "
                                     "rad/s or m/s] (none)")
     g.add_argument("--coefficients", type=integer("--coefficients"),
-                   help="number of time-law coefficients, 1..12 (4)")
+                   help="number of time-law coefficients, 1..24 (4)")
     g.add_argument("--evaluations", type=integer("--evaluations"),
                    help="simulations the search may run (60)")
     g.add_argument("--window", type=number("--window"),
@@ -64,7 +64,9 @@ def _shapers(a):
 def run(a) -> int:
     from ..analysis.motion_design import plan_motion
     from ..analysis.scenario import build_trajectory
-    from .motion import check_path, check_spec, path_errors
+    from ..formulations.registry import get
+    from .motion import check_path, check_spec, check_window, path_errors, window_flag
+    from .simulate import MAX_STEPS
     check_out(a)
     spec = load_robot(a)
     flexible_model(a, spec, verb="plan")
@@ -80,15 +82,27 @@ def run(a) -> int:
     objective = a.objective or "residual-vibration"
     if objective not in OBJECTIVES:
         raise InputError("--objective", objective, "one of " + ", ".join(OBJECTIVES))
+    shapers = _shapers(a)
+    if not shapers:
+        refuse(a, {"damping": "--damping"}, "only with a shaper (--shapers)")
     step = 2e-3 if a.step is None else a.step
+    cycle = traj.duration if a.cycle_time is None else a.cycle_time
+    max_time = get(model.formulation).limits.simulate_time
+    check_window(cycle, step, max_time=max_time, max_samples=MAX_STEPS,
+                 name="--cycle-time" if given(a, "cycle_time") else window_flag(a, tspec))
+    if given(a, "window"):
+        check_window(a.window, step, max_time=max_time, max_samples=MAX_STEPS,
+                     name="--window")
     check_path(a, tspec, model, traj, traj.duration, min(step, traj.duration / 20))
     evaluations = 60 if a.evaluations is None else a.evaluations
     with path_errors(a, tspec):
         result = plan_motion(model, traj, cycle_time=a.cycle_time, objective=objective,
-                             limits=a.limits, coefficients=a.coefficients or 4,
+                             limits=a.limits,
+                             coefficients=4 if a.coefficients is None else a.coefficients,
                              evaluations=evaluations, window=a.window, step=step,
-                             shapers=_shapers(a),
+                             shapers=shapers,
                              damping=0.0 if a.damping is None else a.damping,
                              method=a.method, robot=spec.name,
+                             inputs={"trajectory": tspec},
                              progress=progress_bar(evaluations, "plan", minimum=1))
     return emit(a, result)

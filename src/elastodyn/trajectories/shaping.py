@@ -44,6 +44,10 @@ __all__ = ["Shaper", "shaper", "SHAPERS", "percentage_vibration", "Shaped"]
 SHAPERS = ("zv", "zvd", "ei")
 """Shaper kinds of :func:`shaper`."""
 
+EI_MAX_DAMPING = 0.3
+"""Largest damping ratio the EI shaper is designed for (decision: the range of
+Singhose's damped EI designs; the continuation in zeta is tested up to it)."""
+
 
 @dataclass(frozen=True, eq=False)
 class Shaper:
@@ -132,6 +136,9 @@ def shaper(kind: str, frequency_hz: float, damping: float = 0.0, *,
                 not 0.0 < tolerance < 0.5:
             raise InputError("tolerance", tolerance, "the EI shaper's vibration "
                              "tolerance in (0, 0.5)")
+        if z > EI_MAX_DAMPING:
+            raise InputError("damping", damping, f"a damping ratio in [0, "
+                             f"{EI_MAX_DAMPING:g}] for the EI shaper")
         A, t = _ei(frequency_hz, z, tolerance)
     return Shaper(A, t, kind, float(frequency_hz), z)
 
@@ -189,7 +196,10 @@ def _ei_newton(y, scale, wn, z, V):
             d = np.zeros(6)
             d[j] = 1e-7
             J[:, j] = (res(y + d) - res(y - d)) / 2e-7
-        y = y - np.linalg.solve(J, r)
+        try:
+            y = y - np.linalg.solve(J, r)
+        except np.linalg.LinAlgError:
+            break
     raise ModelError(f"EI shaper: no solution for damping {z} (Newton did not converge)")
 
 
