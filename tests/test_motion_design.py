@@ -192,3 +192,32 @@ def test_bad_plan_inputs(kuo):
     with pytest.raises(InputError) as exc:
         compensate_motion(kuo, SHORT_U, mode="quasi-static", iterations=2)
     assert exc.value.name == "--iterations"
+
+
+def test_shortest_cycle_scan(kuo):
+    """The scan stops at the first cycle time whose designed residual is below the bound
+    inside validity; the KED about the undeformed pose always warns about its own error
+    (its first-order sag error), so none qualifies there and the run says so."""
+    from elastodyn.analysis.motion_design import shortest_cycle
+    m = build_model(load_description("prrrp-briot2013"), "nepvp")
+    q0 = m.state().actuated
+    tr = RestToRest(q0, q0 + np.array([0.05, -0.05]), t0=0.0, tf=0.2, order=7,
+                    space="joint")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = shortest_cycle(m, tr, max_residual=1.0, cycle_times=[0.3, 0.2], coefficients=1,
+                           evaluations=3, step=1e-3, shapers=())
+    assert r.summary["shortest_cycle_s"] == pytest.approx(0.2)   # sorted: 0.2 first
+    assert list(r.quantities["scan_cycle_time_s"]) == [0.2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = shortest_cycle(kuo, SHORT_U, max_residual=1.0, cycle_times=[0.5],
+                           coefficients=1, evaluations=3, step=4e-3, shapers=())
+    assert r.summary["shortest_cycle_s"] is None
+    assert "no scanned cycle time" in r.warnings[0]
+    with pytest.raises(InputError) as exc:
+        shortest_cycle(kuo, SHORT_U, max_residual=-1.0)
+    assert exc.value.name == "--max-residual"
+    with pytest.raises(InputError) as exc:
+        shortest_cycle(kuo, SHORT_U, max_residual=1e-3, cycle_times=[0.0])
+    assert exc.value.name == "--cycle-times"

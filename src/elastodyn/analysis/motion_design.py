@@ -65,7 +65,7 @@ from ..exceptions import InputError, ModelError
 from ..model import require
 from .results import Result
 
-__all__ = ["OBJECTIVES", "PlanResult", "plan_motion", "deviation_history",
+__all__ = ["OBJECTIVES", "PlanResult", "plan_motion", "shortest_cycle", "deviation_history",
            "effort_history", "evaluate_motion", "MotionEvaluation", "pattern_search",
            "parse_limits", "STATIC_SAMPLES", "SETTLE_PERIODS", "MIN_STEP", "MIN_SPEED"]
 
@@ -891,3 +891,85 @@ def _jac(model, q, pos):
         J[:, j] = (_pad3(np.asarray(model.state(actuated=up).pose)[pos][None])[0]
                    - _pad3(np.asarray(model.state(actuated=dn).pose)[pos][None])[0]) / (2 * h)
     return J
+
+
+# ---------------------------------------------------------------------------- cycle scan
+DEFAULT_CYCLE_FACTORS = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
+"""Cycle times scanned by :func:`shortest_cycle` without ``cycle_times``: these multiples
+of the given motion's duration."""
+
+
+def shortest_cycle(model, trajectory, *, max_residual: float, cycle_times=None,
+                   **kwargs) -> PlanResult:
+    """The shortest cycle time at which a designed time law leaves at most
+    ``max_residual`` [m] of residual vibration, the simulation inside the model's
+    validity range (no warning of the model about its own error).
+
+    Parameters
+    ----------
+    max_residual : float
+        Largest acceptable residual vibration amplitude [m] > 0.
+    cycle_times : sequence of float, optional
+        Candidate cycle times [s] > 0, scanned in increasing order (at most 50; default
+        :data:`DEFAULT_CYCLE_FACTORS` times the given motion's duration).
+    **kwargs
+        As :func:`plan_motion` (not ``cycle_time`` nor ``objective``: the objective is
+        the residual vibration).
+
+    Returns
+    -------
+    PlanResult of :func:`plan_motion` at the shortest cycle found (or at the longest
+    scanned, with a warning, when none qualifies), with the scan: ``scan_cycle_time_s``,
+    ``scan_residual_given_m``, ``scan_residual_designed_m`` (n,), ``scan_valid`` (n,)
+    (the scan stops at the first qualifying cycle), and ``summary["shortest_cycle_s"]``
+    (None when none qualifies).
+    """
+    import dataclasses
+    for key in ("cycle_time", "objective"):
+        if key in kwargs:
+            raise InputError(f"--{key.replace('_', '-')}", kwargs[key],
+                             "not with --max-residual (the scan sets the cycle time and "
+                             "minimizes the residual vibration)")
+    if isinstance(max_residual, bool) or not isinstance(max_residual, (int, float)) or \
+            not (math.isfinite(max_residual) and max_residual > 0):
+        raise InputError("--max-residual", max_residual, "a residual amplitude > 0 [m]")
+    from ..trajectories.timelaw import check_rest_to_rest
+    check_rest_to_rest(trajectory)
+    if cycle_times is None:
+        cycle_times = [f * trajectory.duration for f in DEFAULT_CYCLE_FACTORS]
+    try:
+        ts = sorted(float(t) for t in cycle_times)
+    except (TypeError, ValueError):
+        raise InputError("--cycle-times", cycle_times, "cycle times [s] > 0") from None
+    if not ts or len(ts) > 50 or not all(math.isfinite(t) and t > 0 for t in ts):
+        raise InputError("--cycle-times", cycle_times, "1 to 50 cycle times [s] > 0")
+    shapers = kwargs.pop("shapers", ("zv", "zvd", "ei"))
+    rows, chosen = [], None
+    for T in ts:
+        r = plan_motion(model, trajectory, cycle_time=T, shapers=(), **kwargs)
+        v = r.summary["variants"]
+        valid = not any(w.startswith("time-law:") for w in r.warnings)
+        rows.append((T, v["given"]["residual_vibration_m"],
+                     v["time-law"]["residual_vibration_m"], valid))
+        if valid and v["time-law"]["residual_vibration_m"] <= max_residual:
+            chosen = T
+            break
+    T = chosen if chosen is not None else ts[-1]
+    final = plan_motion(model, trajectory, cycle_time=T, shapers=shapers, **kwargs)
+    arr = np.array(rows, dtype=float)
+    q = {**final.quantities, "scan_cycle_time_s": arr[:, 0],
+         "scan_residual_given_m": arr[:, 1], "scan_residual_designed_m": arr[:, 2],
+         "scan_valid": arr[:, 3].astype(bool)}
+    summary = {**final.summary, "shortest_cycle_s": chosen,
+               "max_residual_m": float(max_residual)}
+    warns = list(final.warnings)
+    if chosen is None:
+        warns.insert(0, f"no scanned cycle time up to {ts[-1]:g} s leaves at most "
+                        f"{1e3 * max_residual:g} mm inside the model's validity: the "
+                        "result is the design at the longest")
+    inputs = {**final.inputs, "max_residual_m": float(max_residual),
+              "cycle_times_s": ts}
+    title = final.title + (f"; shortest cycle <= {1e3 * max_residual:g} mm: {chosen:g} s"
+                           if chosen is not None else "; no cycle qualifies")
+    return dataclasses.replace(final, quantities=q, summary=summary, warnings=tuple(warns),
+                               inputs=inputs, title=title)

@@ -28,6 +28,14 @@ def register(sub):
     g.add_argument("--cycle-time", dest="cycle_time", type=number("--cycle-time"),
                    help="duration of every compared motion [s] (the given motion's)")
     g.add_argument("--objective", help="residual-vibration (default) or peak-deviation")
+    g.add_argument("--max-residual", dest="max_residual", type=number("--max-residual"),
+                   help="find the shortest cycle time whose designed law leaves at most "
+                        "this residual vibration [m] inside the model's validity range "
+                        "(instead of --cycle-time)")
+    g.add_argument("--cycle-times", dest="cycle_times", type=number("--cycle-times"),
+                   nargs="+", metavar="T",
+                   help="with --max-residual: the cycle times scanned [s] (1, 1.25, 1.5, "
+                        "1.75, 2, 2.5 and 3 times the motion's)")
     g.add_argument("--limits", help="actuator limits, e.g. torque=2.5,speed=10 [N m or N, "
                                     "rad/s or m/s] (none)")
     g.add_argument("--coefficients", type=integer("--coefficients"),
@@ -62,7 +70,7 @@ def _shapers(a):
 
 
 def run(a) -> int:
-    from ..analysis.motion_design import plan_motion
+    from ..analysis.motion_design import plan_motion, shortest_cycle
     from ..analysis.scenario import build_trajectory
     from ..formulations.registry import get
     from .motion import check_path, check_spec, check_window, path_errors, window_flag
@@ -83,6 +91,11 @@ def run(a) -> int:
     if objective not in OBJECTIVES:
         raise InputError("--objective", objective, "one of " + ", ".join(OBJECTIVES))
     shapers = _shapers(a)
+    if given(a, "max_residual"):
+        refuse(a, {"cycle_time": "--cycle-time"}, "not with --max-residual (the scan sets "
+               "the cycle time: --cycle-times)")
+    else:
+        refuse(a, {"cycle_times": "--cycle-times"}, "only with --max-residual")
     if not shapers:
         refuse(a, {"damping": "--damping"}, "only with a shaper (--shapers)")
     step = 2e-3 if a.step is None else a.step
@@ -95,14 +108,23 @@ def run(a) -> int:
                      name="--window")
     check_path(a, tspec, model, traj, traj.duration, min(step, traj.duration / 20))
     evaluations = 60 if a.evaluations is None else a.evaluations
+    kw = dict(limits=a.limits, coefficients=4 if a.coefficients is None else a.coefficients,
+              evaluations=evaluations, window=a.window, step=step, shapers=shapers,
+              damping=0.0 if a.damping is None else a.damping, method=a.method,
+              robot=spec.name, inputs={"trajectory": tspec})
     with path_errors(a, tspec):
-        result = plan_motion(model, traj, cycle_time=a.cycle_time, objective=objective,
-                             limits=a.limits,
-                             coefficients=4 if a.coefficients is None else a.coefficients,
-                             evaluations=evaluations, window=a.window, step=step,
-                             shapers=shapers,
-                             damping=0.0 if a.damping is None else a.damping,
-                             method=a.method, robot=spec.name,
-                             inputs={"trajectory": tspec},
-                             progress=progress_bar(evaluations, "plan", minimum=1))
+        if given(a, "max_residual"):
+            if given(a, "objective") and objective != "residual-vibration":
+                raise InputError("--objective", objective, "residual-vibration with "
+                                 "--max-residual (or leave it out)")
+            if given(a, "cycle_times"):
+                for T in a.cycle_times:
+                    check_window(T, step, max_time=max_time, max_samples=MAX_STEPS,
+                                 name="--cycle-times")
+            result = shortest_cycle(model, traj, max_residual=a.max_residual,
+                                    cycle_times=a.cycle_times, **kw)
+        else:
+            result = plan_motion(model, traj, cycle_time=a.cycle_time, objective=objective,
+                                 progress=progress_bar(evaluations, "plan", minimum=1),
+                                 **kw)
     return emit(a, result)
