@@ -619,6 +619,8 @@ fed back unfiltered, the vibration it contains is amplified from one iteration t
 next (the update has a phase lag of 90 degrees and more near and above resonance,
 where a learning update diverges; Bristow, Tharayil & Alleyne 2006, IEEE Control Syst.
 Mag. 26(3), section on Q-filters)."""
+MAX_SAMPLES = 5000
+"""Most instants of a compensation (each costs a static solution per sweep)."""
 MAX_CORRECTION = 0.5
 """Largest Gauss-Newton step of a compensated actuated coordinate [rad or m]: a larger one
 means the deflection cannot be compensated by moving the actuators there."""
@@ -728,10 +730,12 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= T / 20):
         raise InputError("--step", step, f"an output step in (0, {T / 20:g}] s")
     T = step * round(T / step)
-    n_s = max(21, int(round(T / step / 10)) + 1) if samples is None else samples
+    most = min(MAX_SAMPLES, int(round(T / step)) + 1)    # at most one per output step
+    n_s = min(most, max(21, int(round(T / step / 10)) + 1)) if samples is None else samples
     if isinstance(n_s, bool) or not isinstance(n_s, (int, np.integer)) or \
-            not 7 <= n_s <= 100_000:
-        raise InputError("--samples", samples, "an integer in [7, 100000]")
+            not 7 <= n_s <= most:
+        raise InputError("--samples", samples, f"an integer in [7, {most}] (at most one "
+                         f"per output step, and {MAX_SAMPLES})")
     ts = trajectory.t_start + np.linspace(0.0, T, n_s)
     smp, states = _command_states(model, trajectory, ts)
     st0 = states[0]
