@@ -305,3 +305,19 @@ class Segment:
     def t_end(self) -> float:
         """``tf`` in s."""
         return self.tf
+
+
+class Derived:
+    """Mixin of the trajectories made from another one, ``base`` (:class:`~elastodyn.
+    trajectories.timelaw.TimeWarped`, :class:`~elastodyn.trajectories.shaping.Shaped`):
+    its ``dim`` and ``t_start``."""
+
+    @property
+    def dim(self) -> int:
+        """The base's number of coordinates."""
+        return self.base.dim
+
+    @property
+    def t_start(self) -> float:
+        """The base's start time [s]."""
+        return self.base.t_start

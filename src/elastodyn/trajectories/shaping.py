@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import InputError, ModelError
-from ._base import Trajectory, TrajectorySample, as_times, readonly, sample
+from ._base import Derived, Trajectory, TrajectorySample, as_times, readonly, sample
 
 __all__ = ["Shaper", "shaper", "SHAPERS", "percentage_vibration", "Shaped"]
 
@@ -204,7 +204,7 @@ def _ei_newton(y, scale, wn, z, V):
 
 
 @dataclass(frozen=True, eq=False)
-class Shaped(Trajectory):
+class Shaped(Derived, Trajectory):
     """``base`` convolved with a shaper: P(t) = sum_i A_i P0(t - t_i) (module docstring),
     with its derivatives likewise. ``space`` and ``dim`` are the base's; it ends
     ``shaper.delay`` after the base. A base at rest at its ends with continuous jerk
@@ -223,14 +223,6 @@ class Shaped(Trajectory):
         if not isinstance(self.shaper, Shaper):
             raise InputError("shaper", type(self.shaper).__name__, "a Shaper")
         object.__setattr__(self, "space", self.base.space)
-
-    @property
-    def dim(self) -> int:
-        return self.base.dim
-
-    @property
-    def t_start(self) -> float:
-        return self.base.t_start
 
     @property
     def t_end(self) -> float:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import InputError
-from ._base import Trajectory, TrajectorySample, as_times, readonly, sample
+from ._base import Derived, Trajectory, TrajectorySample, as_times, readonly, sample
 
 __all__ = ["TimeWarped", "warp", "check_rest_to_rest", "MONOTONE_SAMPLES",
            "REST_RTOL", "MAX_COEFFICIENTS"]
@@ -140,7 +140,7 @@ def check_rest_to_rest(base: Trajectory, name: str = "--trajectory") -> None:
 
 
 @dataclass(frozen=True, eq=False)
-class TimeWarped(Trajectory):
+class TimeWarped(Derived, Trajectory):
     """The path of ``base`` played with the time law of ``coefficients`` over
     ``cycle_time`` (module docstring).
 
@@ -175,14 +175,6 @@ class TimeWarped(Trajectory):
         object.__setattr__(self, "coefficients", readonly(c))
         object.__setattr__(self, "cycle_time", float(T))
         object.__setattr__(self, "space", self.base.space)
-
-    @property
-    def dim(self) -> int:
-        return self.base.dim
-
-    @property
-    def t_start(self) -> float:
-        return self.base.t_start
 
     @property
     def t_end(self) -> float:
