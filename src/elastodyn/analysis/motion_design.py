@@ -338,6 +338,10 @@ class PlanResult(Result):
         fig, axes = new_figure(1, height=2.4)
         for name in q["shapers"]:
             axes[0].plot(fr, 100 * np.asarray(q[f"{name}_robustness"]), label=name.upper())
+        f_path = np.asarray(q["path_frequencies_hz"], dtype=float)[:, 0] / \
+            self.summary["shaper_frequency_hz"]
+        axes[0].axvspan(f_path.min(), f_path.max(), color="0.85", zorder=0,
+                        label="lowest mode along the path")
         axes[0].set_ylabel("residual vibration [%]")
         axes[0].set_title(f"{self.robot}: shaper robustness (design "
                           f"{self.summary['shaper_frequency_hz']:.4g} Hz)", fontsize=9)
