@@ -404,7 +404,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                 coefficients: int = 4, evaluations: int = 60, window: float | None = None,
                 step: float = 2e-3, shapers=("zv", "zvd", "ei"), damping: float = 0.0,
                 method: str | None = None, progress=None,
-                robot: str | None = None, inputs: dict | None = None) -> PlanResult:
+                robot: str | None = None, inputs: dict | None = None,
+                search_model=None) -> PlanResult:
     """Design the time law of a rest-to-rest motion along its path, and compare with
     input shapers at the same cycle time (module docstring).
 
@@ -432,6 +433,11 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     damping : float
         Damping ratio the shapers are designed for, in [0, 1) (the models are undamped
         unless given Rayleigh damping).
+    search_model : model, optional
+        A cheaper model of the same robot on which the search runs (the KED about the
+        undeformed pose for the default deflected one: 10x cheaper per simulation); the
+        given and designed laws are then evaluated again on ``model``, whose numbers are
+        the result (the search's in ``summary["search_model"]``).
 
     Returns
     -------
@@ -487,6 +493,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     if not (isinstance(W, (int, float)) and math.isfinite(W) and W >= step):
         raise InputError("--window", window, f"a settling window >= the step {step:g} s")
     statics = PathStatics(model, trajectory)
+    searcher = model if search_model is None else search_model
+    s_statics = statics if search_model is None else PathStatics(search_model, trajectory)
     key = "residual_vibration_m" if objective == "residual-vibration" else \
         "peak_deviation_m"
 
@@ -503,8 +511,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
             else:
                 tw = TimeWarped(trajectory, c, cycle_time=T)
                 try:
-                    cache[k] = evaluate_motion(model, tw, window=W, step=step,
-                                               statics=statics, base_time=tw.base_time,
+                    cache[k] = evaluate_motion(searcher, tw, window=W, step=step,
+                                               statics=s_statics, base_time=tw.base_time,
                                                method=method)
                 except ModelError:
                     cache[k] = None      # the model cannot follow it: infeasible
@@ -532,6 +540,21 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                          "cycle time satisfies (the given law and every candidate "
                          "violate them)")
 
+    search_summary = None
+    if search_model is not None:
+        # the search's two laws evaluated again on the model of the result
+        search_summary = {"formulation": search_model.formulation,
+                          "options": dict(search_model.options),
+                          "given": {m: v for m, v in given.metrics.items()
+                                    if m != "warnings"},
+                          "time-law": {m: v for m, v in designed.metrics.items()
+                                       if m != "warnings"}}
+        again = []
+        for c in (c0, x):
+            tw = TimeWarped(trajectory, c, cycle_time=T)
+            again.append(evaluate_motion(model, tw, window=W, step=step, statics=statics,
+                                         base_time=tw.base_time, method=method))
+        given, designed = again
     variants = {"given": given, "time-law": designed}
     notes = []
     shaper_info = {}
@@ -588,7 +611,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
         q[f"{name}_robustness"] = v
     q["path_frequencies_hz"] = _frequencies_along(model, trajectory)
     q["search_values"] = np.array([h[1] for h in history])
-    summary = {"cycle_time_s": T, "objective": objective,
+    summary = {"search_model": search_summary, "cycle_time_s": T, "objective": objective,
                "shaper_frequency_hz": f1, "window_s": W,
                "evaluations": len(history),
                "variants": {k: {m: v for m, v in ev.metrics.items() if m != "warnings"}

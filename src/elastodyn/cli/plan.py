@@ -49,6 +49,10 @@ def register(sub):
                                      "none (zv,zvd,ei)")
     g.add_argument("--damping", type=number("--damping"),
                    help="damping ratio the shapers are designed for, in [0, 1) (0)")
+    g.add_argument("--search-reference", dest="search_reference",
+                   help="ked: run the search about this reference (undeformed: 10x cheaper "
+                        "per simulation) and evaluate the laws again on the model of "
+                        "--reference (default: the search on that model itself)")
     p.add_argument("--method", help="integrator of the simulations (the engine's default)")
     add_model_options(p, rayleigh=True)
     add_output(p)
@@ -108,7 +112,14 @@ def run(a) -> int:
                      name="--window")
     check_path(a, tspec, model, traj, traj.duration, min(step, traj.duration / 20))
     evaluations = 60 if a.evaluations is None else a.evaluations
-    kw = dict(limits=a.limits, coefficients=4 if a.coefficients is None else a.coefficients,
+    search_model = None
+    if given(a, "search_reference"):
+        if model.formulation != "ked" or a.search_reference not in ("undeformed",
+                                                                    "deflected"):
+            raise InputError("--search-reference", a.search_reference,
+                             "undeformed or deflected, for the ked formulation")
+        search_model = build(a, spec, reference=a.search_reference)
+    kw = dict(search_model=search_model, limits=a.limits, coefficients=4 if a.coefficients is None else a.coefficients,
               evaluations=evaluations, window=a.window, step=step, shapers=shapers,
               damping=0.0 if a.damping is None else a.damping, method=a.method,
               robot=spec.name, inputs={"trajectory": tspec})
