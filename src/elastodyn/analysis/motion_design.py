@@ -312,6 +312,34 @@ class PlanResult(Result):
     """Motion design (:func:`plan_motion`): the given law, the designed time law and the
     shaped motions at one cycle time."""
 
+    def summary_lines(self) -> list[str]:
+        """The title, one line per variant (residual vibration, peak deviation, peak
+        effort and speed, path error), the shapers and the warnings."""
+        s = self.summary
+        lines = [self.title, f"  cycle time {s['cycle_time_s']:g} s, objective "
+                 f"{s['objective']}, window {s['window_s']:.3g} s, {s['evaluations']} "
+                 f"simulations; lowest mode at the final pose {s['shaper_frequency_hz']:.4g}"
+                 " Hz"]
+        if s.get("shortest_cycle_s", "absent") != "absent":
+            lines.append(f"  shortest cycle <= {1e3 * s['max_residual_m']:g} mm inside "
+                         f"validity: " + (f"{s['shortest_cycle_s']:g} s"
+                                          if s["shortest_cycle_s"] is not None else "none"))
+        lines.append("  variant    residual [mm]  peak deviation [mm]  peak effort  "
+                     "peak speed  path error [mm]")
+        for name, m in s["variants"].items():
+            pe = m.get("path_error_m")
+            lines.append(f"  {name:<10} {1e3 * m['residual_vibration_m']:>13.4g}  "
+                         f"{1e3 * m['peak_deviation_m']:>19.4g}  "
+                         f"{max(m['peak_effort']):>11.4g}  {max(m['peak_speed']):>10.4g}  "
+                         + (f"{1e3 * pe:>15.4g}" if pe is not None else f"{'-':>15}"))
+        for name, sh in s["shapers"].items():
+            lines.append(f"  {name.upper()} shaper: delay {sh['delay_s']:.4g} s, "
+                         f"amplitudes {', '.join(f'{a:.4g}' for a in sh['amplitudes'])}")
+        lines.append(f"  improvement of the time law: {s['improvement']:.3g}x")
+        for w in self.warnings:
+            lines.append(f"  WARNING: {w}")
+        return lines
+
     def figures(self) -> dict:
         from ..plot.figure import finish, new_figure
         q = self.quantities
