@@ -23,6 +23,14 @@ SHORT_U = InvertedU(start=(-0.04, 0.0, 0.5), travel=(0.08, 0.02, 0.06),
                     times=(0.0, 0.12, 0.25, 0.38, 0.5))
 
 
+def _fivebar_move():
+    """Briot's five-bar (NE-PVP, compiled) and a 0.2 s joint-space septic move."""
+    m = build_model(load_description("prrrp-briot2013"), "nepvp")
+    q0 = m.state().actuated
+    return m, RestToRest(q0, q0 + np.array([0.05, -0.05]), t0=0.0, tf=0.2, order=7,
+                         space="joint")
+
+
 @pytest.fixture(scope="module")
 def kuo():
     return build_model(load_description("delta-kuo2016"), "ked", reference="undeformed")
@@ -106,10 +114,7 @@ def test_limits_are_respected(kuo):
 def test_plan_on_a_joint_space_robot():
     """The five-bar (NE-PVP, compiled) with a joint-space rest-to-rest move: the same
     layout, metrics for every variant."""
-    m = build_model(load_description("prrrp-briot2013"), "nepvp")
-    q0 = m.state().actuated
-    tr = RestToRest(q0, q0 + np.array([0.05, -0.05]), t0=0.0, tf=0.2, order=7,
-                    space="joint")
+    m, tr = _fivebar_move()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = plan_motion(m, tr, coefficients=1, evaluations=3, step=1e-3, shapers=("zvd",))
@@ -199,10 +204,7 @@ def test_shortest_cycle_scan(kuo):
     inside validity; the KED about the undeformed pose always warns about its own error
     (its first-order sag error), so none qualifies there and the run says so."""
     from elastodyn.analysis.motion_design import shortest_cycle
-    m = build_model(load_description("prrrp-briot2013"), "nepvp")
-    q0 = m.state().actuated
-    tr = RestToRest(q0, q0 + np.array([0.05, -0.05]), t0=0.0, tf=0.2, order=7,
-                    space="joint")
+    m, tr = _fivebar_move()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = shortest_cycle(m, tr, max_residual=1.0, cycle_times=[0.3, 0.2], coefficients=1,

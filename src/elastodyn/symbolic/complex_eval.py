@@ -36,6 +36,7 @@ from sympy.printing.pycode import PythonCodePrinter
 from .._validate import arctan2 as _cs_arctan2
 from ..exceptions import InputError, ModelError
 from .core import Program
+from .printers import python_lines
 
 __all__ = ["ComplexProgram", "number"]
 
@@ -121,19 +122,8 @@ class ComplexProgram:
         self.in_sizes = {g: len(s) for g, s in program.inputs.items()}
         self.out_shapes = {g: (M.rows, M.cols) for g, M in program.outputs.items()}
         pr = _ComplexPrinter({"fully_qualified_modules": True, "strict": False})
-        lines = [f"def _f({', '.join(program.inputs)}):"]
-        for g, syms in program.inputs.items():
-            if syms:
-                lines.append(f"    {', '.join(str(s) for s in syms)}, = {g}")
-        for s, e in program.assignments:
-            lines.append(f"    {s} = {pr.doprint(e)}")
-        rets = []
-        for g, M in program.outputs.items():
-            vals = ", ".join(pr.doprint(sp.sympify(x)) for x in M)
-            lines.append(f"    {g} = np.array([{vals}], dtype=complex)"
-                         f".reshape({M.rows}, {M.cols})")
-            rets.append(g)
-        lines.append(f"    return ({', '.join(rets)},)")
+        lines = python_lines(program, "_f", pr.doprint, lambda g: g, ", dtype=complex")
+        lines.append(f"    return ({', '.join(program.outputs)},)")
         ns = {"math": _MATH, "np": np, "_gt": _gt, "_abs": _abs, "_sign": _sign}
         # the text is printed from the program's sympy expressions (identifiers of
         # is_identifier, numbers), never taken from a user

@@ -32,7 +32,7 @@ from ..exceptions import InputError
 from .core import Program
 from .languages import EXTENSIONS, LANGUAGES
 
-__all__ = ["LANGUAGES", "print_program", "EXTENSIONS"]
+__all__ = ["LANGUAGES", "print_program", "EXTENSIONS", "python_lines"]
 _expand_pow = create_expand_pow_optimization(8)
 
 
@@ -82,20 +82,30 @@ def _c(p: Program) -> str:
     return "\n".join(out) + "\n"
 
 
+def python_lines(p: Program, name: str, expr, unpack, array_kw: str = "") -> list[str]:
+    """The lines of a Python function ``name(inputs...)`` evaluating ``p`` up to its
+    return: each input group unpacked by ``unpack(group) -> source text``, the
+    assignments and the output arrays printed by ``expr(sympy expression) -> source
+    text`` (``np.array([...]<array_kw>).reshape(rows, cols)``). Shared by the exported
+    Python (:func:`print_program`) and the complex-step evaluator
+    (:class:`~elastodyn.symbolic.complex_eval.ComplexProgram`)."""
+    out = [f"def {name}({', '.join(p.inputs)}):"]
+    for g, syms in p.inputs.items():
+        if syms:
+            out.append(f"    {', '.join(str(s) for s in syms)}, = {unpack(g)}")
+    for s, e in p.assignments:
+        out.append(f"    {s} = {expr(e)}")
+    for g, M in p.outputs.items():
+        vals = ", ".join(expr(sp.sympify(x)) for x in M)
+        out.append(f"    {g} = np.array([{vals}]{array_kw}).reshape({M.rows}, {M.cols})")
+    return out
+
+
 def _python(p: Program) -> str:
     head = [x.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') for x in _header_lines(p)]
     out = ['"""'] + head + ['"""', "import math", "", "import numpy as np", "", ""]
-    out.append(f"def {p.name}({', '.join(p.inputs)}):")
-    for g, syms in p.inputs.items():
-        out.append(f"    {', '.join(str(s) for s in syms)}, = [float(v) for v in {g}]")
-    for s, e in p.assignments:
-        out.append(f"    {s} = {sp.pycode(e)}")
-    rets = []
-    for g, M in p.outputs.items():
-        vals = ", ".join(sp.pycode(sp.sympify(x)) for x in M)
-        out.append(f"    {g} = np.array([{vals}]).reshape({M.rows}, {M.cols})")
-        rets.append(g)
-    out.append(f"    return {', '.join(rets)}")
+    out += python_lines(p, p.name, sp.pycode, lambda g: f"[float(v) for v in {g}]")
+    out.append(f"    return {', '.join(p.outputs)}")
     return "\n".join(out) + "\n"
 
 
