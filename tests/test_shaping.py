@@ -150,3 +150,120 @@ def test_custom_shaper_checks():
     with pytest.raises(InputError):
         Shaper([0.5, 0.5], [0.1, 0.2])
     assert percentage_vibration([1.0], [0.0], [3.0])[0] == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- path-preserving shaping
+from dataclasses import dataclass  # noqa: E402
+
+from elastodyn.trajectories import InvertedU  # noqa: E402
+from elastodyn.trajectories._base import Trajectory, sample  # noqa: E402
+from elastodyn.trajectories.polynomial import rest_to_rest_profile  # noqa: E402
+from elastodyn.trajectories.shaping import PathShaped  # noqa: E402
+from elastodyn.trajectories.timelaw import TimeWarped  # noqa: E402
+
+
+@dataclass(frozen=True, eq=False)
+class _Arc(Trajectory):
+    """A 3/4 circle of radius R about the origin at height 0.4 m, run by the septic
+    rest-to-rest law over [0, D]: a curved path known exactly."""
+
+    R: float = 0.12
+    D: float = 0.5
+
+    @property
+    def dim(self):
+        return 3
+
+    @property
+    def t_start(self):
+        return 0.0
+
+    @property
+    def t_end(self):
+        return self.D
+
+    def evaluate(self, t):
+        t = np.atleast_1d(np.asarray(t, dtype=float))
+        tau = np.clip(t / self.D, 0.0, 1.0)
+        inside = ((tau > 0) & (tau < 1)).astype(float)
+        s = rest_to_rest_profile(tau, 7)       # (4, n): s, s', s'', s''' in tau
+        th = 1.5 * math.pi * s[0]
+        d = [1.5 * math.pi * s[k] * inside / self.D ** k for k in (1, 2, 3)]
+        c, sn = np.cos(th), np.sin(th)
+        R = self.R
+        p = np.column_stack([R * c, R * sn, np.full_like(t, 0.4)])
+        v = np.column_stack([-R * sn * d[0], R * c * d[0], 0 * t])
+        a = np.column_stack([-R * c * d[0] ** 2 - R * sn * d[1],
+                             -R * sn * d[0] ** 2 + R * c * d[1], 0 * t])
+        j = np.column_stack([R * sn * d[0] ** 3 - 3 * R * c * d[0] * d[1] - R * sn * d[2],
+                             -R * c * d[0] ** 3 - 3 * R * sn * d[0] * d[1] + R * c * d[2],
+                             0 * t])
+        return sample(t, p, v, a, j)
+
+
+def test_path_shaped_unit_shaper_is_the_compressed_base():
+    """One impulse (no shaping): the motion is the base played over the cycle time, i.e.
+    the time-warped base with c = 0. Tolerances: quintic splines on 2048 intervals
+    (position ~1e-14 m; velocity ~1e-9; acceleration and jerk lose accuracy where a
+    higher derivative of the path jumps, at the inverted U's set times: 1e-6 and 1e-3
+    relative)."""
+    base = InvertedU()
+    ps = PathShaped(base, Shaper([1.0], [0.0]), cycle_time=0.6)
+    ref = TimeWarped(base, [], cycle_time=0.6)
+    t = np.linspace(0.0, 0.6, 1501)
+    a, b = ps.evaluate(t), ref.evaluate(t)
+    for k, rtol in (("position", 1e-12), ("velocity", 1e-8), ("acceleration", 1e-5),
+                    ("jerk", 3e-3)):
+        scale = np.abs(getattr(b, k)).max()
+        assert np.abs(getattr(a, k) - getattr(b, k)).max() <= rtol * scale, k
+    # the base-time map inverts the progress (linear table: (L / 2048)^2 curvature)
+    np.testing.assert_allclose(ps.base_time(t), t / 0.6 * 0.8, atol=2e-4)
+
+
+@pytest.mark.parametrize("kind", ["zv", "zvd", "ei"])
+def test_path_shaped_keeps_a_curved_path_and_rests(kind):
+    """Shaped progress on a 3/4 circle: every point on the circle (to the splines'
+    ~1e-12 m), the same end points, at rest with zero acceleration and jerk at both
+    ends, cycle time as asked."""
+    arc = _Arc()
+    ps = PathShaped(arc, shaper(kind, 6.0), cycle_time=0.7)
+    assert ps.t_end == pytest.approx(0.7) and ps.space == "task" and ps.dim == 3
+    assert ps.length == pytest.approx(1.5 * math.pi * arc.R, rel=1e-12)
+    t = np.linspace(0.0, 0.7, 4001)
+    s = ps.evaluate(t)
+    radial = np.hypot(s.position[:, 0], s.position[:, 1]) - arc.R
+    assert np.abs(radial).max() < 1e-11
+    assert np.abs(s.position[:, 2] - 0.4).max() < 1e-14
+    # moving along the path: the velocity is tangent (no radial component)
+    vr = (s.position[:, 0] * s.velocity[:, 0] + s.position[:, 1] * s.velocity[:, 1])
+    assert np.abs(vr).max() < 1e-9 * np.abs(s.velocity).max() * arc.R
+    e = ps.evaluate([0.0, 0.7])
+    np.testing.assert_allclose(e.position, arc.evaluate([0.0, 0.5]).position, atol=1e-14)
+    for k in ("velocity", "acceleration", "jerk"):
+        assert np.abs(getattr(e, k)).max() == 0.0, k
+
+
+@pytest.mark.parametrize("zeta", [0.0, 0.03])
+def test_path_shaped_zv_cancels_single_mode_residual(zeta):
+    """On a straight path the shaped progress is the shaped coordinate: a 4 Hz mode driven
+    by it is left at rest (ZV tuned on it), like :class:`Shaped` of the same motion."""
+    base = RestToRest(np.zeros(1), np.ones(1), t0=0.0, tf=0.15, order=7)
+    raw = _residual(base, 4.0, zeta, 1.0)
+    sh = shaper("zv", 4.0, zeta)
+    ps = PathShaped(base, sh)
+    assert ps.t_end == pytest.approx(0.15 + sh.delay)
+    t = np.linspace(0.0, ps.t_end, 801)
+    np.testing.assert_allclose(ps.evaluate(t).position, Shaped(base, sh).evaluate(t).position,
+                               atol=1e-12)
+    # the splines' error (~1e-12 of the travel) bounds what is left
+    assert _residual(ps, 4.0, zeta, 1.0) < 1e-6 * raw
+
+
+def test_path_shaped_refuses_what_it_cannot_do():
+    with pytest.raises(InputError) as e:     # delay longer than the cycle
+        PathShaped(InvertedU(), shaper("zv", 1.0), cycle_time=0.4)
+    assert e.value.name == "cycle_time"
+    stops = TimeWarped(InvertedU(), [0.0, 0.9999])   # w'(1/2) = 1e-4: stops mid-way
+    with pytest.raises(InputError) as e:
+        PathShaped(stops, shaper("zv", 5.0), cycle_time=1.0)
+    assert e.value.name == "--trajectory" and "stop" in str(e.value)

@@ -26,19 +26,25 @@ Time-law design (:func:`plan_motion`)
 -------------------------------------
 The path of a rest-to-rest motion stays; its time law is re-designed
 (:class:`~elastodyn.trajectories.timelaw.TimeWarped`: w(tau) = tau + sum_k c_k
-sin(k pi tau) / (k pi), rest to rest with continuous jerk for every c). The objective
-(residual vibration or peak deviation) is evaluated by the flexible model along each
-candidate motion (one simulation per candidate), and minimized over c by a compass
-(pattern) search (Kolda, Lewis & Torczon 2003, SIAM Rev. 45(3), Algorithm 3.2): from
-c = 0 (the given law at the cycle time), the 2K points +-s along each coefficient are
-evaluated as one batch (on the Dask engine when a client is given: results identical
-with any number of workers), the best improving one taken, s halved when none
-improves, until s < :data:`MIN_STEP` or the budget of evaluations is spent. Candidates
-violating a limit (peak effort or speed above ``limits``) or the monotonicity margin
-(w' >= :data:`MIN_SPEED`) count as infinitely bad (extreme barrier). A derivative-free
-search because each evaluation is a simulation whose gradient is not available; compass
-search rather than Nelder-Mead because its batches parallelize and its iterates do not
-depend on the order of evaluation.
+sin(k pi tau) / (k pi), rest to rest with continuous jerk for every c) on a start law:
+the given law at the cycle time, or the path run with a shaped progress
+(:class:`~elastodyn.trajectories.shaping.PathShaped`, one per shaper compared: the
+shaper's zeros put where the lowest mode is), whichever is best (each costs one
+simulation). The objective (residual vibration or peak deviation) is evaluated by the
+flexible model along each candidate motion (one simulation per candidate).
+
+The search (``search``): by default Gauss-Newton on the objective's sampled history
+(:func:`least_squares_search`: the deviation samples after the motion, or during it,
+whose largest norm the objective is; smooth in c, their common zero found in a few
+iterations), then a compass search polishes the objective itself with what is left of
+the budget; or a compass (pattern) search alone (Kolda, Lewis & Torczon 2003, SIAM Rev.
+45(3), Algorithm 3.2): from c = 0, the 2K points +-s along each coefficient are
+evaluated as one batch, the best improving one taken, s halved when none improves,
+until s < :data:`MIN_STEP` or the budget of evaluations is spent. Candidates violating
+a limit (peak effort or speed above ``limits``) or the monotonicity margin (w' >=
+:data:`MIN_SPEED`) count as infinitely bad (extreme barrier; a large residual for
+Gauss-Newton, whose trust region then shrinks). Derivative-free in the simulation: the
+Jacobian is by finite differences of whole simulations (no adjoint of the models).
 
 Input shaping
 -------------
@@ -48,8 +54,13 @@ vibration there; the frequencies along the path are reported, the robustness cur
 shows what a frequency error costs) and applied to the actuator references: the
 actuated motion of the given law compressed to T - delay (so that the shaped motion has
 the same cycle time T as the time-law design) convolved with the shaper. Convolution in
-joint space moves the end-effector slightly off the path (the kinematics is nonlinear):
-reported as ``path_error_m``.
+joint space moves the end-effector off the path (it cuts the path's bends, and the
+kinematics is nonlinear): reported as ``path_error_m``. Each shaper is also applied to
+the time law (variant ``<shaper>-law``, :class:`~elastodyn.trajectories.shaping.
+PathShaped`: the progress along the path convolved, the path kept exactly); on a path
+whose coordinates run on separate laws (Kuo's inverted U) it changes their timing
+relative to each other and may excite more than the given law (measured in
+BENCHMARKS.md), which is why it is a start of the search, not its result.
 
 Units: SI.
 """
@@ -67,7 +78,7 @@ from .results import Result
 
 __all__ = ["OBJECTIVES", "PlanResult", "plan_motion", "shortest_cycle", "deviation_history",
            "effort_history", "evaluate_motion", "MotionEvaluation", "pattern_search",
-           "parse_limits", "STATIC_SAMPLES", "SETTLE_PERIODS", "MIN_STEP", "MIN_SPEED"]
+           "parse_limits", "least_squares_search", "SEARCHES", "STATIC_SAMPLES", "SETTLE_PERIODS", "MIN_STEP", "MIN_SPEED"]
 
 OBJECTIVES = ("residual-vibration", "peak-deviation")
 STATIC_SAMPLES = 41
@@ -88,6 +99,18 @@ MIN_SPEED = 0.05
 """Smallest w'(tau) a candidate time law may have (5 % of the mean speed along the path:
 a law that nearly stops on the way is refused)."""
 LIMIT_KEYS = ("torque", "force", "effort", "speed")
+SEARCHES = ("least-squares", "compass")
+FD_STEP = 1e-4
+"""Forward-difference step in the time-law coefficients for the least-squares search's
+Jacobian (the simulations are deterministic and smooth in c: truncation error ~h |r''|,
+round-off ~1e-12 / h of the deviation, both far below the 1e-2 relative accuracy a
+Gauss-Newton step needs)."""
+REFINE_ITERATIONS = 2
+"""With a search model: Gauss-Newton iterations (K + 1 simulations each) on the model of
+the result from the law the search found."""
+POLISH_STEP = 0.05
+"""First step of the compass search that polishes the least-squares result on the true
+(max-norm) objective."""
 
 
 # ---------------------------------------------------------------------------- reading
@@ -211,13 +234,17 @@ class MotionEvaluation:
     deviation history ``time`` (n,), ``deviation`` (n, d), ``dynamic`` (n,) = |D - D_g|
     [m] and the ``trajectory``."""
 
-    def __init__(self, trajectory, result, metrics, time, deviation, dynamic):
+    def __init__(self, trajectory, result, metrics, time, deviation, dynamic,
+                 histories=None):
         self.trajectory = trajectory
         self.result = result
         self.metrics = metrics
         self.time = time
         self.deviation = deviation
         self.dynamic = dynamic
+        #: per objective, the sampled vector whose largest norm it is: D - D_g(end) after
+        #: the motion (m, 3) and D - D_g(pose) during it (n, 3) [m]
+        self.histories = histories or {}
 
 
 def _actuated_speed(model, traj, times) -> np.ndarray:
@@ -261,7 +288,9 @@ def evaluate_motion(model, traj, *, window: float, step: float, statics: PathSta
                "peak_speed": _actuated_speed(model, traj, t_abs[during]).tolist(),
                "cycle_time_s": float(T_end - traj.t_start),
                "warnings": list(res.warnings)}
-    return MotionEvaluation(traj, res, metrics, t, D, dyn)
+    histories = {"residual-vibration": D[after] - statics.end,
+                 "peak-deviation": (D - Dg)[during]}
+    return MotionEvaluation(traj, res, metrics, t, D, dyn, histories)
 
 
 def _violates(metrics, limits) -> str | None:
@@ -307,6 +336,85 @@ def pattern_search(evaluate, x0, *, step: float = 0.25, min_step: float = MIN_ST
     return x, f, history
 
 
+class _BudgetSpent(Exception):
+    pass
+
+
+def least_squares_search(evaluate, x0, *, budget: int = 60, h: float = FD_STEP):
+    """Gauss-Newton search (trust-region reflective, :func:`scipy.optimize.least_squares`)
+    of a smooth surrogate of a max-norm objective: the sampled history whose largest norm
+    the objective is (``evaluate(list of x) -> list of (vector or None, value)``; None:
+    infeasible, value inf). The Jacobian by forward differences of step ``h`` (K
+    evaluations as one batch; backward where the forward point is infeasible);
+    infeasible points return a large residual, so that the trust region shrinks. Stops
+    when the budget of evaluations is spent or the solver converges.
+
+    Why: the residual vibration is the norm of a few modal amplitudes, each smooth in the
+    time-law coefficients (a linear function of the excitation's spectrum near the
+    modes); its minimum is a cone, where a compass search crawls, while Gauss-Newton on
+    the amplitudes goes to their common zero in a few iterations (Nocedal & Wright 2006,
+    ch. 10).
+
+    Method ``dogbox`` (Voglis & Lagaris 2004): on an underdetermined test problem (6
+    amplitudes, 8 coefficients) it reaches the zero to round-off in 45 evaluations where
+    ``trf`` stalls at 1e-4 after 80 (tests/test_motion_design.py); ``lm`` refuses fewer
+    residuals than variables.
+
+    Returns (x (K,), value, history) like :func:`pattern_search`.
+    """
+    from scipy.optimize import least_squares
+    x0 = np.asarray(x0, dtype=float)
+    history = []
+    state = {"best": (x0.copy(), math.inf), "n": None}
+
+    def many(xs):
+        if len(history) + len(xs) > budget:
+            raise _BudgetSpent
+        out = evaluate([np.asarray(x, dtype=float) for x in xs])
+        for x, (vec, val) in zip(xs, out):
+            history.append((np.array(x, dtype=float), val))
+            if val < state["best"][1]:
+                state["best"] = (np.array(x, dtype=float), val)
+        return out
+
+    first = many([x0])[0][0]
+    if first is None:
+        return x0, math.inf, history
+    n = first.size
+    big = np.full(n, 1e3 * (float(np.abs(first).max()) or 1.0))
+    values = {tuple(x0.tolist()): first}
+
+    def fun(x):
+        k = tuple(np.asarray(x).tolist())
+        if k not in values:
+            vec = many([x])[0][0]
+            values[k] = big if vec is None else vec
+        return values[k]
+
+    def jac(x):
+        r0 = fun(x)
+        pts = [x + h * e for e in np.eye(x.size)]
+        out = many(pts)
+        J = np.zeros((n, x.size))
+        back = [k for k, (vec, _) in enumerate(out) if vec is None]
+        for k, (vec, _) in enumerate(out):
+            if vec is not None:
+                J[:, k] = (vec - r0) / h
+        if back:
+            for k, (vec, _) in zip(back, many([x - h * np.eye(x.size)[k] for k in back])):
+                if vec is not None:
+                    J[:, k] = (r0 - vec) / h
+        return J
+
+    try:
+        least_squares(fun, x0, jac=jac, method="dogbox", x_scale=1.0, ftol=1e-12,
+                      xtol=1e-10, gtol=1e-14, max_nfev=budget)
+    except _BudgetSpent:
+        pass
+    x, val = state["best"]
+    return x, val, history
+
+
 # ---------------------------------------------------------------------------- result
 class PlanResult(Result):
     """Motion design (:func:`plan_motion`): the given law, the designed time law and the
@@ -335,6 +443,9 @@ class PlanResult(Result):
         for name, sh in s["shapers"].items():
             lines.append(f"  {name.upper()} shaper: delay {sh['delay_s']:.4g} s, "
                          f"amplitudes {', '.join(f'{a:.4g}' for a in sh['amplitudes'])}")
+        if s.get("search_start") not in (None, "given"):
+            lines.append(f"  time law searched from the {s['search_start'].upper()} shaped "
+                         "progress (the best start)")
         lines.append(f"  improvement of the time law: {s['improvement']:.3g}x")
         for w in self.warnings:
             lines.append(f"  WARNING: {w}")
@@ -354,11 +465,12 @@ class PlanResult(Result):
             ax.axvline(T, color="k", lw=0.6, ls=":")
         axes[0].set_ylabel("|D - D_g| [mm]\n(motion's part)")
         axes[0].set_title(self.title, fontsize=9)
-        tau = np.linspace(0, 1, 201)
-        from ..trajectories.timelaw import warp
-        axes[1].plot(tau * T, warp(tau, q["coefficients"])[1], label="designed")
-        axes[1].axhline(1.0, color="k", lw=0.6, ls="--", label="given law")
-        axes[1].set_ylabel("speed along the path\n(relative, w')")
+        for name in q["variants"]:
+            if f"{name}_path_speed" in q:
+                axes[1].plot(t, q[f"{name}_path_speed"], lw=0.9, label=name)
+        axes[1].axvline(T, color="k", lw=0.6, ls=":")
+        axes[1].set_ylabel("speed along the path\n[" + ("m/s" if self.inputs.get(
+            "space", "task") == "task" else "rad/s") + "]")
         out["plan"] = finish(fig, axes, xlabel="time [s]")
         if not q["shapers"]:
             return out
@@ -433,7 +545,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                 step: float = 2e-3, shapers=("zv", "zvd", "ei"), damping: float = 0.0,
                 method: str | None = None, progress=None,
                 robot: str | None = None, inputs: dict | None = None,
-                search_model=None) -> PlanResult:
+                search_model=None, search: str = "least-squares") -> PlanResult:
     """Design the time law of a rest-to-rest motion along its path, and compare with
     input shapers at the same cycle time (module docstring).
 
@@ -461,6 +573,10 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     damping : float
         Damping ratio the shapers are designed for, in [0, 1) (the models are undamped
         unless given Rayleigh damping).
+    search : {"least-squares", "compass"}
+        The search (module docstring): Gauss-Newton on the sampled objective history,
+        polished by a compass search on the objective itself with what is left of the
+        budget (default), or the compass search alone.
     search_model : model, optional
         A cheaper model of the same robot on which the search runs (the KED about the
         undeformed pose for the default deflected one: 10x cheaper per simulation); the
@@ -475,12 +591,14 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     robustness curves (``frequency_ratio``, ``<shaper>_robustness``) and delays; the
     frequencies along the path (``path_frequencies_hz``).
     """
-    from ..trajectories.shaping import SHAPERS, Shaped, shaper as make_shaper
+    from ..trajectories.shaping import SHAPERS, PathShaped, Shaped, shaper as make_shaper
     from ..trajectories.timelaw import TimeWarped, check_rest_to_rest, speed_margin
     require(model, "simulate_motion", "state", what="plan")
     t0w = _time.perf_counter()
     if objective not in OBJECTIVES:
         raise InputError("--objective", objective, "one of " + ", ".join(OBJECTIVES))
+    if search not in SEARCHES:
+        raise InputError("--search", search, "one of " + ", ".join(SEARCHES))
     check_rest_to_rest(trajectory)
     T = trajectory.duration if cycle_time is None else cycle_time
     if isinstance(T, bool) or not isinstance(T, (int, float)) or not (
@@ -526,27 +644,54 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     key = "residual_vibration_m" if objective == "residual-vibration" else \
         "peak_deviation_m"
 
+    notes = []
+    # shaped progress along the path (path kept): the frequency-aware starts of the search
+    law_shaped = {}
+    for name in shapers:
+        sh = designed_shapers[name]
+        if sh.delay >= T:
+            notes.append(f"{name.upper()} shaper: its delay {sh.delay:.3g} s is not "
+                         f"shorter than the cycle time {T:g} s (not compared)")
+            continue
+        try:
+            law_shaped[name] = PathShaped(trajectory, sh, cycle_time=T)
+        except InputError as exc:
+            notes.append(f"{name.upper()} shaper on the time law: not applied ({exc})")
+
+    def law(c, start):
+        """The time law c on the start ``start`` at T, and its base-time map."""
+        if start == "given":
+            tw = TimeWarped(trajectory, c, cycle_time=T)
+            return tw, tw.base_time
+        ps = law_shaped[start]
+        tw = TimeWarped(ps, c, cycle_time=T)
+        return tw, (lambda t: ps.base_time(tw.base_time(t)))
+
     cache = {}
     done = [0]
-    total = evaluations + 1 + len(shapers)
+    total = evaluations + 1 + 2 * len(shapers)
 
-    def run(c):
+    def tick():
+        done[0] += 1
+        if progress is not None:
+            progress(min(done[0], total), total)
+
+    def run(c, start="given", on=None):
         c = np.round(np.asarray(c, dtype=float), 12)
-        k = tuple(c.tolist())
+        k = (start, tuple(c.tolist()), on is None)
         if k not in cache:
             if speed_margin(c) < MIN_SPEED:
                 cache[k] = None
             else:
-                tw = TimeWarped(trajectory, c, cycle_time=T)
+                tw, bt = law(c, start)
                 try:
-                    cache[k] = evaluate_motion(searcher, tw, window=W, step=step,
-                                               statics=s_statics, base_time=tw.base_time,
-                                               method=method)
+                    cache[k] = evaluate_motion(searcher if on is None else on, tw,
+                                               window=W, step=step,
+                                               statics=s_statics if on is None else statics,
+                                               base_time=bt, method=method)
                 except ModelError:
                     cache[k] = None      # the model cannot follow it: infeasible
-            done[0] += 1
-            if progress is not None:
-                progress(min(done[0], total), total)
+            tick()
         return cache[k]
 
     def score(ev):
@@ -554,15 +699,36 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
             return math.inf
         return ev.metrics[key]
 
-    def batch(xs):
-        return [score(run(x)) for x in xs]
-
     c0 = np.zeros(coefficients)
     given = run(c0)
     if given is None:
         raise ModelError("the given motion cannot be simulated at this cycle time")
-    x, fbest, history = pattern_search(batch, c0, budget=evaluations)
-    designed = run(x)
+    # the search starts from the best of the given law and the shaped progresses
+    start_scores = {s: score(run(c0, s)) for s in ("given", *law_shaped)}
+    start = min(start_scores, key=lambda s: (start_scores[s], s != "given"))
+    def scores(xs):
+        return [score(run(xx, start)) for xx in xs]
+
+    def pairs(xs):
+        out = []
+        for xx in xs:
+            ev = run(xx, start)
+            val = score(ev)
+            out.append((ev.histories[objective].ravel() if math.isfinite(val) else None,
+                        val))
+        return out
+
+    if search == "least-squares":
+        x, fbest, history = least_squares_search(pairs, c0, budget=evaluations)
+        left = evaluations - len(history)
+        if left >= 1 + 2 * coefficients:      # polish the max-norm objective itself
+            x2, f2, more = pattern_search(scores, x, step=POLISH_STEP, budget=left)
+            history += more
+            if f2 < fbest:
+                x, fbest = x2, f2
+    else:
+        x, fbest, history = pattern_search(scores, c0, budget=evaluations)
+    designed = run(x, start)
     if not math.isfinite(fbest):
         raise InputError("--limits", limits, "limits some time law of this path and "
                          "cycle time satisfies (the given law and every candidate "
@@ -577,14 +743,39 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                                     if m != "warnings"},
                           "time-law": {m: v for m, v in designed.metrics.items()
                                        if m != "warnings"}}
-        again = []
-        for c in (c0, x):
-            tw = TimeWarped(trajectory, c, cycle_time=T)
-            again.append(evaluate_motion(model, tw, window=W, step=step, statics=statics,
-                                         base_time=tw.base_time, method=method))
-        given, designed = again
+        given = run(c0, "given", model)
+        if given is None:
+            raise ModelError("the given motion cannot be simulated on the model of the "
+                             "result at this cycle time")
+
+        def pairs_on(st):
+            def f(xs):
+                out = []
+                for xx in xs:
+                    ev = run(xx, st, model)
+                    val = score(ev)
+                    out.append((ev.histories[objective].ravel() if math.isfinite(val)
+                                else None, val))
+                return out
+            return f
+
+        # refined on the model itself: a few Gauss-Newton iterations from the search's
+        # law (the two models' responses differ most where the motion is fast)
+        refine = 1 + REFINE_ITERATIONS * (coefficients + 1)
+        xr, fr_, hr = least_squares_search(pairs_on(start), x, budget=refine)
+        if not math.isfinite(fr_) and start != "given":
+            notes.append(f"the law designed on the search model cannot be simulated on "
+                         f"the model of the result: refined from the given law")
+            start = "given"
+            xr, fr_, hr = least_squares_search(pairs_on(start), c0, budget=refine)
+        search_summary["refine_evaluations"] = len(hr)
+        if fr_ < score(given):
+            x, designed = xr, run(xr, start, model)
+        else:
+            notes.append("no law found on the search model improves the given one on "
+                         "the model of the result: the given law kept")
+            x, start, designed = c0, "given", given
     variants = {"given": given, "time-law": designed}
-    notes = []
     shaper_info = {}
     fr = np.linspace(0.5, 1.5, 201)
     robust = {}
@@ -597,8 +788,6 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
         for name in shapers:
             sh = designed_shapers[name]
             if sh.delay >= T:
-                notes.append(f"{name.upper()} shaper: its delay {sh.delay:.3g} s is not "
-                             f"shorter than the cycle time {T:g} s (not compared)")
                 continue
             base = TimeWarped(trajectory, c0, cycle_time=T - sh.delay) if \
                 trajectory.space == "joint" else None
@@ -614,18 +803,29 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
             def shaped_base_time(t, s=trajectory.t_start, k=tw_scale):
                 return s + np.clip(t - s, 0.0, None) * k
 
-            ev = evaluate_motion(model, shaped, window=W, step=step, statics=statics,
-                                 base_time=shaped_base_time, method=method)
-            done[0] += 1
-            if progress is not None:
-                progress(min(done[0], total), total)
-            ev.metrics["path_error_m"] = _path_error(
-                model, shaped, dense, np.linspace(shaped.t_start, shaped.t_end, 201))
-            variants[name] = ev
+            try:
+                ev = evaluate_motion(model, shaped, window=W, step=step, statics=statics,
+                                     base_time=shaped_base_time, method=method)
+            except ModelError as exc:
+                ev = None
+                notes.append(f"{name.upper()}: not simulated ({exc})")
+            tick()
+            if ev is not None:
+                ev.metrics["path_error_m"] = _path_error(
+                    model, shaped, dense, np.linspace(shaped.t_start, shaped.t_end, 201))
+                variants[name] = ev
+            if name in law_shaped:
+                ev = run(c0, name, None if search_model is None else model)
+                if ev is not None:
+                    variants[f"{name}-law"] = ev
+                else:
+                    notes.append(f"{name.upper()}-LAW: the model cannot follow it "
+                                 "(refused by the model)")
             shaper_info[name] = sh.to_dict()
-            if _violates(ev.metrics, lim):
-                notes.append(f"{name.upper()} shaper: violates the "
-                             f"{_violates(ev.metrics, lim)} limit")
+            for v in (name, f"{name}-law"):
+                if v in variants and _violates(variants[v].metrics, lim):
+                    notes.append(f"{v.upper()}: violates the "
+                                 f"{_violates(variants[v].metrics, lim)} limit")
             robust[name] = sh.vibration(fr * f1)
     # a common time grid for the series
     t_common = given.time
@@ -633,15 +833,22 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
          "coefficients": np.asarray(x, dtype=float)}
     for name, ev in variants.items():
         q[f"{name}_deviation_m"] = np.interp(t_common, ev.time, ev.dynamic)
+        if name == "given" or name == "time-law" or name.endswith("-law"):
+            # speed along the path [m/s or rad/s, the trajectory's coordinates]
+            q[f"{name}_path_speed"] = np.linalg.norm(ev.trajectory.evaluate(
+                np.minimum(t_common + trajectory.t_start, ev.trajectory.t_end)).velocity,
+                axis=1)
     q["frequency_ratio"] = fr
     q["shapers"] = list(robust)
     for name, v in robust.items():
         q[f"{name}_robustness"] = v
     q["path_frequencies_hz"] = _frequencies_along(model, trajectory)
     q["search_values"] = np.array([h[1] for h in history])
-    summary = {"search_model": search_summary, "cycle_time_s": T, "objective": objective,
+    summary = {"search_model": search_summary, "search_start": start,
+               "start_values": start_scores,
+               "cycle_time_s": T, "objective": objective,
                "shaper_frequency_hz": f1, "window_s": W,
-               "evaluations": len(history),
+               "evaluations": done[0], "search_evaluations": len(history),
                "variants": {k: {m: v for m, v in ev.metrics.items() if m != "warnings"}
                             for k, ev in variants.items()},
                "shapers": shaper_info}
@@ -659,7 +866,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     inputs = {**(inputs or {}), "cycle_time_s": T, "objective": objective, "limits": lim,
               "coefficients": int(coefficients), "evaluations": int(evaluations),
               "window_s": W, "step_s": step, "shapers": list(shapers),
-              "damping": damping}
+              "space": trajectory.space,
+              "damping": damping, "search": search}
     return PlanResult("plan", name, model.formulation, dict(model.options), inputs, q,
                       summary, tuple(warns), {"wall_time_s": _time.perf_counter() - t0w},
                       {}, "time_s", "plan", title)

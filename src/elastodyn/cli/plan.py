@@ -9,6 +9,7 @@ from .common import (add_model_options, add_output, add_robot, build, check_out,
 from .motion import add_motion_options, motion_spec
 
 OBJECTIVES = ("residual-vibration", "peak-deviation")
+SEARCHES = ("least-squares", "compass")
 
 
 def register(sub):
@@ -49,6 +50,8 @@ def register(sub):
                                      "none (zv,zvd,ei)")
     g.add_argument("--damping", type=number("--damping"),
                    help="damping ratio the shapers are designed for, in [0, 1) (0)")
+    g.add_argument("--search", help="least-squares (default: Gauss-Newton on the sampled "
+                                    "deviation, then a compass polish) or compass")
     g.add_argument("--search-reference", dest="search_reference",
                    help="ked: run the search about this reference (undeformed: 10x cheaper "
                         "per simulation) and evaluate the laws again on the model of "
@@ -112,6 +115,9 @@ def run(a) -> int:
                      name="--window")
     check_path(a, tspec, model, traj, traj.duration, min(step, traj.duration / 20))
     evaluations = 60 if a.evaluations is None else a.evaluations
+    search = a.search or "least-squares"
+    if search not in SEARCHES:
+        raise InputError("--search", search, "one of " + ", ".join(SEARCHES))
     search_model = None
     if given(a, "search_reference"):
         if model.formulation != "ked" or a.search_reference not in ("undeformed",
@@ -119,7 +125,8 @@ def run(a) -> int:
             raise InputError("--search-reference", a.search_reference,
                              "undeformed or deflected, for the ked formulation")
         search_model = build(a, spec, reference=a.search_reference)
-    kw = dict(search_model=search_model, limits=a.limits, coefficients=4 if a.coefficients is None else a.coefficients,
+    kw = dict(search_model=search_model, search=search, limits=a.limits,
+              coefficients=4 if a.coefficients is None else a.coefficients,
               evaluations=evaluations, window=a.window, step=step, shapers=shapers,
               damping=0.0 if a.damping is None else a.damping, method=a.method,
               robot=spec.name, inputs={"trajectory": tspec})

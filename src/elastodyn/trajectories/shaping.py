@@ -39,7 +39,8 @@ import numpy as np
 from ..exceptions import InputError, ModelError
 from ._base import Derived, Trajectory, TrajectorySample, as_times, readonly, sample
 
-__all__ = ["Shaper", "shaper", "SHAPERS", "percentage_vibration", "Shaped"]
+__all__ = ["Shaper", "shaper", "SHAPERS", "percentage_vibration", "Shaped", "PathShaped",
+           "PATH_NODES", "STOP_RTOL"]
 
 SHAPERS = ("zv", "zvd", "ei")
 """Shaper kinds of :func:`shaper`."""
@@ -236,3 +237,148 @@ class Shaped(Derived, Trajectory):
             parts = [a * s.position, a * s.velocity, a * s.acceleration, a * s.jerk]
             out = parts if out is None else [o + p for o, p in zip(out, parts)]
         return sample(t, *out)
+
+
+PATH_NODES = 2049
+"""Nodes of the path and progress splines of :class:`PathShaped` (quintic interpolation:
+error ~ (L / 2048)^6 |X^(6)|, below 1e-12 m on a path of a metre with a smooth law)."""
+STOP_RTOL = 1e-3
+"""A base motion whose speed falls below this fraction of its peak inside the motion
+(not at its ends) stops on the way: its path may have a corner there, which a shaped
+progress would run through at speed (refused)."""
+
+
+@dataclass(frozen=True, eq=False)
+class PathShaped(Derived, Trajectory):
+    """The path of ``base`` run with a shaped progress: the shaper acts on the time law,
+    not on the coordinates, so the path is kept (a path-preserving alternative to
+    :class:`Shaped`, whose joint-space convolution moves a task-space path).
+
+    The base's progress along its path, lambda_0(s) = int_{t0}^{s} |P0'(r)| dr (arc
+    length in the base's coordinates), is compressed to ``cycle_time - shaper.delay``
+    and convolved with the shaper (FIR filtering of the motion law: Biagiotti &
+    Melchiorri 2012, IFAC Proc. 45(22), "FIR filters for online trajectory planning with
+    time- and frequency-domain specifications", eq. 1-4):
+
+        lambda(t) = sum_i A_i lambda_0(t0 + k (t - t0 - t_i)),   k = D0 / (T - t_n),
+
+    the argument clipped to [t0, tf], and the motion is P(t) = X(lambda(t)), X the path
+    as a function of its arc length. A mode excited by the progress is left with its
+    residual vibration times the shaper's percentage vibration (linearized about the
+    path); the path and the end points are those of the base exactly, the cycle time is
+    T (the base law compressed by the shaper's delay, as the joint-space shapers of
+    :mod:`~elastodyn.analysis.motion_design` are compared).
+
+    Numerics: lambda_0 by 4-point Gauss-Legendre quadrature of the base's analytic speed
+    on :data:`PATH_NODES` nodes, interpolated by a quintic spline in s; X by a quintic
+    spline through the base's positions at nodes equally spaced in lambda (found by
+    inverting lambda_0). Both are C4: the motion has a continuous jerk, at rest at both
+    ends (the base is, and lambda' = 0 there).
+
+    Parameters
+    ----------
+    base : Trajectory
+        Rest to rest with continuous acceleration (:func:`~elastodyn.trajectories.
+        timelaw.check_rest_to_rest`) and not stopping on the way (speed above
+        :data:`STOP_RTOL` of its peak inside).
+    shaper : Shaper
+    cycle_time : float
+        T [s], longer than the shaper's delay (default: the base's duration plus the
+        delay).
+    """
+
+    base: Trajectory
+    shaper: Shaper
+    cycle_time: float | None = None
+    space: str = field(init=False)
+
+    def __post_init__(self):
+        from scipy.interpolate import make_interp_spline
+
+        from .timelaw import check_rest_to_rest
+        check_rest_to_rest(self.base)
+        if not isinstance(self.shaper, Shaper):
+            raise InputError("shaper", type(self.shaper).__name__, "a Shaper")
+        T = self.base.duration + self.shaper.delay if self.cycle_time is None \
+            else self.cycle_time
+        if isinstance(T, bool) or not isinstance(T, (int, float, np.floating)) or \
+                not (math.isfinite(T) and T > self.shaper.delay):
+            raise InputError("cycle_time", self.cycle_time, "a finite time [s] longer "
+                             f"than the shaper's delay {self.shaper.delay:.4g} s")
+        object.__setattr__(self, "cycle_time", float(T))
+        object.__setattr__(self, "space", self.base.space)
+        t0, tf = self.base.t_start, self.base.t_end
+        u = np.linspace(t0, tf, PATH_NODES)
+        h = u[1] - u[0]
+        g, wts = np.polynomial.legendre.leggauss(4)
+        uq = (u[:-1, None] + 0.5 * h * (g[None, :] + 1.0)).ravel()
+        speed = np.linalg.norm(self.base.evaluate(uq).velocity, axis=1)
+        peak = float(speed.max())
+        if not peak > 0:
+            raise InputError("--trajectory", type(self.base).__name__, "a motion that "
+                             "moves (its path has zero length)")
+        inner = np.linalg.norm(self.base.evaluate(
+            np.linspace(t0, tf, 4001)[200:-200]).velocity, axis=1)
+        if float(inner.min()) < STOP_RTOL * peak:
+            raise InputError("--trajectory", type(self.base).__name__, "a motion that "
+                             "does not stop on the way (path-preserving shaping runs "
+                             "through a stop at speed)")
+        lam = np.concatenate(([0.0], np.cumsum(
+            (speed.reshape(-1, 4) @ wts) * 0.5 * h)))
+        L = float(lam[-1])
+        # at rest at both ends: lambda' = lambda'' = 0 there (exact, imposed)
+        law = make_interp_spline(u, lam, k=5, bc_type=([(1, 0.0), (2, 0.0)],
+                                                       [(1, 0.0), (2, 0.0)]))
+        # nodes equally spaced in lambda: u by bisection on the law spline (monotone)
+        target = np.linspace(0.0, L, PATH_NODES)
+        lo = np.full(PATH_NODES, t0)
+        hi = np.full(PATH_NODES, tf)
+        for _ in range(60):                 # (tf - t0) 2^-60: below round-off
+            mid = 0.5 * (lo + hi)
+            below = law(mid) < target
+            lo = np.where(below, mid, lo)
+            hi = np.where(below, hi, mid)
+        us = 0.5 * (lo + hi)
+        us[0], us[-1] = t0, tf
+        path = make_interp_spline(target, self.base.evaluate(us).position, k=5)
+        object.__setattr__(self, "_law", (law, law.derivative(1), law.derivative(2),
+                                          law.derivative(3)))
+        object.__setattr__(self, "_path", (path, path.derivative(1), path.derivative(2),
+                                           path.derivative(3)))
+        object.__setattr__(self, "_table", (lam, u))
+        object.__setattr__(self, "length", L)
+
+    @property
+    def t_end(self) -> float:
+        return self.base.t_start + self.cycle_time
+
+    def progress(self, t) -> tuple:
+        """lambda(t) and its first three time derivatives, each (n,) [m or rad, /s^k]."""
+        t = as_times(t)
+        t0, D0 = self.base.t_start, self.base.duration
+        k = D0 / (self.cycle_time - self.shaper.delay)
+        out = [np.zeros_like(t) for _ in range(4)]
+        for a, ti in zip(self.shaper.amplitudes, self.shaper.times):
+            s = t0 + k * (t - t0 - ti)
+            # strictly inside by more than round-off (at an end the derivatives are 0)
+            eps = 1e-12 * D0
+            inside = (s > t0 + eps) & (s < t0 + D0 - eps)
+            sc = np.clip(s, t0, t0 + D0)
+            for d in range(4):
+                val = self._law[d](sc) * k ** d
+                out[d] += a * (val if d == 0 else np.where(inside, val, 0.0))
+        out[0] = np.clip(out[0], 0.0, self.length)
+        return tuple(out)
+
+    def base_time(self, t) -> np.ndarray:
+        """The base's time (n,) [s] at which it is where this motion is at t (inverse
+        of the progress, linear in the table of :data:`PATH_NODES` nodes)."""
+        lam, u = self._table
+        return np.interp(self.progress(t)[0], lam, u)
+
+    def evaluate(self, t) -> TrajectorySample:
+        t = as_times(t)
+        l0, l1, l2, l3 = (x[:, None] for x in self.progress(t))
+        X = [f(l0[:, 0]) for f in self._path]
+        return sample(t, X[0], X[1] * l1, X[2] * l1 ** 2 + X[1] * l2,
+                      X[3] * l1 ** 3 + 3.0 * X[2] * l1 * l2 + X[1] * l3)
