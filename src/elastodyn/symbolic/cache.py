@@ -83,6 +83,11 @@ def _posix() -> bool:
     return hasattr(os, "getuid")
 
 
+def _uid() -> int:
+    """The user's id (one place, so that a test can play another user)."""
+    return os.getuid()
+
+
 def folder_problem(path: Path) -> str | None:
     """Why the folder ``path`` (existing, absolute, resolved) must not hold libraries
     that this process loads, or None when it may: it is a directory owned by the user,
@@ -97,7 +102,7 @@ def folder_problem(path: Path) -> str | None:
         return "it is not a folder"
     if not _posix():
         return None if os.access(path, os.W_OK) else "it is not writable"
-    uid = os.getuid()
+    uid = _uid()
     if st.st_uid != uid:
         return f"it belongs to another user (uid {st.st_uid})"
     if st.st_mode & 0o022:
@@ -212,7 +217,7 @@ def _owned_file_problem(path: Path) -> str | None:
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file"
     if _posix():
-        if st.st_uid != os.getuid():
+        if st.st_uid != _uid():
             return f"owned by another user (uid {st.st_uid})"
         if st.st_mode & 0o022:
             return "writable by others"
