@@ -54,11 +54,19 @@ __all__ = ["compile_program", "CompiledProgram", "cache_dir", "load_source",
 CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 
 
-# the generated Python against the compiled C, one evaluation of a model (PRRRP
-# "model" program; the command is in the notes of issue 18): measured ~100x
-PYTHON_SLOWDOWN = 100
+# the generated Python against the compiled C, one evaluation of the PRRRP "model"
+# program through bind(): 1.2 us compiled, 20 to 40 us in Python (the command is in the
+# notes of issue 18; timings on a shared machine)
+PYTHON_SLOWDOWN = "some 20 to 30"
 _COMPILERS = "$CC, cc, gcc, clang"
 _WARNED: set = set()
+
+
+def _warn_once(message: str) -> None:
+    """Warn with ``message`` once per process (a run compiles many programs)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, stacklevel=3)
 
 
 def have_compiler() -> bool:
@@ -78,9 +86,7 @@ def _compiler() -> list[str] | None:
             words = []
         if words and shutil.which(words[0]):
             return words
-        if env not in _WARNED:
-            _WARNED.add(env)
-            warnings.warn(f"CC={env!r} is not found: trying cc, gcc, clang")
+        _warn_once(f"CC={env!r} is not found: trying cc, gcc, clang")
     for cc in ("cc", "gcc", "clang"):
         if shutil.which(cc):
             return [cc]
@@ -214,9 +220,9 @@ class CompiledProgram:
             fn.argtypes = [ctypes.c_void_p] * (len(self.in_sizes) + len(self.out_shapes))
             self._fn, self._lib = fn, lib
         else:
-            warnings.warn(f"no C compiler found ({_COMPILERS}): the generated Python "
-                          f"is used instead, about {PYTHON_SLOWDOWN} times slower per "
-                          "evaluation (install a C compiler or set CC)")
+            _warn_once(f"no C compiler found ({_COMPILERS}): the generated Python is "
+                       f"used instead, {PYTHON_SLOWDOWN} times slower per evaluation "
+                       "(install a C compiler or set CC)")
             ns: dict = {}
             exec(compile(print_program(program, "python"), f"<{program.name}>", "exec"), ns)
             self._py = ns[program.name]
