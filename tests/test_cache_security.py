@@ -292,6 +292,13 @@ def test_platform_cache_root(monkeypatch, tmp_path):
 
 # --- no C compiler ----------------------------------------------------------------------
 
+def _without_ziglang(monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "ziglang" else real(name, *a))
+
+
 def test_no_compiler_warns_with_the_cost_and_writes_nothing(tmp_path, monkeypatch):
     """Without a compiler (PATH without one, CC naming a missing program): one warning
     names the missing CC, one names the cost of the Python fallback; the cache holds no
@@ -304,6 +311,7 @@ def test_no_compiler_warns_with_the_cost_and_writes_nothing(tmp_path, monkeypatc
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setenv("CC", "no-such-cc")
     monkeypatch.setattr(compiled, "_WARNED", set())
+    _without_ziglang(monkeypatch)
     x = sp.symbols("x0:2")
     prog = Program("f", {"x": list(x)}, [], {"y": sp.Matrix([[x[0] + 2 * x[1]]])})
     with pytest.warns(UserWarning) as rec:
@@ -320,3 +328,29 @@ def test_no_compiler_warns_with_the_cost_and_writes_nothing(tmp_path, monkeypatc
 def test_cc_with_arguments(monkeypatch):
     monkeypatch.setenv("CC", "cc -O1")
     assert compiled._compiler() == ["cc", "-O1"]
+
+
+try:
+    import ziglang  # noqa: F401
+    HAVE_ZIG = True
+except ImportError:
+    HAVE_ZIG = False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_ZIG, reason="the ziglang package is not installed")
+def test_ziglang_compiles_without_a_system_compiler(tmp_path, monkeypatch):
+    """With no compiler on the PATH, ``zig cc`` of the pip-installed ziglang package
+    builds the same C (its own cache kept inside the private folder, not in the home
+    folder); the library is recorded and verified as any other. Slow: zig builds its
+    runtime on first use (about 20 s)."""
+    folder = _private_folder(tmp_path)
+    monkeypatch.setenv("ELASTODYN_CACHE", str(folder))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("CC", raising=False)
+    assert compiled._compiler()[1:] == ["-m", "ziglang", "cc"]
+    assert _probe(compiled.load_source(GENUINE)) == 1.0
+    so, = folder.glob("elastodyn_*.so")
+    assert json.loads(so.with_suffix(".json").read_text())["library_sha256"] == \
+        cache.file_sha256(so)
+    assert (folder / "zig").is_dir()

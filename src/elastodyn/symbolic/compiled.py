@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import importlib.util
 import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -58,7 +60,7 @@ CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 # program through bind(): 1.2 us compiled, 20 to 40 us in Python (the command is in the
 # notes of issue 18; timings on a shared machine)
 PYTHON_SLOWDOWN = "some 20 to 30"
-_COMPILERS = "$CC, cc, gcc, clang"
+_COMPILERS = "$CC, cc, gcc, clang, or the ziglang package"
 _WARNED: set = set()
 
 
@@ -70,14 +72,17 @@ def _warn_once(message: str) -> None:
 
 
 def have_compiler() -> bool:
-    """A C compiler is found (``$CC``, cc, gcc or clang)."""
+    """A C compiler is found (``$CC``, cc, gcc, clang, or ``zig cc`` of the ziglang
+    package)."""
     return _compiler() is not None
 
 
 def _compiler() -> list[str] | None:
     """The command of the C compiler: ``$CC`` (split as a shell would: "ccache gcc"),
-    else the first of cc, gcc, clang on the PATH; None when none is found. A ``$CC``
-    that is not found is reported once, and the others are tried."""
+    else the first of cc, gcc, clang on the PATH, else ``zig cc`` of the ``ziglang``
+    package (a C compiler installed by pip, the optional extra ``fast``: a machine
+    without a system compiler then runs the same compiled code); None when none is
+    found. A ``$CC`` that is not found is reported once, and the others are tried."""
     env = os.environ.get("CC", "").strip()
     if env:
         try:
@@ -86,11 +91,24 @@ def _compiler() -> list[str] | None:
             words = []
         if words and shutil.which(words[0]):
             return words
-        _warn_once(f"CC={env!r} is not found: trying cc, gcc, clang")
+        _warn_once(f"CC={env!r} is not found: trying cc, gcc, clang, ziglang")
     for cc in ("cc", "gcc", "clang"):
         if shutil.which(cc):
             return [cc]
+    if importlib.util.find_spec("ziglang") is not None:
+        return [sys.executable, "-m", "ziglang", "cc"]
     return None
+
+
+def _compiler_env(cc: list[str], folder: Path) -> dict | None:
+    """The environment of the compiler processes: zig keeps its own cache of compiled
+    objects (runtime library, libc stubs), put in the private folder ``folder`` rather
+    than the user's home (which may be missing or shared); None (inherit) otherwise."""
+    if cc[1:3] != ["-m", "ziglang"]:
+        return None
+    zig = folder / "zig"
+    return {**os.environ, "ZIG_GLOBAL_CACHE_DIR": str(zig),
+            "ZIG_LOCAL_CACHE_DIR": str(zig)}
 
 
 def _compile(source, lib: Path):
@@ -103,6 +121,7 @@ def _compile(source, lib: Path):
     if cc is None:
         raise FileNotFoundError("no C compiler")
     units = [source] if isinstance(source, str) else list(source)
+    env = _compiler_env(cc, lib.parent)
     with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
         out = Path(tmp) / "model.so"
         if len(units) == 1:
@@ -115,7 +134,7 @@ def _compile(source, lib: Path):
                 jobs.append([*cc, *[f for f in CFLAGS if f != "-shared"], "-c",
                              f"unit{k}.c", "-o", f"unit{k}.o"])
         procs = [subprocess.Popen(j, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, cwd=tmp) for j in jobs]
+                                  text=True, cwd=tmp, env=env) for j in jobs]
         errors = [p.communicate()[1] for p in procs]
         for p, err in zip(procs, errors):
             if p.returncode != 0:
@@ -123,7 +142,7 @@ def _compile(source, lib: Path):
         if len(units) > 1:
             objs = [f"unit{k}.o" for k in range(len(units))]
             res = subprocess.run([*cc, "-shared", *objs, "-o", "model.so", "-lm"],
-                                 capture_output=True, text=True, cwd=tmp)
+                                 capture_output=True, text=True, cwd=tmp, env=env)
             if res.returncode != 0:
                 raise ModelError(f"C link failed: {res.stderr.strip()[:500]}")
         os.chmod(out, 0o700)
