@@ -410,9 +410,10 @@ def _kernel_library():
         if lib is None:
             # simulate 3prr-rosyid2020 --formulation ffrf --duration 0.05: 0.68 s of
             # integration with the kernel, 8.9 s in NumPy (notes of issue 18)
-            warnings.warn("no C compiler found ($CC, cc, gcc, clang): the FFRF closure "
-                          "and equations run in NumPy, a simulation about 13 times "
-                          "slower (install a C compiler or set CC)")
+            warnings.warn("no C compiler found ($CC, cc, gcc, clang, ziglang): the FFRF "
+                          "closure and equations run in NumPy, a simulation about 13 "
+                          "times slower (install a C compiler, set CC, or pip install "
+                          "ziglang)")
         else:
             ptr = ctypes.c_void_p
             lib.ffrf_reduced_packed.restype = ctypes.c_int

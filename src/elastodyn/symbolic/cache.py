@@ -128,9 +128,11 @@ _CHOSEN: dict = {}
 _TEMPORARY: list = []
 
 
-def _remove_temporary() -> None:
-    for d in _TEMPORARY:
-        shutil.rmtree(d, ignore_errors=True)
+def _remove_temporary(pid: int) -> None:
+    # only by the process that made it (a forked child runs the parent's atexit too)
+    if os.getpid() == pid:
+        for d in _TEMPORARY:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def _preferred() -> tuple[Path | None, str]:
@@ -181,7 +183,7 @@ def cache_dir() -> Path:
             raise CacheUnavailable(f"no folder for compiled code: {why}, and no "
                                    f"temporary folder ({exc}); set ELASTODYN_CACHE to "
                                    f"a private folder") from None
-        atexit.register(_remove_temporary)
+        atexit.register(_remove_temporary, os.getpid())
     folder = _TEMPORARY[0]
     warnings.warn(f"the compiled-code cache is not used ({why}): compiled code goes to "
                   f"{folder} for this run (removed at exit; set ELASTODYN_CACHE to a "

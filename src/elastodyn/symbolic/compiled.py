@@ -60,7 +60,7 @@ CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 # program through bind(): 1.2 us compiled, 20 to 40 us in Python (the command is in the
 # notes of issue 18; timings on a shared machine)
 PYTHON_SLOWDOWN = "some 20 to 30"
-_COMPILERS = "$CC, cc, gcc, clang, or the ziglang package"
+_COMPILERS = "$CC, cc, gcc, clang, ziglang"
 _WARNED: set = set()
 
 
@@ -241,7 +241,7 @@ class CompiledProgram:
         else:
             _warn_once(f"no C compiler found ({_COMPILERS}): the generated Python is "
                        f"used instead, {PYTHON_SLOWDOWN} times slower per evaluation "
-                       "(install a C compiler or set CC)")
+                       "(install a C compiler, set CC, or pip install ziglang)")
             ns: dict = {}
             exec(compile(print_program(program, "python"), f"<{program.name}>", "exec"), ns)
             self._py = ns[program.name]
