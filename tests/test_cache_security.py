@@ -354,3 +354,29 @@ def test_ziglang_compiles_without_a_system_compiler(tmp_path, monkeypatch):
     assert json.loads(so.with_suffix(".json").read_text())["library_sha256"] == \
         cache.file_sha256(so)
     assert (folder / "zig").is_dir()
+
+
+def test_no_folder_at_all_is_not_fatal(tmp_path, monkeypatch):
+    """Neither the cache (a file) nor a temporary folder (mkdtemp fails, as with an
+    unwritable TMPDIR): compile_program still answers, through the generated Python, with
+    a warning naming both causes; load_source answers None (the callers' NumPy path)."""
+    import sympy as sp
+
+    from elastodyn.symbolic.core import Program
+    f = tmp_path / "a-file"
+    f.write_text("")
+    monkeypatch.setenv("ELASTODYN_CACHE", str(f))
+    monkeypatch.setattr(cache, "_TEMPORARY", [])
+    monkeypatch.setattr(compiled, "_WARNED", set())
+
+    def no_temp(*a, **k):
+        raise PermissionError(13, "Permission denied", "/tmp")
+    monkeypatch.setattr(cache.tempfile, "mkdtemp", no_temp)
+    x = sp.symbols("x0:2")
+    prog = Program("g", {"x": list(x)}, [], {"y": sp.Matrix([[x[0] * x[1]]])})
+    with pytest.warns(UserWarning) as rec:
+        g = compiled.compile_program(prog)
+        assert compiled.load_source(GENUINE) is None
+    text = " | ".join(str(w.message) for w in rec)
+    assert "is a file, not a folder" in text and "no temporary folder" in text
+    assert g.backend == "python" and float(g([3.0, 2.0])["y"][0][0]) == 6.0

@@ -239,9 +239,14 @@ class CompiledProgram:
             fn.argtypes = [ctypes.c_void_p] * (len(self.in_sizes) + len(self.out_shapes))
             self._fn, self._lib = fn, lib
         else:
-            _warn_once(f"no C compiler found ({_COMPILERS}): the generated Python is "
-                       f"used instead, {PYTHON_SLOWDOWN} times slower per evaluation "
-                       "(install a C compiler, set CC, or pip install ziglang)")
+            if have_compiler():             # no folder for it (warned by cache_dir)
+                _warn_once("compiled code cannot be written: the generated Python "
+                           f"is used instead, {PYTHON_SLOWDOWN} times slower per "
+                           "evaluation")
+            else:
+                _warn_once(f"no C compiler found ({_COMPILERS}): the generated Python is "
+                           f"used instead, {PYTHON_SLOWDOWN} times slower per evaluation "
+                           "(install a C compiler, set CC, or pip install ziglang)")
             ns: dict = {}
             exec(compile(print_program(program, "python"), f"<{program.name}>", "exec"), ns)
             self._py = ns[program.name]
