@@ -161,7 +161,7 @@ def cache_dir() -> Path:
     """
     preferred, why = _preferred()
     token = (os.environ.get("ELASTODYN_CACHE", ""), str(preferred), why)
-    if token in _CHOSEN:
+    if token in _CHOSEN and _CHOSEN[token].is_dir():    # (not removed meanwhile)
         return _CHOSEN[token]
     if preferred is not None:
         try:
@@ -176,15 +176,16 @@ def cache_dir() -> Path:
                 _CHOSEN[token] = preferred.resolve()
                 return _CHOSEN[token]
             why = f"{preferred}: {problem}"
-    if not _TEMPORARY:
+    if not _TEMPORARY or not _TEMPORARY[-1].is_dir():
         try:
             _TEMPORARY.append(Path(tempfile.mkdtemp(prefix="elastodyn-cache-")))
         except OSError as exc:
             raise CacheUnavailable(f"no folder for compiled code: {why}, and no "
                                    f"temporary folder ({exc}); set ELASTODYN_CACHE to "
                                    f"a private folder") from None
-        atexit.register(_remove_temporary, os.getpid())
-    folder = _TEMPORARY[0]
+        if len(_TEMPORARY) == 1:
+            atexit.register(_remove_temporary, os.getpid())
+    folder = _TEMPORARY[-1]
     warnings.warn(f"the compiled-code cache is not used ({why}): compiled code goes to "
                   f"{folder} for this run (removed at exit; set ELASTODYN_CACHE to a "
                   f"private folder to keep it)", stacklevel=2)

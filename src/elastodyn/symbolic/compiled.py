@@ -212,9 +212,12 @@ def cached_library(key: str, build, prefix: str = "elastodyn_keyed"):
     if _compiler() is None:
         return None
     source, metadata = build()
-    loaded, digest = _compile(source, lib)
-    write_record(rec, {"key": key, "flags": flags, "library_sha256": digest,
-                       "metadata": metadata})
+    try:
+        loaded, digest = _compile(source, lib)
+        write_record(rec, {"key": key, "flags": flags, "library_sha256": digest,
+                           "metadata": metadata})
+    except OSError as exc:      # e.g. a full disk: a failure of the cache, not of outputs
+        raise ModelError(f"cannot write compiled code to {folder}: {exc}") from exc
     return loaded, metadata, False
 
 
