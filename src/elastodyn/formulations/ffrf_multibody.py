@@ -36,6 +36,7 @@ Units SI; angles in rad.
 from __future__ import annotations
 
 import ctypes
+import warnings
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
@@ -45,7 +46,7 @@ import scipy.linalg.lapack
 
 from .._validate import real_array, scalar
 from ..exceptions import InputError, ModelError
-from ..symbolic.compiled import load_source
+from ..symbolic.compiled import have_compiler, load_source
 from ..fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
                         planar_stiffness, planar_velocity_gravity_blocks, scale_invariants,
                         stack_invariants)
@@ -406,6 +407,13 @@ def _kernel_library():
     if "lib" not in _KERNEL_LIB:
         source = resources.files(__package__).joinpath("ffrf_kernel.c").read_text()
         lib = load_source(source)
+        if lib is None and not have_compiler():   # (no folder at all: warned there)
+            # simulate 3prr-rosyid2020 --formulation ffrf --duration 0.05: 0.68 s of
+            # integration with the kernel, 8.9 s in NumPy (notes of issue 18)
+            warnings.warn("no C compiler found ($CC, cc, gcc, clang, ziglang): the FFRF "
+                          "closure and equations run in NumPy, a simulation about 13 "
+                          "times slower (install a C compiler, set CC, or pip install "
+                          "ziglang)")
         if lib is not None:
             ptr = ctypes.c_void_p
             lib.ffrf_reduced_packed.restype = ctypes.c_int

@@ -5,13 +5,23 @@ Choice (measured in ``benchmarks/run_all.py``, see BENCHMARKS.md): the generated
 compiled with ``-O2`` into a shared library and called through ctypes with pointers
 prepared once, evaluates the PRRRP model in about a microsecond plus the ctypes call;
 the generated Python runs the same program one float operation at a time, two orders of
-magnitude slower. ctypes and a C compiler need no Python dependency; cffi and numba
-would add one for no gain here. Without a compiler (``cc`` not found) the Python printer
-is used instead, with a warning.
+magnitude slower. ctypes and a C compiler need no Python dependency. Without a system
+compiler (``$CC``, cc, gcc, clang) ``zig cc`` of the pip-installable ``ziglang`` package
+builds the same C (numba was measured and not used: the generated programs are a fifth
+of the time of a simulation without a compiler, the rest is the driver, which would need
+a second implementation). Without any, the Python printer is used instead, with a warning
+naming the cost; nothing is written to the cache then.
 
-Compiled libraries are cached by content hash (source and flags) under
-``$ELASTODYN_CACHE`` or ``~/.cache/elastodyn`` (created private to the user, mode 0700);
-the file is written under a temporary name and renamed when complete.
+Compiled libraries live in :func:`~elastodyn.symbolic.cache.cache_dir`: the platform's
+cache folder (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on
+macOS, ``%LOCALAPPDATA%`` on Windows) + ``elastodyn``, or ``$ELASTODYN_CACHE``, private
+to the user (mode 0700, checked before use); a cache that is missing, unwritable or
+shared is replaced by a private temporary folder of the process, with a warning. A
+library is written under a temporary name and renamed when complete, and its JSON
+record (SHA-256 of the library) after it; a library is loaded only when its folder is
+private, it is the user's file and its hash equals the recorded one
+(:func:`~elastodyn.symbolic.cache.load_verified`): a library planted in a shared folder
+is never loaded.
 
 :func:`cached_library` keys a library by a hash the caller computes *before* producing
 the source (e.g. of a robot description, its options and the code version), so that a
@@ -19,15 +29,19 @@ hit skips the symbolic generation and the printing altogether. Its entry is the 
 and a JSON record (the key, the SHA-256 of the library file, and whatever metadata the
 caller needs to run without the generated program); a record whose key or library hash
 does not match, or a library that fails to load, is rebuilt, never used.
+:func:`load_source` and :func:`compile_program` key by the SHA-256 of the C source and
+the flags, through the same function.
 """
 from __future__ import annotations
 
 import ctypes
 import hashlib
-import json
+import importlib.util
 import os
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -35,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import ModelError
+from .cache import CacheUnavailable, cache_dir, file_sha256, load_verified, write_record
 # the printers (and sympy through them) are imported where a program is printed: a
 # process that loads a cached library imports no sympy
 
@@ -44,84 +59,113 @@ __all__ = ["compile_program", "CompiledProgram", "cache_dir", "load_source",
 CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 
 
-def cache_dir() -> Path:
-    """Directory of compiled artefacts (created on demand)."""
-    d = os.environ.get("ELASTODYN_CACHE")
-    path = Path(d) if d else Path.home() / ".cache" / "elastodyn"
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return path
+# the generated Python against the compiled C, one evaluation of the PRRRP "model"
+# program through bind(): 1.2 us compiled, 20 to 40 us in Python (the command is in the
+# notes of issue 18; timings on a shared machine)
+PYTHON_SLOWDOWN = "some 20 to 30"
+_COMPILERS = "$CC, cc, gcc, clang, ziglang"
+_WARNED: set = set()
 
 
-def _private(path: Path) -> bool:
-    """The folder belongs to the user and nobody else can write into it (a library
-    loaded from it runs as the user's code)."""
-    if not hasattr(os, "getuid"):
-        return True
-    st = path.stat()
-    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+def _warn_once(message: str) -> None:
+    """Warn with ``message`` once per process (a run compiles many programs)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(message, stacklevel=3)
 
 
 def have_compiler() -> bool:
-    """A C compiler is found (``$CC``, cc, gcc or clang)."""
+    """A C compiler is found (``$CC``, cc, gcc, clang, or ``zig cc`` of the ziglang
+    package)."""
     return _compiler() is not None
 
 
-def _compiler() -> str | None:
-    for cc in (os.environ.get("CC"), "cc", "gcc", "clang"):
-        if cc and shutil.which(cc):
-            return cc
+def _compiler() -> list[str] | None:
+    """The command of the C compiler: ``$CC`` (split as a shell would: "ccache gcc"),
+    else the first of cc, gcc, clang on the PATH, else ``zig cc`` of the ``ziglang``
+    package (a C compiler installed by pip, the optional extra ``fast``: a machine
+    without a system compiler then runs the same compiled code); None when none is
+    found. A ``$CC`` that is not found is reported once, and the others are tried."""
+    env = os.environ.get("CC", "").strip()
+    if env:
+        try:
+            words = shlex.split(env)
+        except ValueError:
+            words = []
+        if words and shutil.which(words[0]):
+            return words
+        _warn_once(f"CC={env!r} is not found: trying cc, gcc, clang, ziglang")
+    for cc in ("cc", "gcc", "clang"):
+        if shutil.which(cc):
+            return [cc]
+    if importlib.util.find_spec("ziglang") is not None:
+        return [sys.executable, "-m", "ziglang", "cc"]
     return None
 
 
-def _compile(source, lib: Path) -> None:
+def _compiler_env(cc: list[str], folder: Path) -> dict | None:
+    """The environment of the compiler processes: zig keeps its own cache of compiled
+    objects (runtime library, libc stubs), put in the private folder ``folder`` rather
+    than the user's home (which may be missing or shared); None (inherit) otherwise."""
+    if cc[1:3] != ["-m", "ziglang"]:
+        return None
+    zig = folder / "zig"
+    return {**os.environ, "ZIG_GLOBAL_CACHE_DIR": str(zig),
+            "ZIG_LOCAL_CACHE_DIR": str(zig)}
+
+
+def _compile(source, lib: Path):
     """Compile ``source`` (C text, or a list of C texts: translation units compiled in
-    parallel, one process each, then linked) into the shared library ``lib`` (written
-    under a temporary name in the same folder, then renamed)."""
+    parallel, one process each, then linked) into the shared library ``lib``: built in
+    a temporary folder inside ``lib``'s folder (file names relative to it, so the bytes
+    do not depend on the temporary name), loaded from there, then renamed into place.
+    Returns (the loaded ctypes.CDLL, the SHA-256 of its bytes)."""
     cc = _compiler()
     if cc is None:
         raise FileNotFoundError("no C compiler")
     units = [source] if isinstance(source, str) else list(source)
+    env = _compiler_env(cc, lib.parent)
     with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
         out = Path(tmp) / "model.so"
         if len(units) == 1:
-            src = Path(tmp) / "model.c"
-            src.write_text(units[0])
-            jobs = [[cc, *CFLAGS, str(src), "-o", str(out), "-lm"]]
+            (Path(tmp) / "model.c").write_text(units[0])
+            jobs = [[*cc, *CFLAGS, "model.c", "-o", "model.so", "-lm"]]
         else:
             jobs = []
             for k, text in enumerate(units):
-                src = Path(tmp) / f"unit{k}.c"
-                src.write_text(text)
-                jobs.append([cc, *[f for f in CFLAGS if f != "-shared"], "-c", str(src),
-                             "-o", str(src.with_suffix(".o"))])
+                (Path(tmp) / f"unit{k}.c").write_text(text)
+                jobs.append([*cc, *[f for f in CFLAGS if f != "-shared"], "-c",
+                             f"unit{k}.c", "-o", f"unit{k}.o"])
         procs = [subprocess.Popen(j, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for j in jobs]
+                                  text=True, cwd=tmp, env=env) for j in jobs]
         errors = [p.communicate()[1] for p in procs]
         for p, err in zip(procs, errors):
             if p.returncode != 0:
                 raise ModelError(f"C compilation failed: {err.strip()[:500]}")
         if len(units) > 1:
-            objs = [str(Path(tmp) / f"unit{k}.o") for k in range(len(units))]
-            res = subprocess.run([cc, "-shared", *objs, "-o", str(out), "-lm"],
-                                 capture_output=True, text=True)
+            objs = [f"unit{k}.o" for k in range(len(units))]
+            res = subprocess.run([*cc, "-shared", *objs, "-o", "model.so", "-lm"],
+                                 capture_output=True, text=True, cwd=tmp, env=env)
             if res.returncode != 0:
                 raise ModelError(f"C link failed: {res.stderr.strip()[:500]}")
+        os.chmod(out, 0o700)
+        digest = file_sha256(out)
+        loaded = ctypes.CDLL(str(out))
         os.replace(out, lib)
+    return loaded, digest
 
 
-def _build(source: str) -> Path:
-    if _compiler() is None:
-        raise FileNotFoundError("no C compiler")
-    key = hashlib.sha256((source + "\0" + " ".join(CFLAGS)).encode()).hexdigest()[:24]
-    lib = cache_dir() / f"elastodyn_{key}.so"
-    if lib.exists():
-        return lib
-    _compile(source, lib)
-    return lib
+def _content_key(source) -> str:
+    units = [source] if isinstance(source, str) else list(source)
+    return hashlib.sha256(("\0".join(units) + "\0" + " ".join(CFLAGS)).encode()
+                          ).hexdigest()
 
 
-def _file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _load_source(source):
+    """The library of C ``source`` (cached by content hash through
+    :func:`cached_library`), or None without a C compiler or any folder to build in."""
+    res = cached_library(_content_key(source), lambda: (source, {}), prefix="elastodyn")
+    return None if res is None else res[0]
 
 
 def cached_library(key: str, build, prefix: str = "elastodyn_keyed"):
@@ -139,43 +183,45 @@ def cached_library(key: str, build, prefix: str = "elastodyn_keyed"):
     Returns
     -------
     (ctypes.CDLL, dict, bool): the library, the metadata, and True when it came from the
-    cache; or None when no C compiler is found and nothing valid is cached.
+    cache; or None when no C compiler is found (or no folder at all can hold compiled
+    code, with a warning) and nothing valid is cached.
 
-    The record ``<prefix>_<key[:32]>.json`` holds the key, the flags, the SHA-256 of the
-    library file and the metadata; it is written after the library (both under temporary
-    names, renamed), so a record names a complete library. An entry is used only when
-    the record's key and flags match and the library's hash equals the recorded one;
-    otherwise (a corrupted, truncated or foreign file) it is rebuilt. A cache folder
-    writable by others is not trusted: the library is then built in a private temporary
-    folder (with a warning).
+    The folder is :func:`~elastodyn.symbolic.cache.cache_dir` (private to the user, or a
+    private temporary folder of this process when the cache is missing, unwritable or
+    shared, with a warning). The record ``<prefix>_<key[:32]>.json`` holds the key, the
+    flags, the SHA-256 of the library file and the metadata; it is written (atomically)
+    after the library (itself written under a temporary name and renamed), so a record
+    names a complete library. An entry is loaded only through
+    :func:`~elastodyn.symbolic.cache.load_verified`: the folder private, both files the
+    user's own, the record's key and flags matching, and the library's hash equal to
+    the recorded one; otherwise (a corrupted, truncated, foreign or planted file) it is
+    rebuilt, never loaded. A library built here is loaded from the file this process
+    compiled (before it is renamed into place), so a concurrent writer of the same
+    entry cannot swap it.
     """
     if not all(c in "0123456789abcdef" for c in key) or len(key) < 32:
         raise ModelError(f"cache key {key!r}: expected a hex digest")
-    folder = cache_dir()
-    if not _private(folder):
-        warnings.warn(f"the cache folder {folder} is writable by others: compiled models "
-                      f"are built in a private temporary folder instead")
-        folder = Path(tempfile.mkdtemp(prefix="elastodyn_"))
+    try:
+        folder = cache_dir()
+    except CacheUnavailable as exc:
+        warnings.warn(f"{exc}: compiled code is not used (slow)")
+        return None
     stem = f"{prefix}_{key[:32]}"
     lib, rec = folder / f"{stem}.so", folder / f"{stem}.json"
     flags = " ".join(CFLAGS)
-    try:
-        record = json.loads(rec.read_text())
-        if record.get("key") == key and record.get("flags") == flags and \
-                record.get("library_sha256") == _file_sha256(lib):
-            return ctypes.CDLL(str(lib)), record["metadata"], True
-    except (OSError, ValueError, KeyError, AttributeError):
-        pass                                # missing, corrupted or foreign: rebuild
+    found = load_verified(lib, rec, {"key": key, "flags": flags})
+    if found is not None and isinstance(found[1].get("metadata"), dict):
+        return found[0], found[1]["metadata"], True
     if _compiler() is None:
         return None
     source, metadata = build()
-    _compile(source, lib)
-    record = {"key": key, "flags": flags, "library_sha256": _file_sha256(lib),
-              "metadata": metadata}
-    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
-        json.dump(record, f)
-    os.replace(f.name, rec)
-    return ctypes.CDLL(str(lib)), metadata, False
+    try:
+        loaded, digest = _compile(source, lib)
+        write_record(rec, {"key": key, "flags": flags, "library_sha256": digest,
+                           "metadata": metadata})
+    except OSError as exc:      # e.g. a full disk: a failure of the cache, not of outputs
+        raise ModelError(f"cannot write compiled code to {folder}: {exc}") from exc
+    return loaded, metadata, False
 
 
 class CompiledProgram:
@@ -192,14 +238,21 @@ class CompiledProgram:
         self.in_sizes = {g: len(s) for g, s in program.inputs.items()}
         self.out_shapes = {g: (M.rows, M.cols) for g, M in program.outputs.items()}
         self.backend = "c"
-        try:
-            lib = ctypes.CDLL(str(_build(print_program(program, "c"))))
+        lib = _load_source(print_program(program, "c"))
+        if lib is not None:
             fn = getattr(lib, program.name)
             fn.restype = None
             fn.argtypes = [ctypes.c_void_p] * (len(self.in_sizes) + len(self.out_shapes))
             self._fn, self._lib = fn, lib
-        except FileNotFoundError:
-            warnings.warn("no C compiler found: generated Python is used (slow)")
+        else:
+            if have_compiler():             # no folder for it (warned by cache_dir)
+                _warn_once("compiled code cannot be written: the generated Python "
+                           f"is used instead, {PYTHON_SLOWDOWN} times slower per "
+                           "evaluation")
+            else:
+                _warn_once(f"no C compiler found ({_COMPILERS}): the generated Python is "
+                           f"used instead, {PYTHON_SLOWDOWN} times slower per evaluation "
+                           "(install a C compiler, set CC, or pip install ziglang)")
             ns: dict = {}
             exec(compile(print_program(program, "python"), f"<{program.name}>", "exec"), ns)
             self._py = ns[program.name]
@@ -254,12 +307,10 @@ class CompiledProgram:
 
 
 def load_source(source: str):
-    """Compile C ``source`` into a cached shared library and load it (ctypes.CDLL), or
-    return None when no C compiler is found."""
-    try:
-        return ctypes.CDLL(str(_build(source)))
-    except FileNotFoundError:
-        return None
+    """Compile C ``source`` into a cached shared library and load it (ctypes.CDLL;
+    cached and verified as :func:`cached_library`), or return None when no C compiler
+    is found."""
+    return _load_source(source)
 
 
 def compile_program(program) -> CompiledProgram:
