@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from elastodyn.analysis.motion_design import (compensate_motion, deviation_history,
+                                              designed_trajectory,
                                               evaluate_motion, parse_limits,
                                               pattern_search, plan_motion)
 from elastodyn.analysis.simulate import simulate_motion
@@ -49,8 +50,12 @@ def test_plan_improves_and_keeps_the_path(plan):
     given = s["variants"]["given"]["residual_vibration_m"]
     designed = s["variants"]["time-law"]["residual_vibration_m"]
     assert designed <= given          # the search starts from the given law
-    c = np.asarray(plan.quantities["coefficients"])
-    tw = TimeWarped(SHORT_U, c, cycle_time=s["cycle_time_s"])
+    tw = designed_trajectory(plan, SHORT_U)
+    # on the path: every point of the designed motion on the given path (dense polyline)
+    dense = SHORT_U.evaluate(np.linspace(0.0, 0.5, 20001)).position
+    pts = tw.evaluate(np.linspace(tw.t_start, tw.t_end, 400)).position
+    gap = np.sqrt(((pts[:, None, :] - dense[None, :, :]) ** 2).sum(-1)).min(axis=1)
+    assert gap.max() < 2e-5      # polyline chord spacing ~1e-5 m: gap below it
     ends = tw.evaluate([tw.t_start, tw.t_end])
     np.testing.assert_allclose(ends.position, SHORT_U.evaluate([0.0, 0.5]).position,
                                atol=1e-15)
@@ -67,7 +72,7 @@ def test_plan_objective_agrees_with_an_independent_simulation(kuo, plan):
     the window's end sampled at 4 ms (a peak missed by at most (omega h)^2 / 8 ~ 0.3 %)."""
     s = plan.summary
     T, W = s["cycle_time_s"], s["window_s"]
-    tw = TimeWarped(SHORT_U, plan.quantities["coefficients"], cycle_time=T)
+    tw = designed_trajectory(plan, SHORT_U)
     dur = 4e-3 * math.ceil((T + W) / 4e-3 - 1e-9)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -273,3 +278,21 @@ def test_least_squares_search_respects_the_budget_and_infeasible_start():
     x0[1] = 2.0
     x, f, hist = least_squares_search(ev, x0, budget=20)
     assert f == math.inf and len(hist) == 1
+
+
+def test_designed_trajectory_rebuilds_a_shaped_start(plan):
+    """A result whose search started from the ZV-shaped progress: the designed motion is
+    the warp on PathShaped(given, the recorded shaper) - the same motion, to round-off."""
+    import dataclasses
+
+    from elastodyn.trajectories.shaping import PathShaped, shaper
+    s = dict(plan.summary, search_start="zv")
+    r = dataclasses.replace(plan, summary=s)
+    tw = designed_trajectory(r, SHORT_U)
+    T = s["cycle_time_s"]
+    ref = TimeWarped(PathShaped(SHORT_U, shaper("zv", s["shaper_frequency_hz"]),
+                                cycle_time=T),
+                     plan.quantities["coefficients"], cycle_time=T)
+    t = np.linspace(0.0, T, 301)
+    np.testing.assert_allclose(tw.evaluate(t).position, ref.evaluate(t).position,
+                               atol=1e-14)

@@ -76,7 +76,7 @@ from ..exceptions import InputError, ModelError
 from ..model import require
 from .results import Result
 
-__all__ = ["OBJECTIVES", "PlanResult", "plan_motion", "shortest_cycle", "deviation_history",
+__all__ = ["OBJECTIVES", "PlanResult", "plan_motion", "designed_trajectory", "shortest_cycle", "deviation_history",
            "effort_history", "evaluate_motion", "MotionEvaluation", "pattern_search",
            "parse_limits", "least_squares_search", "SEARCHES", "STATIC_SAMPLES", "SETTLE_PERIODS", "MIN_STEP", "MIN_SPEED"]
 
@@ -871,6 +871,27 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     return PlanResult("plan", name, model.formulation, dict(model.options), inputs, q,
                       summary, tuple(warns), {"wall_time_s": _time.perf_counter() - t0w},
                       {}, "time_s", "plan", title)
+
+
+def designed_trajectory(result, trajectory):
+    """The designed motion of a :func:`plan_motion` result as a trajectory: the warp
+    ``coefficients`` on the start law the search began from (``summary["search_start"]``:
+    the given law at the cycle time, or the path with the progress shaped by that shaper,
+    rebuilt from its recorded amplitudes and times). ``trajectory``: the given motion
+    the plan was made for."""
+    from ..trajectories.shaping import PathShaped, Shaper
+    from ..trajectories.timelaw import TimeWarped
+    s = result.summary
+    T = s["cycle_time_s"]
+    start = s.get("search_start") or "given"
+    base = trajectory
+    if start != "given":
+        sh = s["shapers"][start]
+        base = PathShaped(trajectory, Shaper(sh["amplitudes"], sh["times_s"], sh["kind"],
+                                             sh["frequency_hz"], sh["damping"]),
+                          cycle_time=T)
+    return TimeWarped(base, np.asarray(result.quantities["coefficients"], dtype=float),
+                      cycle_time=T)
 
 
 # ---------------------------------------------------------------------------- compensation
