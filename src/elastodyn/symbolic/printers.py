@@ -697,8 +697,8 @@ def _latex(p: Program) -> str:
                 x = sp.sympify(M[i, j])
                 if x != 0:
                     idx = f"{i + 1}" if M.cols == 1 else f"{i + 1},{j + 1}"
-                    lhs = (base[:-1] + "," + idx + "}" if base.endswith("}") and "_{" in base
-                           else f"{{{base}}}_{{{idx}}}")
+                    lhs = (base[:-1] + "," + idx + "}" if "_{" in base
+                           else f"{base}_{{{idx}}}")
                     lines.append(f"  {lhs} &= {_latex_rhs(x, names)}")
     for k in range(0, len(lines), 40):          # bounded alignments (TeX's memory)
         out += [r"\begin{align*}", " \\\\\n".join(lines[k:k + 40]), r"\end{align*}"]
