@@ -24,7 +24,8 @@ from elastodyn.description.arm import PlanarArm
 from elastodyn.description.presets import get_preset
 from elastodyn.formulations.amm_arm import generate_amm
 from elastodyn.formulations.registry import build_model
-from elastodyn.formulations.rigid_delta_symbolic import generate_explicit_delta
+from elastodyn.formulations.rigid_delta_symbolic import (generate_explicit_delta,
+                                                         generate_explicit_delta_actuated)
 from elastodyn.symbolic.core import Program, Recorder, count_ops, tidy
 from elastodyn.symbolic.printers import latex_name, print_files, print_program
 
@@ -52,6 +53,7 @@ def others():
     (numbers), assumed-modes arm with symbolic parameters."""
     link = get_preset("arm-yu2019").links[0]
     return {"delta": generate_explicit_delta(get_preset("delta-asadi2020")),
+            "delta-qa": generate_explicit_delta_actuated(get_preset("delta-asadi2020")),
             "amm": build_model(get_preset("arm-yu2019")).program("model"),
             "amm-symbolic": generate_amm(PlanarArm("arm", (link, link), modes=2,
                                                    basis="sine"), symbolic=True)[0]}
@@ -61,7 +63,8 @@ def _all(nepvp, others):
     progs = [(p, cl) for _, p, cl in nepvp.values()]
     progs += [(m.program(k), None) for m, _, _ in [nepvp["prrrp-briot2013"]]
               for k in ("model", "direct", "kinematics", "closure")]
-    return progs + [(p, None) for p in others.values()]
+    return progs + [(p, others["delta-qa"] if k == "delta" else None)
+                    for k, p in others.items()]
 
 
 # ------------------------------------------------------------------ C tokenizer
@@ -405,3 +408,43 @@ def test_recorder_tidies_float_ones():
     assert rec(sp.Float(1.0) * x) == x                      # trivial: no variable
     t = rec(sp.Float(-1.0) * x * y + sp.Float(1.0, 17))
     assert rec.assignments[0][1] == -x * y + 1 and t == rec.assignments[0][0]
+
+
+@needs_cc
+def test_delta_model_from_actuated_joints(tmp_path):
+    """The explicit rigid Delta's closure is in closed form: ``<name>_qa(q, qd)`` gives
+    X by the three-sphere intersection and Xd = J^-1 qd, then M, C, G, J. Against the
+    library: X equals DeltaKinematics.forward_kinematics (numpy, another code), J Xd
+    equals qd, and M, C, G, J equal the task-space program at that X (C and Python).
+    Tolerance 1e-12 of each output's magnitude: a few hundred operations on O(1)
+    numbers, away from singularities (points well inside the workspace)."""
+    from elastodyn.kinematics.delta import DeltaKinematics
+    model = build_model(get_preset("delta-asadi2020"))
+    p, cl = model.program("model"), model.export_closure()
+    assert isinstance(cl, Program) and list(cl.inputs) == ["q", "qd"]
+    files = print_files(p, "c", cl)
+    so = _compile(tmp_path, files, shared=True)
+    assert f"void {cl.name}(const double *q, const double *qd" in files[p.name + ".h"]
+    mod = _load_py(tmp_path, print_files(p, "python", cl), p.name + ".py")
+    kin = DeltaKinematics(model.robot.geometry)
+    rng = np.random.default_rng(7)
+    X0 = kin.forward_kinematics(np.zeros(3))
+    X = X0 + rng.uniform(-0.05, 0.05, (20, 3))
+    q = kin.inverse_kinematics(X)
+    qd = rng.normal(0.0, 1.0, (20, 3))
+    shapes = [(M.rows, M.cols) for M in cl.outputs.values()]
+    fn = getattr(ctypes.CDLL(str(so)), cl.name)
+    fn.restype = None
+    c_out = _c_loop(fn, [q, qd], shapes)
+    py_out = mod.__dict__[cl.name](q, qd)
+    for out in (c_out, py_out):
+        res = dict(zip(cl.outputs, out))
+        np.testing.assert_allclose(res["X"][:, :, 0], X, rtol=0, atol=1e-12)
+        Xd = res["Xd"][:, :, 0]
+        np.testing.assert_allclose(np.einsum("nij,nj->ni", res["J"], Xd), qd, rtol=0,
+                                   atol=1e-12 * np.abs(qd).max())
+        for i in range(0, 20, 5):
+            ref = p.evaluate(X=X[i], Xd=Xd[i], q=q[i])
+            for k in "MCGJ":
+                np.testing.assert_allclose(res[k][i], ref[k], rtol=0,
+                                           atol=1e-12 * np.abs(ref[k]).max())

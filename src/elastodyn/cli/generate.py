@@ -114,7 +114,7 @@ def run(a) -> int:
         choice("--problem", problem, problems)
         prog = model.program(problem)
         export_closure = getattr(model, "export_closure", None)
-        if export_closure is not None and "q" in prog.inputs:
+        if export_closure is not None:
             closure = export_closure()
         fields = {"robot": spec.name, "formulation": model.formulation,
                   "model": dict(model.options), "inputs": {"problem": problem},

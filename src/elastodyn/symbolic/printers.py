@@ -260,8 +260,12 @@ def _c(p: Program, header: str | None = None, extra=None) -> str:
     path builds), or including ``header`` (the .h of :func:`c_header`) when written
     next to it. ``extra`` (a :class:`~elastodyn.symbolic.core.Closure`): its residual
     program and the Newton solve of the passive joints follow, with the function of
-    ``p`` taking the actuated joints only."""
-    progs = [p] + ([extra.program] if extra is not None else [])
+    ``p`` taking the actuated joints only; a :class:`Program` (the closed form of the
+    same model from the actuated joints): its function follows."""
+    if isinstance(extra, Program):                  # a closed form: one more function
+        progs, extra = [p, extra], None
+    else:
+        progs = [p] + ([extra.program] if extra is not None else [])
     out = _c_comment(_header_lines(p)) + _C_PRELUDE
     if header is not None:
         out.append(f'#include "{header}"')
@@ -417,7 +421,10 @@ def c_header(p: Program, closure: Closure | None = None) -> str:
             'extern "C" {', "#endif", "", "#include <stddef.h>", ""]
     head = _header_lines(p)
     out += _c_comment(head[:1] + head[2:]) + [_c_signature(p) + ";", ""]
-    if closure is not None:
+    if isinstance(closure, Program):
+        head = _header_lines(closure)
+        out += _c_comment(head[:1] + head[2:]) + [_c_signature(closure) + ";", ""]
+    elif closure is not None:
         c = closure.program
         head = _header_lines(c)
         out += _c_comment(head[:1] + head[2:]) + [_c_signature(c) + ";", ""]
@@ -578,12 +585,16 @@ def _python(p: Program, closure: Closure | None = None) -> str:
     head = [x.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') for x in _header_lines(p)]
     head += ["", "Vectorized: each input is one sample (k,) or n samples (n, k); the "
              "outputs are then (rows, cols) or (n, rows, cols)."]
-    if closure is not None:
+    if isinstance(closure, Program):
+        head += [f"{closure.name}: the same model from the actuated joints (closed form)."]
+    elif closure is not None:
         head += [f"{p.name}_qa takes the actuated joints q_a instead of q (loop closure: "
                  f"{closure.program.name}_solve)."]
     out = ['"""'] + head + ['"""', "import numpy as np"] + _PY_HELPERS.split("\n") + [""]
     out += _py_function(p)
-    if closure is not None:
+    if isinstance(closure, Program):
+        out += ["", ""] + _py_function(closure)
+    elif closure is not None:
         out += ["", ""] + _py_function(closure.program) + ["", ""] + _py_closure(p, closure)
     return "\n".join(out) + "\n"
 
@@ -720,8 +731,10 @@ def print_program(program: Program, lang: str) -> str:
 def print_files(program: Program, lang: str, closure: Closure | None = None) -> dict:
     """The files of ``program`` in ``lang``: {file name: text}. C: ``NAME.c`` including
     ``NAME.h`` (:func:`c_header`); with a ``closure`` (a closed-loop robot), the C and
-    Python files add the loop closure (``<closure>_solve``) and ``NAME_qa``, the
-    function taking the actuated joints only. Octave and LaTeX: the program alone."""
+    Python files add the loop closure: a :class:`~elastodyn.symbolic.core.Closure`
+    (Newton, ``<closure>_solve``) and ``NAME_qa``, the function taking the actuated
+    joints only; or a :class:`Program`, the model from the actuated joints in closed
+    form (printed as one more function). Octave and LaTeX: the program alone."""
     if lang not in _PRINTERS:
         raise InputError("lang", lang, "one of " + ", ".join(LANGUAGES))
     name = program.name + EXTENSIONS[lang]
