@@ -1,5 +1,7 @@
-"""``elastodyn generate ROBOT``: the symbolic model as code (C, Python, Octave, LaTeX) with
-its operator counts."""
+"""``elastodyn generate ROBOT``: the symbolic model as code (C with its header, Python
+vectorized over samples, Octave, a LaTeX document) with its operator counts; for a
+closed-loop robot the C and Python also hold the loop closure, so that the model can be
+called with the actuated joints only (:func:`~elastodyn.symbolic.printers.print_files`)."""
 from __future__ import annotations
 
 import sys
@@ -22,7 +24,12 @@ def register(sub):
                                    "Khalil 2013: inverse, direct or model problem), "
                                    "assumed modes (Yu & Chen 2019: M, H, N, F, B), or the "
                                    "explicit rigid Delta (Asadi & Heydari 2020: M, C, G, J). "
-                                   "ROBOT 'arm' is an N-link arm with symbolic parameters.")
+                                   "C: NAME.c and its header NAME.h (with --out); "
+                                   "Python: functions of arrays of samples (n, k). For a "
+                                   "closed-loop robot the C and Python add the loop "
+                                   "closure and NAME_qa, the model from the actuated "
+                                   "joints only. ROBOT 'arm' is an N-link arm with "
+                                   "symbolic parameters.")
     add_robot(g)
     g.add_argument("--lang", default=None, help="one of " + ", ".join(LANGUAGES) + " (c)")
     g.add_argument("--problem", help="nepvp: inverse (tau, elastic accelerations), direct "

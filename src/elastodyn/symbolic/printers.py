@@ -7,16 +7,37 @@ assignment per intermediate variable, then the outputs.
 
 Function signatures:
 
-* C: ``void NAME(const double *in1, ..., double *out1, ...)`` (C99, ``math.h``);
-* Python: ``def NAME(in1, ..., ): -> (out1, ...)`` with nested lists/sequences in,
-  numpy arrays out;
+* C: ``void NAME(const double *in1, ..., double *out1, ...)`` (C99, ``math.h``). The
+  file ``generate`` writes (:func:`print_files`) includes ``NAME.h``, one documented
+  prototype per function with an include guard (:func:`c_header`); :func:`print_program`
+  gives the self-contained file that the compiled path builds. Inputs a program does not
+  read are not unpacked (a group it does not read is cast to void): ``gcc -Wall -Wextra``
+  is silent;
+* Python: ``def NAME(in1, ...) -> out1, ...`` on numpy arrays, vectorized over a
+  leading sample axis: each input (k,) or (n, k), the outputs (rows, cols) or
+  (n, rows, cols) (1000 samples in one call);
 * Octave/MATLAB: ``function [out1, ...] = NAME(in1, ...)``, column vectors in,
   matrices out (1-based indexing);
-* LaTeX: an ``align*`` environment, one line per variable.
+* LaTeX: a document (article, amsmath), the variables in ``align*`` environments of at
+  most 40 lines with page breaks allowed, long sums broken over lines, names as read
+  (``\\ddot{q}_{1}``, ``\\tau_{1}``, :func:`latex_name`).
+
+C and Python print every expression with exactly the operators that
+:func:`~elastodyn.symbolic.core.count_ops` counts (:class:`_Emitter`: subtractions for
+negative terms, integer powers as products, the divisions of negative powers), numbers
+as the shortest repr of the double (17 significant digits where needed: exact round
+trip); the tests count the operators of the printed C on its tokens.
+
+A closed-loop robot's program also gets its loop closure (:func:`print_files` with a
+:class:`~elastodyn.symbolic.core.Closure`): the residual program, the Newton solve of the
+passive joints ``<closure>_solve`` (the library's continuation from home) and
+``NAME_qa``, the program from the actuated joints only; or, where the formulation has a
+closed form (the explicit rigid Delta), the program from the actuated joints as one more
+function.
 
 Branch-free selects (:class:`~elastodyn.symbolic.core.IsGreater` flags and
 :class:`~elastodyn.symbolic.core.Select`, from pivoted eliminations) print as ``(x > y)``
-and ``(f ? a : b)`` in C, ``(x > y)`` and ``(a if f else b)`` in Python, ``(x > y)`` and
+and ``(f ? a : b)`` in C, ``(x > y)`` and ``np.where(f, a, b)`` in Python, ``(x > y)`` and
 the masked ``((f).*(a) + (~(f)).*(b))`` in Octave, an Iverson bracket and ``cases`` in
 LaTeX; the header then also gives their counts.
 """
