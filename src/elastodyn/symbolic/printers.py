@@ -492,7 +492,7 @@ def _samples(*groups):
         a = np.asarray(x, dtype=float)
         if a.ndim not in (1, 2) or a.shape[-1] != k:
             raise ValueError(f"{name}: expected shape ({k},) or (n, {k}), got {a.shape}")
-        rows.append(a.reshape(-1, k))
+        rows.append(a.reshape(1 if a.ndim == 1 else a.shape[0], k))
     n = max(r.shape[0] for r in rows)
     for r, (_, _, name) in zip(rows, groups):
         if r.shape[0] not in (1, n):
