@@ -417,6 +417,9 @@ def test_generate_writes_c_and_header(tmp_path, capsys):
     assert _printed_ops(c, "prrrp_briot2013_inverse")[:3] == (
         doc["additions"], doc["multiplications"], doc["functions"])
     assert "prrrp_briot2013_inverse_qa" in c
+    assert main(["generate", "slider-crank-simeon"]) == 0       # standard output: the C
+    text = capsys.readouterr().out                              # alone, no header needed
+    assert '#include "' not in text and "int slider_crank_simeon_inverse_qa(" in text
     assert main(["generate", "slider-crank-simeon", "--lang", "python"]) == 0
     text = capsys.readouterr().out
     assert "def slider_crank_simeon_inverse_qa(" in text and "import numpy as np" in text

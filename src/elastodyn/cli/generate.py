@@ -127,7 +127,8 @@ def run(a) -> int:
                   "model": dict(model.options), "inputs": {"problem": problem},
                   "model_generation_time_s": getattr(prog, "generation_time_s", None)}
         title = f"{spec.name}, {model.formulation} {problem} program"
-    texts = print_files(prog, a.lang, closure)
+    # without --out the C goes to standard output alone: self-contained (no header)
+    texts = print_files(prog, a.lang, closure, standalone=not given(a, "out"))
     gen_time = time.perf_counter() - t0
     result, name = _result(a, prog, texts, fields, title, gen_time)
     flush_notes()
@@ -147,9 +148,6 @@ def run(a) -> int:
               f"{gen_time:.3g} s", file=sys.stderr)
         if not given(a, "out"):
             sys.stdout.write(texts[name])
-            if len(texts) > 1:
-                print(f"(with --out DIR also {', '.join(sorted(set(texts) - {name}))}, "
-                      "which it includes)", file=sys.stderr)
     if given(a, "out"):
         print(f"outputs written to {Path(a.out).resolve()} ({', '.join(texts)}, "
               "generate.json, summary.md)", file=sys.stderr)

@@ -749,16 +749,20 @@ def print_program(program: Program, lang: str) -> str:
     return _PRINTERS[lang](program)
 
 
-def print_files(program: Program, lang: str, closure: Closure | None = None) -> dict:
+def print_files(program: Program, lang: str, closure: Closure | Program | None = None,
+                standalone: bool = False) -> dict:
     """The files of ``program`` in ``lang``: {file name: text}. C: ``NAME.c`` including
     ``NAME.h`` (:func:`c_header`); with a ``closure`` (a closed-loop robot), the C and
     Python files add the loop closure: a :class:`~elastodyn.symbolic.core.Closure`
     (Newton, ``<closure>_solve``) and ``NAME_qa``, the function taking the actuated
     joints only; or a :class:`Program`, the model from the actuated joints in closed
-    form (printed as one more function). Octave and LaTeX: the program alone."""
+    form (printed as one more function). Octave and LaTeX: the program alone.
+    ``standalone``: the C file alone, declaring its functions itself (no header)."""
     if lang not in _PRINTERS:
         raise InputError("lang", lang, "one of " + ", ".join(LANGUAGES))
     name = program.name + EXTENSIONS[lang]
+    if lang == "c" and standalone:
+        return {name: _c(program, None, closure)}
     if lang == "c":
         h = program.name + ".h"
         return {name: _c(program, h, closure), h: c_header(program, closure)}
