@@ -381,6 +381,7 @@ def test_latex_names():
     assert latex_name("e2_rz1_d") == r"\dot{e}_{2,rz1}"
     assert latex_name("t12") == "t_{12}"
     assert latex_name("theta2") == r"\theta_{2}"
+    assert latex_name("Xx") == "X_{x}" and latex_name("Xdz") == r"\dot{X}_{z}"
 
 
 def test_latex_is_a_document(nepvp, tmp_path):

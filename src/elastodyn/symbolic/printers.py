@@ -649,8 +649,12 @@ def latex_name(name: str) -> str:
     r"""A readable LaTeX symbol for a printed name: ``q1_dd`` -> ``\ddot{q}_{1}``,
     ``q4_d`` -> ``\dot{q}_{4}``, ``tau`` -> ``\tau``, ``e2_rz1`` -> ``e_{2,rz1}``,
     ``edd`` -> ``\ddot{e}``, ``qd_a`` -> ``\dot{q}_{a}``, ``t12`` -> ``t_{12}``,
-    ``EI1`` -> ``\mathit{EI}_{1}``."""
+    ``EI1`` -> ``\mathit{EI}_{1}``, ``Xdz`` -> ``\dot{X}_{z}`` (a component)."""
     dots = 0
+    m = re.fullmatch(r"([A-Z])(d{0,2})([xyz])", name)
+    if m:
+        dot = {"": "{}", "d": "\\dot{{{}}}", "dd": "\\ddot{{{}}}"}[m.group(2)]
+        return dot.format(m.group(1)) + f"_{{{m.group(3)}}}"
     m = re.fullmatch(r"(.+?)_(d{1,2})", name)
     if m:
         name, dots = m.group(1), len(m.group(2))
