@@ -677,7 +677,7 @@ def latex_name(name: str) -> str:
     return nucleus + (f"_{{{sub}}}" if sub else "")
 
 
-def _latex_rhs(e, names: dict, width: int = 80) -> str:
+def _latex_rhs(e, names: dict, width: int = 64) -> str:
     """The LaTeX of ``e`` with the names of ``names``; a long sum broken before the term
     that passes ``width`` characters (a new, indented line of the alignment)."""
     e = tidy(sp.sympify(e))
@@ -705,7 +705,7 @@ def _tex_text(x: str) -> str:
 
 
 def _latex(p: Program) -> str:
-    """A compilable LaTeX document (article, amsmath): the header as text, then the
+    """A compilable LaTeX document (article, amsmath only): the header as text, then the
     variables and outputs in ``align*`` environments of at most 40 lines (page breaks
     allowed), long sums broken over lines, names as read (:func:`latex_name`)."""
     names = {s: latex_name(str(s)) for s in
@@ -713,8 +713,9 @@ def _latex(p: Program) -> str:
     head = _header_lines(p)
     doc = p.doc or {}
     out = ["% " + x for x in head]
-    out += [r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm]{geometry}",
+    out += [r"\documentclass[10pt,a4paper]{article}",
             r"\usepackage{amsmath}", r"\allowdisplaybreaks", r"\begin{document}",
+            r"\sloppy",
             r"\section*{" + _tex_text(head[0]) + "}", _tex_text(head[1]), "",
             r"\begin{itemize}"]
     for g, syms in p.inputs.items():
