@@ -144,7 +144,7 @@ def test_counts_of_sums_products_powers():
     cases = [sp.Mul(sp.Integer(-1), sp.Integer(2), x, evaluate=False) + y,
              -x - y, -x * y - z, -2.0 * x - y, 1 / x ** 2, -1 / x, x / (y ** 2 * z),
              x ** 3 * y ** -1, sp.sqrt(x) - 1 / sp.sqrt(y), 3.5 * sp.sign(x) - x,
-             sp.Float(1.0) * x + sp.Float(-1.0) * y * z]
+             sp.Float(1.0) * x + sp.Float(-1.0) * y * z, (x + y) ** 2 - z / (x - y) ** 3]
     for e in cases:
         p = Program("f", {"v": [x, y, z]}, [], {"o": sp.Matrix([tidy(e)])})
         text = print_program(p, "c")

@@ -16,7 +16,8 @@ Operator counts (:func:`count_ops`), per expression tree as printed:
   and a subtraction), unless that term is a number (``-2.0 - x``: a constant).
 * ``multiplications``: n - 1 for a product of n factors (a coefficient -1 is a sign, not
   a factor), one per division, and k - 1 for an integer power x**k (printed as a
-  product); x**-k is one division after the product.
+  product, the operators of a base that is not a symbol or number once per copy);
+  x**-k is one division after the product.
 * ``functions``: calls of sin, cos, sqrt, abs, ... (a non-integer power is a call of
   pow).
 * ``comparisons``: one per :class:`IsGreater` node, a flag (1.0 if x > y else 0.0)
@@ -257,15 +258,18 @@ def count_ops(expr) -> OpCount:
                 stack.append((t.base ** (-t.exp), False))
             continue
         if e.is_Pow:
+            copies = 1
             if e.exp.is_Integer:
                 k = int(e.exp)
                 m += abs(k) - 1 + (1 if k < 0 else 0)
+                if not e.base.is_Atom:
+                    copies = abs(k)     # printed (a + b)*(a + b): the base's operators twice
             elif e.exp == sp.Rational(1, 2) or e.exp == sp.Rational(-1, 2):
                 f += 1
                 m += 1 if e.exp < 0 else 0
             else:
                 f += 1
-            stack.append((e.base, False))
+            stack.extend([(e.base, False)] * copies)
             continue
         if isinstance(e, (IsGreater, Select)):
             if isinstance(e, IsGreater):
