@@ -1,5 +1,7 @@
-"""``elastodyn generate ROBOT``: the symbolic model as code (C, Python, Octave, LaTeX) with
-its operator counts."""
+"""``elastodyn generate ROBOT``: the symbolic model as code (C with its header, Python
+vectorized over samples, Octave, a LaTeX document) with its operator counts; for a
+closed-loop robot the C and Python also hold the loop closure, so that the model can be
+called with the actuated joints only (:func:`~elastodyn.symbolic.printers.print_files`)."""
 from __future__ import annotations
 
 import sys
@@ -22,7 +24,12 @@ def register(sub):
                                    "Khalil 2013: inverse, direct or model problem), "
                                    "assumed modes (Yu & Chen 2019: M, H, N, F, B), or the "
                                    "explicit rigid Delta (Asadi & Heydari 2020: M, C, G, J). "
-                                   "ROBOT 'arm' is an N-link arm with symbolic parameters.")
+                                   "C: NAME.c and its header NAME.h (with --out); "
+                                   "Python: functions of arrays of samples (n, k). For a "
+                                   "closed-loop robot the C and Python add the loop "
+                                   "closure and NAME_qa, the model from the actuated "
+                                   "joints only. ROBOT 'arm' is an N-link arm with "
+                                   "symbolic parameters.")
     add_robot(g)
     g.add_argument("--lang", default=None, help="one of " + ", ".join(LANGUAGES) + " (c)")
     g.add_argument("--problem", help="nepvp: inverse (tau, elastic accelerations), direct "
@@ -36,25 +43,26 @@ def register(sub):
     g.set_defaults(func="generate")
 
 
-def _result(a, prog, text, fields: dict, title: str, gen_time: float):
+def _result(a, prog, texts: dict, fields: dict, title: str, gen_time: float):
     """The generate result in the one layout of every verb (a Result: the operator
     counts as quantities, the options in ``model`` and ``inputs``, the times in
-    ``run``); its output set adds the generated file to generate.json and summary.md."""
+    ``run``); its output set adds the generated files (``texts``: {name: text}; C: the
+    .c and its .h) to generate.json and summary.md."""
     from ..analysis.results import Result
-    from ..symbolic import EXTENSIONS
     ops = prog.ops()
-    name = prog.name + EXTENSIONS[a.lang]
+    name = next(iter(texts))
 
     class Generated(Result):
         def files(self, formats=("png",)):
             out = super().files(formats)
-            out[name] = text
+            out.update(texts)
             names = sorted(list(out))
             out["summary.md"] = self.summary_md(names)
             return out
 
     q = {**ops.to_dict(), "intermediate_variables": len(prog.assignments),
-         "file": None if a.out is None else str(Path(a.out) / name)}
+         "file": None if a.out is None else str(Path(a.out) / name),
+         "files": sorted(texts)}
     run = {"generation_time_s": gen_time}
     if fields.get("model_generation_time_s") is not None:
         run["model_generation_time_s"] = fields["model_generation_time_s"]
@@ -88,13 +96,15 @@ def _formulation(a, spec):
 def run(a) -> int:
     from .._validate import choice
     from ..formulations.registry import formulations_for, get
-    from ..symbolic import LANGUAGES, print_program
+    from ..symbolic import LANGUAGES
+    from ..symbolic.printers import print_files
     a.lang = a.lang or "c"
     choice("--lang", a.lang, LANGUAGES)
     if given(a, "out"):
         from ..io.output_set import check_output_folder
         check_output_folder(a.out)
     t0 = time.perf_counter()
+    closure = None
     if a.robot == "arm":
         prog, fields, title = _symbolic_arm(a)
     else:
@@ -110,13 +120,17 @@ def run(a) -> int:
         problem = a.problem or problems[0]
         choice("--problem", problem, problems)
         prog = model.program(problem)
+        export_closure = getattr(model, "export_closure", None)
+        if export_closure is not None:
+            closure = export_closure()
         fields = {"robot": spec.name, "formulation": model.formulation,
                   "model": dict(model.options), "inputs": {"problem": problem},
                   "model_generation_time_s": getattr(prog, "generation_time_s", None)}
         title = f"{spec.name}, {model.formulation} {problem} program"
-    text = print_program(prog, a.lang)
+    # without --out the C goes to standard output alone: self-contained (no header)
+    texts = print_files(prog, a.lang, closure, standalone=not given(a, "out"))
     gen_time = time.perf_counter() - t0
-    result, name = _result(a, prog, text, fields, title, gen_time)
+    result, name = _result(a, prog, texts, fields, title, gen_time)
     flush_notes()
     if getattr(a, "applied_sets", None):
         import dataclasses
@@ -133,10 +147,10 @@ def run(a) -> int:
               f"{len(prog.assignments)} intermediate variables; generated in "
               f"{gen_time:.3g} s", file=sys.stderr)
         if not given(a, "out"):
-            sys.stdout.write(text)
+            sys.stdout.write(texts[name])
     if given(a, "out"):
-        print(f"outputs written to {Path(a.out).resolve()} ({name}, generate.json, "
-              "summary.md)", file=sys.stderr)
+        print(f"outputs written to {Path(a.out).resolve()} ({', '.join(texts)}, "
+              "generate.json, summary.md)", file=sys.stderr)
     return 0
 
 

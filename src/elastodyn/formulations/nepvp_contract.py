@@ -262,3 +262,9 @@ class NEPVPContract(NonlinearModel):
         """The symbolic straight-line program of ``problem`` (model, inverse, direct,
         closure, kinematics) in the model's own coordinates (joint variables)."""
         return self.model.program(problem)
+
+    def export_closure(self):
+        """The loop closure printed next to an exported program (a
+        :class:`~elastodyn.symbolic.core.Closure`, ``generate``), None for an open
+        chain (no passive joint)."""
+        return self.model.export_closure()

@@ -34,10 +34,14 @@ from ..description.tree import TreeRobot
 from ..exceptions import InputError, ModelError
 from ..symbolic.compiled import compile_program
 from ..symbolic.complex_eval import ComplexProgram
-from ..symbolic.core import Program, identifier
+from ..symbolic.core import Closure, Program, identifier
 from .nepvp import NEPVPSymbols, generate_nepvp
 
-__all__ = ["NEPVPModel", "PROBLEMS"]
+__all__ = ["NEPVPModel", "PROBLEMS", "CLOSURE_STEP"]
+
+CLOSURE_STEP = 0.05
+"""Largest step [m or rad] of the continuation along q_a from the home configuration
+that :meth:`NEPVPModel.closure` (and the exported closure) takes without a guess."""
 
 PROBLEMS = {
     "model": (("q", "e", "qd_a", "ed"), ("M", "c")),
@@ -187,13 +191,24 @@ class NEPVPModel:
         if guess is not None:
             return self._newton(qa, e, real_array(guess)[self.passive], tol, max_iter)
         start = self.home[self.actuated]
-        steps = max(1, int(np.ceil(np.abs(qa - start).max() / 0.05)))
+        steps = max(1, int(np.ceil(np.abs(qa - start).max() / CLOSURE_STEP)))
         qp = self.home[self.passive]
         for k in range(1, steps + 1):
             q = self._newton(start + (qa - start) * k / steps, e * k / steps, qp, tol,
                              max_iter)
             qp = q[self.passive]
         return q
+
+    def export_closure(self, tol: float = 1e-12, max_iter: int = 50):
+        """The loop closure for exported code (:class:`~elastodyn.symbolic.core.Closure`):
+        the closure program, the actuated and passive joints, the home configuration and
+        the solve of :meth:`closure` (continuation in steps of 0.05 m or rad, Newton to
+        max |h| < ``tol``); None without passive joints (an open chain)."""
+        if len(self.passive) == 0:
+            return None
+        return Closure(self.program("closure"), tuple(int(i) for i in self.actuated),
+                       tuple(int(i) for i in self.passive),
+                       tuple(float(v) for v in self.home), CLOSURE_STEP, tol, max_iter)
 
     def _newton(self, qa, e, qp, tol, max_iter):
         if len(self.passive) == 0:              # one leg: nothing to close

@@ -138,3 +138,10 @@ class RigidDeltaContract(NonlinearModel):
             raise InputError("--problem", problem, "model (M, C, G, J) for a rigid Delta")
         from .rigid_delta_symbolic import generate_explicit_delta
         return generate_explicit_delta(self.robot)
+
+    def export_closure(self):
+        """The loop closure printed next to the exported model (``generate``): the same
+        model from the actuated joints, X by the closed-form forward kinematics
+        (:func:`~.rigid_delta_symbolic.generate_explicit_delta_actuated`)."""
+        from .rigid_delta_symbolic import generate_explicit_delta_actuated
+        return generate_explicit_delta_actuated(self.robot)

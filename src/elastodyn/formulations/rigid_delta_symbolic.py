@@ -14,6 +14,13 @@ Decision: the actuated angles q are inputs next to X and Xd (a controller reads 
 its encoders), so the program needs no inverse kinematics and no branch choice (Kuo's
 and Asadi's elbow-out rule is a comparison); q and X must belong together (give the
 inverse kinematics' q, :meth:`DeltaKinematics.inverse_kinematics`).
+
+For a controller that reads only its encoders, :func:`generate_explicit_delta_actuated`
+closes the loops in closed form: the program ``<name>_qa`` takes q and qd, computes X by
+the three-sphere intersection of :meth:`DeltaKinematics.forward_kinematics` (the
+solution of larger Z, Z down: the working mode) and Xd = J^-1 qd (Cramer's rule: no
+pivot to choose; singular where det J = 0), then M, C, G, J as above, and returns X and
+Xd too.
 """
 from __future__ import annotations
 
@@ -25,7 +32,7 @@ from ..description.delta import RigidDelta
 from ..exceptions import InputError
 from ..symbolic.core import Program, Recorder, Timer
 
-__all__ = ["generate_explicit_delta"]
+__all__ = ["generate_explicit_delta", "generate_explicit_delta_actuated"]
 
 
 def generate_explicit_delta(robot: RigidDelta) -> Program:
@@ -52,6 +59,68 @@ def generate_explicit_delta(robot: RigidDelta) -> Program:
         out = _generate(robot, rec, sp.Matrix(X), sp.Matrix(Xd), q)
         prog = Program(name, {"X": X, "Xd": Xd, "q": q}, rec.assignments, out, doc).pruned()
     return Program(name, prog.inputs, prog.assignments, out, doc, timer.seconds)
+
+
+def generate_explicit_delta_actuated(robot: RigidDelta) -> Program:
+    """The program ``<name>_qa`` with inputs q (3) [rad], qd (3) [rad/s] and outputs M,
+    C, G, J (as :func:`generate_explicit_delta`), X (3) [m], Xd (3) [m/s] (module
+    docstring: closed-form forward kinematics, Xd = J^-1 qd)."""
+    if not isinstance(robot, RigidDelta):
+        raise InputError("robot", type(robot).__name__, "a RigidDelta")
+    geo = robot.geometry
+    name = "delta_" + re.sub(r"\W", "_", robot.name) + "_qa"
+    doc = {"title": f"{robot.name}: rigid Delta, explicit model of Asadi & Heydari 2020 "
+                    "(eqs. 39-42) from the actuated joints: X by the three-sphere "
+                    "intersection (larger Z, Z down), Xd = J^-1 qd; M Xdd + C Xd + G = "
+                    "J^T (tau - tau_fric)",
+           "inputs": {"q": f"actuated angles [rad] ({geo.convention} convention)",
+                      "qd": "actuated rates [rad/s]"},
+           "outputs": {"M": "task-space mass matrix [kg]",
+                       "C": "velocity matrix [kg/s] (C Xd: Coriolis and centrifugal forces)",
+                       "G": "gravity forces [N]", "J": "qd = J Xd [rad/m] (rows: legs)",
+                       "X": "platform centre position [m] (world frame, Z down)",
+                       "Xd": "platform velocity [m/s]"}}
+    with Timer() as timer:
+        q = [sp.Symbol(f"q{i + 1}", real=True) for i in range(3)]
+        qd = [sp.Symbol(f"q{i + 1}_d", real=True) for i in range(3)]
+        rec = Recorder("t")
+        X = _forward_kinematics(robot, rec, q)
+        J = _generate(robot, rec, X, sp.zeros(3, 1), q)["J"]       # J needs no Xd
+        adj = rec.matrix(J.adjugate())
+        det = rec((J[0, :] * adj[:, 0])[0])
+        inv = rec(1 / det)
+        Xd = rec.matrix(adj * sp.Matrix(qd) * inv)
+        out = _generate(robot, rec, X, Xd, q)
+        out["X"], out["Xd"] = X, Xd
+        prog = Program(name, {"q": q, "qd": qd}, rec.assignments, out, doc).pruned()
+    return Program(name, prog.inputs, prog.assignments, out, doc, timer.seconds)
+
+
+def _forward_kinematics(robot, rec, q) -> sp.Matrix:
+    """X(q): the point at distance L2 from the three sphere centres C_i = B_i - r_B e_i
+    (elbows B_i = A_i + L1 y_i), on the side of larger Z (as
+    :meth:`~elastodyn.kinematics.delta.DeltaKinematics.forward_kinematics`): the
+    circumcentre F of the centres plus sqrt(L2^2 - |F - C_0|^2) along the unit normal of
+    their plane, turned towards +Z."""
+    geo = robot.geometry
+    L1, s_ = geo.upper_length, geo.sign
+    c = []
+    for i, e in enumerate(geo.radial):
+        ex, ey = _f(e[0]), _f(e[1])
+        cq, sq = rec(sp.cos(q[i])), rec(sp.sin(q[i]))
+        r = _f(geo.base_radius - geo.platform_radius)
+        c.append(rec.matrix(sp.Matrix([r * ex + _f(L1) * cq * ex, r * ey + _f(L1) * cq * ey,
+                                       -_f(L1 * s_) * sq])))
+    a, b = rec.matrix(c[1] - c[0]), rec.matrix(c[2] - c[0])
+    n = rec.matrix(a.cross(b))
+    nn = rec((n.T * n)[0])
+    aa, bb = rec((a.T * a)[0]), rec((b.T * b)[0])
+    w = rec.matrix((aa * b - bb * a).cross(n))
+    inv2nn = rec(1 / (2 * nn))
+    d = rec.matrix(w * inv2nn)                       # F - C_0
+    h = rec(sp.sqrt(_f(geo.lower_length ** 2) - (d.T * d)[0]))
+    k = rec(h * sp.sign(n[2]) / sp.sqrt(nn))
+    return rec.matrix(c[0] + d + k * n)
 
 
 def _f(x) -> sp.Float:

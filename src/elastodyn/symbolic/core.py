@@ -11,10 +11,13 @@ end, the IVs that do not reach the requested outputs are removed by one backward
 Operator counts (:func:`count_ops`), per expression tree as printed:
 
 * ``additions``: n - 1 for a sum of n terms (a term with a negative coefficient is a
-  subtraction, not a multiplication by -1); a lone negation ``-x`` counts as one.
+  subtraction, not a multiplication by -1); a lone negation ``-x`` counts as one, and so
+  does the leading sign of a sum whose terms are all negative (``-x - y``: a negation
+  and a subtraction), unless that term is a number (``-2.0 - x``: a constant).
 * ``multiplications``: n - 1 for a product of n factors (a coefficient -1 is a sign, not
   a factor), one per division, and k - 1 for an integer power x**k (printed as a
-  product); x**-k is one division after the product.
+  product, the operators of a base that is not a symbol or number once per copy);
+  x**-k is one division after the product.
 * ``functions``: calls of sin, cos, sqrt, abs, ... (a non-integer power is a call of
   pow).
 * ``comparisons``: one per :class:`IsGreater` node, a flag (1.0 if x > y else 0.0)
@@ -27,6 +30,11 @@ Programs without comparisons and selects (every model that needs no pivoting) ha
 same three counts as before these two were introduced; the two new counts are zero.
 Comparisons and selects are counted apart from the arithmetic: each is one machine
 instruction (a compare, a conditional move), neither an addition nor a multiplication.
+
+The printers (:mod:`~elastodyn.symbolic.printers`) print every expression exactly as
+counted (a test counts the operators of the printed C). The recorder removes the factors
+and exponents ``Float(1.0)`` and ``Float(-1.0)`` that numeric parameters leave (a shape
+function value 1, a sign): ``1.0*x`` is ``x`` (:func:`tidy`).
 
 Identical right-hand sides are recorded once (common subexpressions found by hashing),
 which also removes the work that the recursions repeat.
@@ -43,7 +51,7 @@ import sympy as sp
 from ..exceptions import InputError
 
 __all__ = ["Recorder", "Program", "OpCount", "count_ops", "IsGreater", "Select",
-           "identifier", "is_identifier"]
+           "identifier", "is_identifier", "tidy", "Closure", "mul_parts"]
 
 
 # ---------------------------------------------------------------------- select nodes
@@ -191,8 +199,30 @@ class OpCount:
                 "selects": self.selects}
 
 
+def mul_parts(e) -> tuple:
+    """A product as printed: (negative, coefficient, factors) with the product of its
+    number factors split into a sign and a coefficient (None if it is 1 in magnitude):
+    ``-2*x*y`` -> (True, 2, [x, y]), ``-x`` -> (True, None, [x]) (sympy may keep
+    ``Mul(-1, 2, x)`` unfolded: it is ``-2*x`` here)."""
+    c = sp.Integer(1)
+    rest = []
+    for t in e.args:
+        if t.is_Number:
+            c = c * t
+        else:
+            rest.append(t)
+    neg = bool(c.is_negative)
+    c = -c if neg else c
+    return neg, (None if c == 1 else c), rest
+
+
 def _is_neg(e) -> bool:
-    return e.is_Mul and e.args[0].is_Number and e.args[0].is_negative
+    return e.is_Mul and mul_parts(e)[0]
+
+
+def _leads_with_number(t) -> bool:
+    """A sum's negative term that prints as a negative literal first (``-2.0*x``)."""
+    return t.is_Number or (t.is_Mul and mul_parts(t)[1] is not None)
 
 
 def count_ops(expr) -> OpCount:
@@ -207,38 +237,39 @@ def count_ops(expr) -> OpCount:
             continue
         if e.is_Add:
             a += len(e.args) - 1
+            if all(_is_neg(t) or (t.is_Number and t.is_negative) for t in e.args) and \
+                    not _leads_with_number(e.args[0]):
+                a += 1  # -x - y: the leading sign is a negation
             for t in e.args:
                 stack.append((t, True))
             continue
         if e.is_Mul:
-            args = list(e.args)
-            sign = args[0].is_Number and args[0].is_negative
-            if args[0] == -1:
-                args = args[1:]
-                if not in_sum:
-                    a += 1  # a lone negation (other signs fold into the constant)
-            elif sign:
-                args[0] = -args[0]
+            neg, coef, args = mul_parts(e)
+            if neg and coef is None and not in_sum:
+                a += 1  # a lone negation (other signs fold into the constant)
+            if coef is not None:
+                args = [coef] + args
             num = [t for t in args if not (t.is_Pow and t.exp.is_Integer and t.exp < 0)]
             den = [t for t in args if t.is_Pow and t.exp.is_Integer and t.exp < 0]
             m += max(len(num) - 1, 0) + len(den)
-            if not num:  # 1/x: one division (already counted in len(den))
-                pass
             for t in num:
                 stack.append((t, False))
             for t in den:
                 stack.append((t.base ** (-t.exp), False))
             continue
         if e.is_Pow:
+            copies = 1
             if e.exp.is_Integer:
                 k = int(e.exp)
                 m += abs(k) - 1 + (1 if k < 0 else 0)
+                if not e.base.is_Atom:
+                    copies = abs(k)     # printed (a + b)*(a + b): the base's operators twice
             elif e.exp == sp.Rational(1, 2) or e.exp == sp.Rational(-1, 2):
                 f += 1
                 m += 1 if e.exp < 0 else 0
             else:
                 f += 1
-            stack.append((e.base, False))
+            stack.extend([(e.base, False)] * copies)
             continue
         if isinstance(e, (IsGreater, Select)):
             if isinstance(e, IsGreater):
@@ -256,6 +287,14 @@ def count_ops(expr) -> OpCount:
         raise InputError("expression", type(e).__name__,
                          "sums, products, powers, functions, IsGreater, Select")
     return OpCount(a, m, f, cmp, sel)
+
+
+def tidy(expr):
+    """``expr`` with every ``Float(1.0)`` and ``Float(-1.0)`` made the integer 1 or -1
+    (exact: the same double), so that ``1.0*x`` becomes ``x`` and ``-1.0*x`` ``-x``."""
+    e = sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr
+    ones = {f: sp.Integer(int(f)) for f in e.atoms(sp.Float) if float(f) in (1.0, -1.0)}
+    return e.xreplace(ones) if ones else e
 
 
 def _is_trivial(e) -> bool:
@@ -279,7 +318,7 @@ class Recorder:
         self._by_expr: dict = {}
 
     def __call__(self, expr):
-        e = sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr
+        e = tidy(expr)
         if _is_trivial(e):
             return e
         s = self._by_expr.get(e)
@@ -406,3 +445,49 @@ class Timer:
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self.t0
+
+
+@dataclass(frozen=True)
+class Closure:
+    """The loop closure of a closed-loop robot, for the printers: the passive joints from
+    the actuated ones, so that an exported program taking every joint (input group
+    ``q``) can be called with the actuated joints only.
+
+    The printed solve is the library's (:meth:`~elastodyn.formulations.nepvp_model.
+    NEPVPModel.closure`, Briot & Khalil 2013 eq. 31): Newton on the residual h(q, e) = 0
+    of ``program`` (inputs ``q`` (every joint, joint order) and ``e``; outputs ``h``
+    (n_p) and ``D`` = dh/dq_p (n_p x n_p)) for the passive joints, from ``home``
+    reached by continuation along q_a (and e) in ``steps = max(1, ceil(max|q_a -
+    home_a| / step))`` equal steps, each Newton run stopping at max|h| < ``tol`` (m,
+    rad) within ``max_iter`` iterations.
+
+    Parameters
+    ----------
+    program : Program
+    actuated, passive : tuple of int
+        Indices of the actuated and passive joints in ``q`` (together: every joint).
+    home : tuple of float
+        The joint vector the continuation starts from [m or rad].
+    """
+
+    program: Program
+    actuated: tuple
+    passive: tuple
+    home: tuple
+    step: float = 0.05
+    tol: float = 1e-12
+    max_iter: int = 50
+
+    def __post_init__(self):
+        ins = list(self.program.inputs)
+        if ins[:1] != ["q"] or not set(ins) <= {"q", "e"}:
+            raise InputError("closure.program inputs", ins, "q (every joint) and e")
+        if list(self.program.outputs) != ["h", "D"]:
+            raise InputError("closure.program outputs", list(self.program.outputs),
+                             "h and D")
+        nj = len(self.program.inputs["q"])
+        if sorted(tuple(self.actuated) + tuple(self.passive)) != list(range(nj)) or \
+                len(self.home) != nj or not self.passive:
+            raise InputError("closure joints", (self.actuated, self.passive),
+                             f"a partition of the {nj} joints with passive ones, and "
+                             f"{nj} home values")

@@ -7,16 +7,37 @@ assignment per intermediate variable, then the outputs.
 
 Function signatures:
 
-* C: ``void NAME(const double *in1, ..., double *out1, ...)`` (C99, ``math.h``);
-* Python: ``def NAME(in1, ..., ): -> (out1, ...)`` with nested lists/sequences in,
-  numpy arrays out;
+* C: ``void NAME(const double *in1, ..., double *out1, ...)`` (C99, ``math.h``). The
+  file ``generate`` writes (:func:`print_files`) includes ``NAME.h``, one documented
+  prototype per function with an include guard (:func:`c_header`); :func:`print_program`
+  gives the self-contained file that the compiled path builds. Inputs a program does not
+  read are not unpacked (a group it does not read is cast to void): ``gcc -Wall -Wextra``
+  is silent;
+* Python: ``def NAME(in1, ...) -> out1, ...`` on numpy arrays, vectorized over a
+  leading sample axis: each input (k,) or (n, k), the outputs (rows, cols) or
+  (n, rows, cols) (1000 samples in one call);
 * Octave/MATLAB: ``function [out1, ...] = NAME(in1, ...)``, column vectors in,
   matrices out (1-based indexing);
-* LaTeX: an ``align*`` environment, one line per variable.
+* LaTeX: a document (article, amsmath), the variables in ``align*`` environments of at
+  most 40 lines with page breaks allowed, long sums broken over lines, names as read
+  (``\\ddot{q}_{1}``, ``\\tau_{1}``, :func:`latex_name`).
+
+C and Python print every expression with exactly the operators that
+:func:`~elastodyn.symbolic.core.count_ops` counts (:class:`_Emitter`: subtractions for
+negative terms, integer powers as products, the divisions of negative powers), numbers
+as the shortest repr of the double (17 significant digits where needed: exact round
+trip); the tests count the operators of the printed C on its tokens.
+
+A closed-loop robot's program also gets its loop closure (:func:`print_files` with a
+:class:`~elastodyn.symbolic.core.Closure`): the residual program, the Newton solve of the
+passive joints ``<closure>_solve`` (the library's continuation from home) and
+``NAME_qa``, the program from the actuated joints only; or, where the formulation has a
+closed form (the explicit rigid Delta), the program from the actuated joints as one more
+function.
 
 Branch-free selects (:class:`~elastodyn.symbolic.core.IsGreater` flags and
 :class:`~elastodyn.symbolic.core.Select`, from pivoted eliminations) print as ``(x > y)``
-and ``(f ? a : b)`` in C, ``(x > y)`` and ``(a if f else b)`` in Python, ``(x > y)`` and
+and ``(f ? a : b)`` in C, ``(x > y)`` and ``np.where(f, a, b)`` in Python, ``(x > y)`` and
 the masked ``((f).*(a) + (~(f)).*(b))`` in Octave, an Iverson bracket and ``cases`` in
 LaTeX; the header then also gives their counts.
 """
@@ -25,15 +46,14 @@ from __future__ import annotations
 import re
 
 import sympy as sp
-from sympy.codegen.rewriting import create_expand_pow_optimization
 
 from .._version import __version__
 from ..exceptions import InputError
-from .core import Program
+from .core import Closure, IsGreater, Program, Select, mul_parts, tidy
 from .languages import EXTENSIONS, LANGUAGES
 
-__all__ = ["LANGUAGES", "print_program", "EXTENSIONS", "python_lines"]
-_expand_pow = create_expand_pow_optimization(8)
+__all__ = ["LANGUAGES", "print_program", "print_files", "c_header", "EXTENSIONS",
+           "python_lines", "latex_name"]
 
 
 def _one_line(text) -> str:
@@ -62,50 +82,541 @@ def _header_lines(p: Program) -> list[str]:
     return [_one_line(x) for x in lines]
 
 
-def _c(p: Program) -> str:
-    head = [x.replace("*/", "* /") for x in _header_lines(p)]      # cannot close the comment
-    out = (["/*"] + [" * " + x if x else " *" for x in head]
-           + [" */", "#include <math.h>", "#ifndef M_PI  /* not in strict C99 */",
-              "#define M_PI 3.14159265358979323846", "#endif", ""])
+# ---------------------------------------------------------------------- expressions
+_ATOM, _MUL, _ADD = 3, 2, 1            # precedence of a printed expression
+
+_C_FUNCS = {"sin": "sin", "cos": "cos", "tan": "tan", "exp": "exp", "log": "log",
+            "asin": "asin", "acos": "acos", "atan": "atan", "atan2": "atan2",
+            "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "Abs": "fabs",
+            "sign": "elastodyn_sign", "sqrt": "sqrt", "pow": "pow"}
+_PY_FUNCS = {"sin": "np.sin", "cos": "np.cos", "tan": "np.tan", "exp": "np.exp",
+             "log": "np.log", "asin": "np.arcsin", "acos": "np.arccos", "atan": "np.arctan",
+             "atan2": "np.arctan2", "sinh": "np.sinh", "cosh": "np.cosh",
+             "tanh": "np.tanh", "Abs": "np.abs", "sign": "np.sign", "sqrt": "np.sqrt",
+             "pow": "np.power"}
+C_SIGN = ("static inline double elastodyn_sign(double x) { return (double)((x > 0.0) - "
+          "(x < 0.0)); }")
+"""The C helper that prints ``sign(x)`` (-1, 0 or 1; one function call in the counts)."""
+
+
+class _Emitter:
+    """Prints an expression with exactly the operators that
+    :func:`~elastodyn.symbolic.core.count_ops` counts (the printed C is checked against
+    the counts by a tokenizer in the tests): sums with their negative terms last as
+    subtractions, products with the divisions of negative integer powers after the
+    factors, integer powers as repeated products, numbers as the shortest repr of the
+    double (exact round trip: 17 significant digits where needed), ``sign`` as one call.
+
+    ``lang`` is "c" or "python" (numpy functions: the Python export evaluates arrays)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.funcs = _C_FUNCS if lang == "c" else _PY_FUNCS
+        self._memo: dict = {}
+
+    def __call__(self, e) -> str:
+        return self.p(sp.sympify(e))[0]
+
+    def p(self, e):
+        key = e
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._p(e)
+        return hit
+
+    def _num(self, v: float):
+        if v != v or v in (float("inf"), float("-inf")):
+            raise InputError("expression", repr(v), "finite numbers")
+        t = repr(float(v))
+        return t, (_ADD if t.startswith("-") else _ATOM)
+
+    def _p(self, e):
+        if e.is_Symbol:
+            return str(e), _ATOM
+        if e is sp.pi:
+            return ("M_PI" if self.lang == "c" else "np.pi"), _ATOM
+        if e.is_Number or e.is_NumberSymbol:
+            if e.is_Number and not e.is_real:
+                raise InputError("expression", str(e), "real numbers")
+            return self._num(float(e))
+        if e.is_Add:
+            return self._add(e)
+        if e.is_Mul:
+            return self._mul(e)
+        if e.is_Pow:
+            return self._pow(e)
+        if isinstance(e, IsGreater):
+            x, y = (self.par(a, _ADD + 1) for a in e.args)
+            return f"({x} > {y})", _ATOM
+        if isinstance(e, Select):
+            f, a, b = (self.p(x)[0] for x in e.args)
+            if self.lang == "c":
+                return f"({f} ? {a} : {b})", _ATOM
+            return f"np.where({f}, {a}, {b})", _ATOM
+        if isinstance(e, sp.Function):
+            name = type(e).__name__
+            if name not in self.funcs:
+                raise InputError("expression", name, "one of " + ", ".join(
+                    sorted(set(self.funcs) - {"pow"})) + ", IsGreater, Select")
+            args = ", ".join(self.p(a)[0] for a in e.args)
+            return f"{self.funcs[name]}({args})", _ATOM
+        raise InputError("expression", type(e).__name__,
+                         "sums, products, powers, functions, IsGreater, Select")
+
+    def par(self, e, prec: int) -> str:
+        t, q = self.p(e)
+        return t if q >= prec else f"({t})"
+
+    def _add(self, e):
+        pos, neg = [], []
+        for t in e.args:
+            if t.is_Number and t.is_negative:
+                neg.append(-t)
+            elif t.is_Mul and mul_parts(t)[0]:
+                neg.append(-t)
+            else:
+                pos.append(t)
+        parts = [self.par(t, _ADD) for t in pos]
+        text = " + ".join(parts)
+        for i, t in enumerate(neg):
+            # the terms after the first one are products or atoms: no parentheses needed
+            # for a subtraction of a product; a sum never appears here (flattened)
+            body = self.par(t, _MUL)
+            text = f"{text} - {body}" if text else f"-{body}"
+        return text, _ADD
+
+    def _mul(self, e):
+        neg, coef, args = mul_parts(e)
+        if coef is not None:
+            args = [coef] + args
+        num = [t for t in args if not (t.is_Pow and t.exp.is_Integer and t.exp < 0)]
+        den = [t.base ** (-t.exp) for t in args if t.is_Pow and t.exp.is_Integer
+               and t.exp < 0]
+        text = "*".join(self.par(t, _ATOM) if i else self.par(t, _MUL)
+                        for i, t in enumerate(num)) if num else "1.0"
+        for t in den:
+            text += "/" + self.par(t, _ATOM)
+        if neg:
+            # -x*y is a negation (counted), -2.0*x a negative constant: a negated
+            # quotient without a coefficient, -(1.0/x), keeps its negation visible
+            if coef is None and not num:
+                text = f"({text})"
+            return "-" + text, _ADD
+        return text, _MUL
+
+    def _pow(self, e):
+        b, x = e.base, e.exp
+        if x.is_Integer:
+            k = int(x)
+            if k == 0:
+                return "1.0", _ATOM
+            base = self.par(b, _ATOM)
+            prod = "*".join([base] * abs(k))
+            if k > 0:
+                return prod, (_MUL if abs(k) > 1 else _ATOM)
+            return "1.0/" + (prod if abs(k) == 1 else f"({prod})"), _MUL
+        if x == sp.Rational(1, 2):
+            return f"{self.funcs['sqrt']}({self.p(b)[0]})", _ATOM
+        if x == sp.Rational(-1, 2):
+            return f"1.0/{self.funcs['sqrt']}({self.p(b)[0]})", _MUL
+        return f"{self.funcs['pow']}({self.p(b)[0]}, {self.p(x)[0]})", _ATOM
+
+
+def _used(p: Program) -> set:
+    """The symbols that the assignments and outputs read."""
+    used = set()
+    for _, e in p.assignments:
+        used |= e.free_symbols
+    for M in p.outputs.values():
+        for x in M:
+            used |= sp.sympify(x).free_symbols
+    return used
+
+
+def _c_comment(lines, indent="") -> list[str]:
+    head = [x.replace("*/", "* /") for x in lines]        # cannot close the comment
+    return ([indent + "/*"] + [indent + " * " + x if x else indent + " *" for x in head]
+            + [indent + " */"])
+
+
+def _c_signature(p: Program) -> str:
     args = [f"const double *{g}" for g in p.inputs] + [f"double *{g}" for g in p.outputs]
-    out.append(f"void {p.name}({', '.join(args)})")
-    out.append("{")
+    return f"void {p.name}({', '.join(args)})"
+
+
+def _c_function(p: Program) -> list[str]:
+    """The C function of ``p``: the inputs it reads unpacked into named constants (an
+    input group it does not read is cast to void: no unused-variable or unused-parameter
+    warning), one constant per intermediate variable, then the outputs."""
+    pr = _Emitter("c")
+    used = _used(p)
+    out = [_c_signature(p), "{"]
     for g, syms in p.inputs.items():
+        if not any(s in used for s in syms):
+            out.append(f"    (void){g};")
         for i, s in enumerate(syms):
-            out.append(f"    const double {s} = {g}[{i}];")
+            if s in used:
+                out.append(f"    const double {s} = {g}[{i}];")
     for s, e in p.assignments:
-        out.append(f"    const double {s} = {sp.ccode(_expand_pow(e))};")
+        out.append(f"    const double {s} = {pr(e)};")
     for g, M in p.outputs.items():
         for i, x in enumerate(M):
-            out.append(f"    {g}[{i}] = {sp.ccode(_expand_pow(sp.sympify(x)))};")
+            out.append(f"    {g}[{i}] = {pr(x)};")
     out.append("}")
+    return out
+
+
+_C_PRELUDE = ["#include <math.h>", "#include <stddef.h>", "#ifndef M_PI  /* not in strict C99 */",
+              "#define M_PI 3.14159265358979323846", "#endif"]
+
+
+def _needs_sign(programs) -> bool:
+    return any(e.has(sp.sign) for p in programs for _, e in p.assignments) or any(
+        sp.sympify(x).has(sp.sign) for p in programs for M in p.outputs.values()
+        for x in M)
+
+
+def _c(p: Program, header: str | None = None, extra=None) -> str:
+    """The C file of ``p``: self-contained (``header`` None: the file the compiled
+    path builds), or including ``header`` (the .h of :func:`c_header`) when written
+    next to it. ``extra`` (a :class:`~elastodyn.symbolic.core.Closure`): its residual
+    program and the Newton solve of the passive joints follow, with the function of
+    ``p`` taking the actuated joints only; a :class:`Program` (the closed form of the
+    same model from the actuated joints): its function follows."""
+    if isinstance(extra, Program):                  # a closed form: one more function
+        progs, extra = [p, extra], None
+    else:
+        progs = [p] + ([extra.program] if extra is not None else [])
+    out = _c_comment(_header_lines(p)) + _C_PRELUDE
+    if header is not None:
+        out.append(f'#include "{header}"')
+    if _needs_sign(progs):
+        out.append(C_SIGN)
+    out.append("")
+    for q in progs:
+        out += _c_function(q) + [""]
+    if extra is not None:
+        out += _c_closure(p, extra)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _c_closure(p: Program, cl: Closure) -> list[str]:
+    """The Newton solve of the passive joints (:class:`~elastodyn.symbolic.core.Closure`)
+    and the function of ``p`` taking the actuated joints."""
+    c = cl.program
+    na, npas, nj = len(cl.actuated), len(cl.passive), len(cl.home)
+    ne = len(c.inputs.get("e", ()))
+    has_e = "e" in c.inputs
+    e_arg = ", e_k" if has_e else ""
+    nums = ", ".join(repr(float(v)) for v in cl.home)
+    n = npas
+    out = _c_comment(_solve_doc(p, cl)[0]) + [
+        f"int {c.name}_solve(const double *q_a, const double *e, const double *guess, "
+        "double *q)",
+        "{",
+        f"    static const int act[{na}] = {{{', '.join(map(str, cl.actuated))}}};",
+        f"    static const int pas[{n}] = {{{', '.join(map(str, cl.passive))}}};",
+        f"    static const double home[{nj}] = {{{nums}}};",
+        f"    double qa_k[{na}], e_k[{max(ne, 1)}], h[{n}], D[{n * n}], qp[{n}];",
+        "    long steps = 1;",
+        f"    for (int i = 0; i < {na}; i++)",
+        "        if (!isfinite(q_a[i])) return 1;",
+        f"    for (int i = 0; i < {ne}; i++)",
+        "        if (!isfinite(e[i])) return 1;",
+        "    if (guess) {",
+        f"        for (int i = 0; i < {n}; i++) qp[i] = guess[pas[i]];",
+        "    } else {",
+        "        double dmax = 0.0;",
+        f"        for (int i = 0; i < {na}; i++) dmax = fmax(dmax, fabs(q_a[i] - "
+        "home[act[i]]));",
+        f"        if (dmax > {cl.step * 1e6!r}) return 1;   /* beyond a million steps */",
+        f"        steps = (long)ceil(dmax / {cl.step!r});",
+        "        if (steps < 1) steps = 1;",
+        f"        for (int i = 0; i < {n}; i++) qp[i] = home[pas[i]];",
+        "    }",
+        "    for (long k = 1; k <= steps; k++) {",
+        f"        for (int i = 0; i < {na}; i++)",
+        "            qa_k[i] = (k == steps || guess) ? q_a[i]",
+        "                      : home[act[i]] + (q_a[i] - home[act[i]]) * k / steps;",
+        f"        for (int i = 0; i < {ne}; i++)",
+        "            e_k[i] = (k == steps || guess) ? e[i] : e[i] * k / steps;",
+        "        int it;",
+        f"        for (it = 0; it < {cl.max_iter}; it++) {{",
+        f"            for (int i = 0; i < {na}; i++) q[act[i]] = qa_k[i];",
+        f"            for (int i = 0; i < {n}; i++) q[pas[i]] = qp[i];",
+        f"            {c.name}(q{e_arg}, h, D);",
+        "            double r = 0.0;",
+        f"            for (int i = 0; i < {n}; i++) {{",
+        "                const double a = fabs(h[i]);",
+        "                if (!(a <= r)) r = a;        /* NaN propagates */",
+        "            }",
+        f"            if (r < {cl.tol!r}) break;",
+        "            if (!(r < INFINITY)) return 1;",
+        f"            /* h := D^-1 h: LU with partial pivoting of D ({n} x {n}) */",
+        f"            for (int j = 0; j < {n}; j++) {{",
+        "                int m = j;",
+        f"                for (int i = j + 1; i < {n}; i++)",
+        f"                    if (fabs(D[i * {n} + j]) > fabs(D[m * {n} + j])) m = i;",
+        f"                if (!(D[m * {n} + j] != 0.0)) return 1;",
+        "                if (m != j) {",
+        f"                    for (int l = 0; l < {n}; l++) {{",
+        f"                        const double x = D[j * {n} + l];",
+        f"                        D[j * {n} + l] = D[m * {n} + l];",
+        f"                        D[m * {n} + l] = x;",
+        "                    }",
+        "                    const double x = h[j]; h[j] = h[m]; h[m] = x;",
+        "                }",
+        f"                for (int i = j + 1; i < {n}; i++) {{",
+        f"                    const double f = D[i * {n} + j] / D[j * {n} + j];",
+        f"                    for (int l = j; l < {n}; l++) D[i * {n} + l] -= f * D[j * {n} + l];",
+        "                    h[i] -= f * h[j];",
+        "                }",
+        "            }",
+        f"            for (int j = {n} - 1; j >= 0; j--) {{",
+        "                double x = h[j];",
+        f"                for (int l = j + 1; l < {n}; l++) x -= D[j * {n} + l] * h[l];",
+        f"                h[j] = x / D[j * {n} + j];",
+        "            }",
+        f"            for (int i = 0; i < {n}; i++) qp[i] -= h[i];",
+        "        }",
+        f"        if (it == {cl.max_iter}) return 1;",
+        "    }",
+        "    return 0;",
+        "}", ""]
+    if not has_e:
+        out = [x.replace("if (!isfinite(e[i])) return 1;", "(void)e;") for x in out]
+    rest = [g for g in p.inputs if g != "q"]
+    args = (["const double *q_a"] + [f"const double *{g}" for g in rest]
+            + [f"double *{g}" for g in p.outputs] + ["double *q"])
+    call = ", ".join(["qc"] + rest + list(p.outputs))
+    out += _c_comment(_solve_doc(p, cl)[1]) + [
+        f"int {p.name}_qa({', '.join(args)})", "{",
+        f"    double qc[{nj}];",
+        f"    if ({c.name}_solve(q_a, {'e' if 'e' in p.inputs else 'NULL'}, NULL, qc)) "
+        "return 1;",
+        f"    {p.name}({call});",
+        "    if (q)",
+        f"        for (int i = 0; i < {nj}; i++) q[i] = qc[i];",
+        "    return 0;", "}"]
+    return out
+
+
+def _qa_args(p: Program) -> list[str]:
+    rest = [g for g in p.inputs if g != "q"]
+    return (["const double *q_a"] + [f"const double *{g}" for g in rest]
+            + [f"double *{g}" for g in p.outputs] + ["double *q"])
+
+
+def _solve_doc(p: Program, cl: Closure) -> tuple[list[str], list[str]]:
+    c = cl.program
+    na, nj = len(cl.actuated), len(cl.home)
+    solve = [f"{c.name}_solve: loop closure, the passive joints from the actuated ones "
+             "(Briot & Khalil 2013 eq. 31).",
+             f"  q_a[{na}]: actuated joints (entries {list(cl.actuated)} of q) [m or rad]",
+             f"  e[{len(c.inputs.get('e', ()))}]: elastic coordinates (as {c.name})",
+             f"  guess[{nj}]: a joint vector near the solution, or NULL: continuation "
+             f"from the home configuration in steps of at most {cl.step} (m or rad)",
+             f"  q[{nj}]: out, every joint, loop closed (max |h| < {cl.tol:g})",
+             f"Newton on h(q, e) = 0 for the entries {list(cl.passive)} of q, at most "
+             f"{cl.max_iter} iterations per step; returns 0, or 1 if the loop does not "
+             "close (out of the workspace, singular D, input not finite)."]
+    rest = [g for g in p.inputs if g != "q"]
+    qa = [f"{p.name}_qa: {p.name} from the actuated joints: q = {c.name}_solve(q_a, e, "
+          f"NULL), then {p.name}(q, ...).",
+          f"  q_a[{na}]: actuated joints [m or rad]; "
+          + ", ".join(f"{g}[{len(p.inputs[g])}]" for g in rest) + f": as {p.name}",
+          f"  outputs: as {p.name}; q[{nj}]: out, the closed joint vector (NULL: not "
+          "returned)",
+          "Returns 0, or 1 if the loop does not close (the outputs are then not set)."]
+    return [_one_line(x) for x in solve], [_one_line(x) for x in qa]
+
+
+def c_header(p: Program, closure: Closure | None = None) -> str:
+    """The C header of the file :func:`print_files` writes for ``p``: an include guard
+    and one documented prototype per exported function."""
+    guard = re.sub(r"\W", "_", p.name).upper() + "_H"
+    out = _c_comment([f"{p.name}.h: prototypes of {p.name}.c (C99, link with -lm)",
+                      f"Generated by elastodyn {__version__}; do not edit (regenerate "
+                      "instead)."])
+    out += [f"#ifndef {guard}", f"#define {guard}", "", "#ifdef __cplusplus",
+            'extern "C" {', "#endif", "", "#include <stddef.h>", ""]
+    head = _header_lines(p)
+    out += _c_comment(head[:1] + head[2:]) + [_c_signature(p) + ";", ""]
+    if isinstance(closure, Program):
+        head = _header_lines(closure)
+        out += _c_comment(head[:1] + head[2:]) + [_c_signature(closure) + ";", ""]
+    elif closure is not None:
+        c = closure.program
+        head = _header_lines(c)
+        out += _c_comment(head[:1] + head[2:]) + [_c_signature(c) + ";", ""]
+        doc_solve, doc_qa = _solve_doc(p, closure)
+        out += _c_comment(doc_solve) + [
+            f"int {c.name}_solve(const double *q_a, const double *e, const double *guess, "
+            "double *q);", ""]
+        out += _c_comment(doc_qa) + [f"int {p.name}_qa({', '.join(_qa_args(p))});", ""]
+    out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */"]
     return "\n".join(out) + "\n"
 
 
-def python_lines(p: Program, name: str, expr, unpack, array_kw: str = "") -> list[str]:
+def python_lines(p: Program, name: str, expr, unpack, array_kw: str = "",
+                 prologue=(), store=None) -> list[str]:
     """The lines of a Python function ``name(inputs...)`` evaluating ``p`` up to its
-    return: each input group unpacked by ``unpack(group) -> source text``, the
-    assignments and the output arrays printed by ``expr(sympy expression) -> source
-    text`` (``np.array([...]<array_kw>).reshape(rows, cols)``). Shared by the exported
-    Python (:func:`print_program`) and the complex-step evaluator
-    (:class:`~elastodyn.symbolic.complex_eval.ComplexProgram`)."""
-    out = [f"def {name}({', '.join(p.inputs)}):"]
+    return: ``prologue`` (source lines of the body), each input group unpacked by
+    ``unpack(group) -> source text``, the assignments and the output arrays printed by
+    ``expr(sympy expression) -> source text`` (``np.array([...]<array_kw>).reshape(rows,
+    cols)``, or the lines of ``store(group, matrix)``). Shared by the exported Python
+    (:func:`print_program`, arrays of samples) and the complex-step evaluator
+    (:class:`~elastodyn.symbolic.complex_eval.ComplexProgram`, one sample)."""
+    out = [f"def {name}({', '.join(p.inputs)}):"] + list(prologue)
     for g, syms in p.inputs.items():
         if syms:
             out.append(f"    {', '.join(str(s) for s in syms)}, = {unpack(g)}")
     for s, e in p.assignments:
         out.append(f"    {s} = {expr(e)}")
     for g, M in p.outputs.items():
+        if store is not None:
+            out += store(g, M)
+            continue
         vals = ", ".join(expr(sp.sympify(x)) for x in M)
         out.append(f"    {g} = np.array([{vals}]{array_kw}).reshape({M.rows}, {M.cols})")
     return out
 
 
-def _python(p: Program) -> str:
+_PY_HELPERS = '''
+
+def _samples(*groups):
+    """Inputs as rows of samples: each (k,) or (n, k) array -> (1 or n, k) floats; the
+    number of samples n (groups of one row broadcast); True if every input was 1-D."""
+    rows = []
+    for x, k, name in groups:
+        a = np.asarray(x, dtype=float)
+        if a.ndim not in (1, 2) or a.shape[-1] != k:
+            raise ValueError(f"{name}: expected shape ({k},) or (n, {k}), got {a.shape}")
+        rows.append(a.reshape(1 if a.ndim == 1 else a.shape[0], k))
+    n = max(r.shape[0] for r in rows)
+    for r, (_, _, name) in zip(rows, groups):
+        if r.shape[0] not in (1, n):
+            raise ValueError(f"{name}: {r.shape[0]} samples, the other inputs {n}")
+    return rows, n, all(np.ndim(x) == 1 for x, _, _ in groups)
+
+
+def _result(single, outs):
+    outs = tuple(o[0] for o in outs) if single else tuple(outs)
+    return outs[0] if len(outs) == 1 else outs
+'''
+
+
+def _py_function(p: Program) -> list[str]:
+    pr = _Emitter("python")
+    shapes = ", ".join(f"{g} ({len(s)},) or (n, {len(s)})" for g, s in p.inputs.items())
+    outs = ", ".join(f"{g} (n, {M.rows}, {M.cols})" for g, M in p.outputs.items())
+    groups = ", ".join(f"({g}, {len(s)}, {g!r})" for g, s in p.inputs.items())
+    prologue = [f'    """{p.name}: inputs {shapes} (n samples); returns {outs} '
+                '(without the sample axis when every input is 1-D)."""']
+    if p.inputs:
+        prologue.append(f"    ({', '.join(p.inputs)},), _n, _single = _samples({groups})")
+    else:
+        prologue.append("    _n, _single = 1, True")
+
+    def store(g, M):
+        lines = [f"    {g} = np.zeros((_n, {M.rows * M.cols}))"]
+        for i, x in enumerate(M):
+            x = sp.sympify(x)
+            if x != 0:
+                lines.append(f"    {g}[:, {i}] = {pr(x)}")
+        return lines + [f"    {g} = {g}.reshape(_n, {M.rows}, {M.cols})"]
+
+    out = python_lines(p, p.name, pr, lambda g: f"{g}.T", prologue=prologue, store=store)
+    out.append(f"    return _result(_single, ({', '.join(p.outputs)},))")
+    return out
+
+
+def _py_closure(p: Program, cl: Closure) -> list[str]:
+    c = cl.program
+    na = len(cl.actuated)
+    ne = len(c.inputs.get("e", ()))
+    nj = len(cl.home)
+    e_call = ", e_k" if "e" in c.inputs else ""
+    solve_doc, qa_doc = _solve_doc(p, cl)
+    rest = [g for g in p.inputs if g != "q"]
+    e_arg = "e" if "e" in p.inputs else "np.zeros(0)"
+    return [
+        f"_ACT = np.array({list(cl.actuated)!r})",
+        f"_PAS = np.array({list(cl.passive)!r})",
+        f"_HOME = np.array([{', '.join(repr(float(v)) for v in cl.home)}])", "", "",
+        f"def {c.name}_solve(q_a, e, guess=None):",
+        '    """' + "\n    ".join(x.replace("NULL", "None") for x in solve_doc)
+        + f"\n    Arrays: q_a (n, {na}), e (n, {ne}), guess (n, {nj}) or 1-D; returns q "
+        f"(n, {nj})\n    (1-D for 1-D inputs); raises RuntimeError where the loop does "
+        'not close."""',
+        f"    (q_a, e), _n, _single = _samples((q_a, {na}, 'q_a'), (e, {ne}, 'e'))",
+        f"    q_a = np.broadcast_to(q_a, (_n, {na}))",
+        f"    e = np.broadcast_to(e, (_n, {ne}))",
+        "    if not (np.isfinite(q_a).all() and np.isfinite(e).all()):",
+        "        raise RuntimeError('loop closure: q_a and e must be finite')",
+        "    start = _HOME[_ACT]",
+        "    if guess is None:",
+        "        dmax = np.abs(q_a - start).max(axis=1)",
+        f"        if (dmax > {cl.step * 1e6!r}).any():",
+        "            raise RuntimeError('loop closure: q_a beyond a million continuation "
+        "steps')",
+        f"        steps = np.maximum(1, np.ceil(dmax / {cl.step!r})).astype(int)",
+        "        qp = np.tile(_HOME[_PAS], (_n, 1))",
+        "    else:",
+        f"        (guess,), _, _ = _samples((guess, {nj}, 'guess'))",
+        f"        qp = np.broadcast_to(guess, (_n, {nj}))[:, _PAS].copy()",
+        "        steps = np.ones(_n, dtype=int)",
+        f"    q = np.empty((_n, {nj}))",
+        "    for k in range(1, int(steps.max()) + 1):",
+        "        rows = np.nonzero(k <= steps)[0]",
+        "        s = steps[rows, None]",
+        "        last = (k == s) | (guess is not None)",
+        "        qa_k = np.where(last, q_a[rows], start + (q_a[rows] - start) * k / s)",
+        "        e_k = np.where(last, e[rows], e[rows] * k / s)",
+        "        qp_k = qp[rows]",
+        f"        q_k = np.empty((len(rows), {nj}))",
+        "        q_k[:, _ACT] = qa_k",
+        f"        for _ in range({cl.max_iter}):",
+        "            q_k[:, _PAS] = qp_k",
+        f"            h, D = {c.name}(q_k{e_call})",
+        "            h = h[:, :, 0]",
+        "            r = np.abs(h).max(axis=1)",
+        "            if not np.isfinite(r).all():",
+        "                raise RuntimeError('loop closure: the residual is not finite')",
+        f"            todo = r >= {cl.tol!r}",
+        "            if not todo.any():",
+        "                break",
+        "            qp_k[todo] -= np.linalg.solve(D[todo], h[todo][:, :, None])[:, :, 0]",
+        "        else:",
+        "            raise RuntimeError('loop closure did not converge at q_a = '",
+        "                               f'{q_a[rows][todo][0].tolist()}')",
+        "        qp[rows] = qp_k",
+        "        q[rows] = q_k",
+        "    return q[0] if _single else q", "", "",
+        f"def {p.name}_qa(q_a, {', '.join(rest)}):",
+        '    """' + "\n    ".join(x.replace("NULL", "None") for x in qa_doc)
+        + f"\n    Returns the outputs of {p.name}, then q (arrays of samples as "
+        f'{p.name})."""',
+        f"    q = {c.name}_solve(q_a, {e_arg})",
+        f"    res = {p.name}(q, {', '.join(rest)})",
+        "    return (*(res if isinstance(res, tuple) else (res,)), q)"]
+
+
+def _python(p: Program, closure: Closure | None = None) -> str:
     head = [x.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') for x in _header_lines(p)]
-    out = ['"""'] + head + ['"""', "import math", "", "import numpy as np", "", ""]
-    out += python_lines(p, p.name, sp.pycode, lambda g: f"[float(v) for v in {g}]")
-    out.append(f"    return {', '.join(p.outputs)}")
+    head += ["", "Vectorized: each input is one sample (k,) or n samples (n, k); the "
+             "outputs are then (rows, cols) or (n, rows, cols)."]
+    if isinstance(closure, Program):
+        head += [f"{closure.name}: the same model from the actuated joints (closed form)."]
+    elif closure is not None:
+        head += [f"{p.name}_qa takes the actuated joints q_a instead of q (loop closure: "
+                 f"{closure.program.name}_solve)."]
+    out = ['"""'] + head + ['"""', "import numpy as np"] + _PY_HELPERS.split("\n") + [""]
+    out += _py_function(p)
+    if isinstance(closure, Program):
+        out += ["", ""] + _py_function(closure)
+    elif closure is not None:
+        out += ["", ""] + _py_function(closure.program) + ["", ""] + _py_closure(p, closure)
     return "\n".join(out) + "\n"
 
 
@@ -117,27 +628,118 @@ def _octave(p: Program) -> str:
         for i, s in enumerate(syms):
             out.append(f"  {s} = {g}({i + 1});")
     for s, e in p.assignments:
-        out.append(f"  {s} = {sp.octave_code(e)};")
+        out.append(f"  {s} = {sp.octave_code(tidy(e))};")
     for g, M in p.outputs.items():
         out.append(f"  {g} = zeros({M.rows}, {M.cols});")
         for i in range(M.rows):
             for j in range(M.cols):
-                out.append(f"  {g}({i + 1}, {j + 1}) = {sp.octave_code(sp.sympify(M[i, j]))};")
+                out.append(f"  {g}({i + 1}, {j + 1}) = "
+                           f"{sp.octave_code(tidy(sp.sympify(M[i, j])))};")
     out.append("end")
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------------- LaTeX
+_GREEK = frozenset("""alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu
+xi pi rho sigma tau upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma
+Upsilon Phi Psi Omega""".split())
+
+
+def latex_name(name: str) -> str:
+    r"""A readable LaTeX symbol for a printed name: ``q1_dd`` -> ``\ddot{q}_{1}``,
+    ``q4_d`` -> ``\dot{q}_{4}``, ``tau`` -> ``\tau``, ``e2_rz1`` -> ``e_{2,rz1}``,
+    ``edd`` -> ``\ddot{e}``, ``qd_a`` -> ``\dot{q}_{a}``, ``t12`` -> ``t_{12}``,
+    ``EI1`` -> ``\mathit{EI}_{1}``, ``Xdz`` -> ``\dot{X}_{z}`` (a component)."""
+    dots = 0
+    m = re.fullmatch(r"([A-Z])(d{0,2})([xyz])", name)
+    if m:
+        dot = {"": "{}", "d": "\\dot{{{}}}", "dd": "\\ddot{{{}}}"}[m.group(2)]
+        return dot.format(m.group(1)) + f"_{{{m.group(3)}}}"
+    m = re.fullmatch(r"(.+?)_(d{1,2})", name)
+    if m:
+        name, dots = m.group(1), len(m.group(2))
+    else:
+        m = re.fullmatch(r"([A-Za-z])(d{1,2})(?:_(\w+))?", name)
+        if m:
+            name = m.group(1) + ("_" + m.group(3) if m.group(3) else "")
+            dots = len(m.group(2))
+    m = re.fullmatch(r"([A-Za-z]+)_?([A-Za-z0-9_]*)", name)
+    head, sub = (m.group(1), m.group(2)) if m else (name, "")
+    if head in _GREEK:
+        nucleus = "\\" + head
+    elif len(head) == 1:
+        nucleus = head
+    else:
+        nucleus = r"\mathit{" + head + "}"
+    if dots:
+        nucleus = ("\\dot{" if dots == 1 else "\\ddot{") + nucleus + "}"
+    sub = sub.strip("_").replace("_", ",")
+    return nucleus + (f"_{{{sub}}}" if sub else "")
+
+
+def _latex_rhs(e, names: dict, width: int = 64) -> str:
+    """The LaTeX of ``e`` with the names of ``names``; a long sum broken before the term
+    that passes ``width`` characters (a new, indented line of the alignment)."""
+    e = tidy(sp.sympify(e))
+    if not e.is_Add:
+        return sp.latex(e, symbol_names=names)
+    text, line = "", 0
+    for i, t in enumerate(sp.Add.make_args(e)):
+        neg = t.could_extract_minus_sign()
+        body = sp.latex(-t if neg else t, symbol_names=names)
+        piece = ("- " if neg else ("+ " if i else "")) + body
+        if line and line + len(piece) > width:
+            text += r" \\ &\qquad "
+            line = 0
+        elif text:
+            text += " "
+        text += piece
+        line += len(piece)
+    return text
+
+
+def _tex_text(x: str) -> str:
+    esc = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#",
+           "$": r"\$", "{": r"\{", "}": r"\}", "^": r"\^{}", "~": r"\~{}"}
+    return "".join(esc.get(ch, ch) for ch in x)
+
+
 def _latex(p: Program) -> str:
-    out = ["% " + x for x in _header_lines(p)] + [r"\begin{align*}"]
-    for s, e in p.assignments:
-        out.append(f"  {sp.latex(s)} &= {sp.latex(e)} \\\\")
+    """A compilable LaTeX document (article, amsmath only): the header as text, then the
+    variables and outputs in ``align*`` environments of at most 40 lines (page breaks
+    allowed), long sums broken over lines, names as read (:func:`latex_name`)."""
+    names = {s: latex_name(str(s)) for s in
+             [s for g in p.inputs.values() for s in g] + [s for s, _ in p.assignments]}
+    head = _header_lines(p)
+    doc = p.doc or {}
+    out = ["% " + x for x in head]
+    out += [r"\documentclass[10pt,a4paper]{article}",
+            r"\usepackage{amsmath}", r"\allowdisplaybreaks", r"\begin{document}",
+            r"\sloppy",
+            r"\section*{" + _tex_text(head[0]) + "}", _tex_text(head[1]), "",
+            r"\begin{itemize}"]
+    for g, syms in p.inputs.items():
+        vals = ", ".join(f"${names[s]}$" for s in syms)
+        out.append(rf"\item input \texttt{{{_tex_text(g)}}}: "
+                   f"{_tex_text(doc.get('inputs', {}).get(g, ''))}: {vals}")
     for g, M in p.outputs.items():
+        out.append(rf"\item output \texttt{{{_tex_text(g)}}} ({M.rows} $\times$ {M.cols}):"
+                   f" ${latex_name(g)}$, {_tex_text(doc.get('outputs', {}).get(g, ''))}")
+    out += [r"\end{itemize}", "", _tex_text(head[-1]), ""]
+    lines = [f"  {names[s]} &= {_latex_rhs(e, names)}" for s, e in p.assignments]
+    for g, M in p.outputs.items():
+        base = latex_name(g)
         for i in range(M.rows):
             for j in range(M.cols):
                 x = sp.sympify(M[i, j])
                 if x != 0:
-                    out.append(f"  \\mathrm{{{g}}}_{{{i + 1},{j + 1}}} &= {sp.latex(x)} \\\\")
-    out.append(r"\end{align*}")
+                    idx = f"{i + 1}" if M.cols == 1 else f"{i + 1},{j + 1}"
+                    lhs = (base[:-1] + "," + idx + "}" if "_{" in base
+                           else f"{base}_{{{idx}}}")
+                    lines.append(f"  {lhs} &= {_latex_rhs(x, names)}")
+    for k in range(0, len(lines), 40):          # bounded alignments (TeX's memory)
+        out += [r"\begin{align*}", " \\\\\n".join(lines[k:k + 40]), r"\end{align*}"]
+    out.append(r"\end{document}")
     return "\n".join(out) + "\n"
 
 
@@ -145,7 +747,30 @@ _PRINTERS = {"c": _c, "python": _python, "octave": _octave, "latex": _latex}
 
 
 def print_program(program: Program, lang: str) -> str:
-    """Source text of ``program`` in ``lang`` (one of LANGUAGES)."""
+    """Source text of ``program`` in ``lang`` (one of LANGUAGES); the C is one
+    self-contained file (the compiled path builds it)."""
     if lang not in _PRINTERS:
         raise InputError("lang", lang, "one of " + ", ".join(LANGUAGES))
     return _PRINTERS[lang](program)
+
+
+def print_files(program: Program, lang: str, closure: Closure | Program | None = None,
+                standalone: bool = False) -> dict:
+    """The files of ``program`` in ``lang``: {file name: text}. C: ``NAME.c`` including
+    ``NAME.h`` (:func:`c_header`); with a ``closure`` (a closed-loop robot), the C and
+    Python files add the loop closure: a :class:`~elastodyn.symbolic.core.Closure`
+    (Newton, ``<closure>_solve``) and ``NAME_qa``, the function taking the actuated
+    joints only; or a :class:`Program`, the model from the actuated joints in closed
+    form (printed as one more function). Octave and LaTeX: the program alone.
+    ``standalone``: the C file alone, declaring its functions itself (no header)."""
+    if lang not in _PRINTERS:
+        raise InputError("lang", lang, "one of " + ", ".join(LANGUAGES))
+    name = program.name + EXTENSIONS[lang]
+    if lang == "c" and standalone:
+        return {name: _c(program, None, closure)}
+    if lang == "c":
+        h = program.name + ".h"
+        return {name: _c(program, h, closure), h: c_header(program, closure)}
+    if lang == "python":
+        return {name: _python(program, closure)}
+    return {name: _PRINTERS[lang](program)}
