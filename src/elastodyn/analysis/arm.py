@@ -53,7 +53,7 @@ def clamped_link_frequencies(link: ArmLink, modes: int, basis: str = "sine",
 def cantilever_frequencies(link: ArmLink, count: int, tip_mass: float = 0.0,
                            tip_inertia: float = 0.0) -> np.ndarray:
     """Euler-Bernoulli cantilever with a tip body: omega_k = lam_k^2 sqrt(E I / (m L^3))
-    [rad/s], (count,), with lam_k the roots of
+    [rad/s], (count,), with lam_k the roots of::
 
         1 + cos(lam) cosh(lam) + r lam (cos(lam) sinh(lam) - sin(lam) cosh(lam))
           - j lam^3 (sin(lam) cosh(lam) + cos(lam) sinh(lam))

@@ -19,9 +19,9 @@ written as seven modified Denavit-Hartenberg rows (Khalil & Kleinfinger;
 :class:`~.tree.MDHJoint`: Rot(z, gamma) Trans(z, b) Rot(x, alpha) Trans(x, d)
 Rot(z, theta + q) Trans(z, r)):
 
-=================  ========  =====  =====================  ===============================
+=================  ========  =====  ======================  ===============================
 joint              parent    type   gamma, alpha, d, theta  what
-=================  ========  =====  =====================  ===============================
+=================  ========  =====  ======================  ===============================
 ``q<i>``           base      R, a   th, -s pi/2, r_A, 0     motor at A_i about s y_i: the
                                                             robot's actuated angle q_i
 ``upper<i>``       q<i>      fixed  0, s pi/2, 0, 0         frame x along A_iB_i, y = y_i:
@@ -37,7 +37,7 @@ joint              parent    type   gamma, alpha, d, theta  what
                                                             phi_2i) at rest)
 ``platform<i>``    d<i>_y    fixed  0, pi/2, -r_B, -th      the platform frame: origin P,
                                                             world axes (terminal of leg i)
-=================  ========  =====  =====================  ===============================
+=================  ========  =====  ======================  ===============================
 
 (R: revolute, a: actuated; s = +1 for the ``kuo2016`` convention, -1 for
 ``asadi2020``: the motor joint's variable is the robot's q_i, a right-handed rotation

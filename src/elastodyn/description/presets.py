@@ -1,4 +1,4 @@
-"""Named robots of the papers (``elastodyn ... ROBOT``)."""
+"""Named robots of the papers (the ROBOT argument of ``elastodyn VERB ROBOT``)."""
 from __future__ import annotations
 
 from ..exceptions import InputError

@@ -377,7 +377,7 @@ def axial_force_polynomial(length: float, *, tip_force: float, axial_acceleratio
 class KEDElementTerms:
     """Moving-frame element terms of Kuo 2016 section 3 (all arrays in element dofs).
 
-    The element equation (Kuo eq. 39, signs re-derived) is
+    The element equation (Kuo eq. 39, signs re-derived) is::
 
         M_e dd(delta) + 2 B_e d(delta) + (K_e + K_d) delta = P_e,
         K_d = dB_e/dt - M_s + K_g,    P_e = G_e + Y_e - dZ_e/dt,

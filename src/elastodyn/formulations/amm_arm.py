@@ -39,7 +39,8 @@ p_{j-1}_dot, omega_i = phi_i_dot and R s = s_x e_i + s_y n_i, every link i adds 
 * M[f_ik, f_il] (eq. 37): Phi_kl (+ sum J c_k c_l), which includes the lumped masses
   (Yu's eq. 37 keeps only m/2: a sine mode vanishes at mu = 0, where his masses sit);
 * H, the Coriolis matrix with H q_dot the velocity forces (eqs. 38-40), H = int J^T J_dot dm
-  (J = dP/dq):
+  (J = dP/dq)::
+
     H[theta_m, theta_j] = d_m . (m_t w_j + omega S R s + n_i b^T f_d) + R s . w_j
                           + f^T Phi f_d,
     H[theta_m, f_il] = omega (b_l (d_m . n_i) + (Phi f)_l),

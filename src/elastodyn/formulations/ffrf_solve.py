@@ -111,9 +111,10 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
     motion : callable t -> (s, s_dot, s_ddot), optional
         Motion driven: the actuated coordinates prescribed (one of efforts, motion).
     method : "partitioning" or "projection"
-    solver : "generalized-alpha" (default: :func:`~elastodyn.integrators.nonlinear.
-        generalized_alpha_nonlinear`, constant step ``step``, Newton to 1e-12 m/rad), or a
-        scipy solve_ivp method ("Radau", "BDF", "DOP853", "RK45", "LSODA") with rtol,
+    solver : "generalized-alpha" (default) or a scipy solve_ivp method
+        "generalized-alpha":
+        :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear`, constant
+        step ``step``, Newton to 1e-12 m/rad; or a scipy solve_ivp method ("Radau", "BDF", "DOP853", "RK45", "LSODA") with rtol,
         atol (atol in m and rad: the elastic coordinates are micrometres on stiff links,
         so 1e-10 keeps 4 digits of them) and max_step.
     step : generalized-alpha step [s] (default :func:`default_step`); the output

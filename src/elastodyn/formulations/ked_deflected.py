@@ -38,7 +38,7 @@ b(s) = g - a(s) of the rigid motion on the link axes) plus the platform's
 the exact Hessian: second-order jets, :mod:`elastodyn.fem.jets`, through the node maps
 below and the elements; complex-safe, so that a description entry carried by a complex
 step, :mod:`elastodyn.analysis.frequency_sensitivity`, passes through delta_s, K_T and
-M); at it:
+M); at it::
 
     M = sum J_e^T M_e J_e + M_P      (mass about the deflected links),
     K_T = Hessian of V                (elastic + geometric stiffness of every internal

@@ -4,15 +4,15 @@ equilibrium, natural frequencies, inverse and direct dynamics.
 The symbolic model (:func:`~elastodyn.formulations.nepvp.generate_nepvp`) is generated
 once per robot and split into programs, each pruned to its outputs (Briot IV-E):
 
-=========  ==========================  =====================================
-problem    inputs                      outputs
-=========  ==========================  =====================================
-model      q, e, qd_a, ed              M (n x n), c (n): [tau; 0] = M qdd + c
-inverse    q, e, qd_a, ed, qdd_a       tau (n_a), edd (n_e)
-direct     q, e, qd_a, ed, tau         qdd_a (n_a), edd (n_e)
-closure    q, e                        h (closure residual), D = dh/dq_p
-kinematics q, e, qd_a, ed              qd_p, tp (platform twist rows), xp
-=========  ==========================  =====================================
+==========  ==========================  =====================================
+problem     inputs                      outputs
+==========  ==========================  =====================================
+model       q, e, qd_a, ed              M (n x n), c (n): [tau; 0] = M qdd + c
+inverse     q, e, qd_a, ed, qdd_a       tau (n_a), edd (n_e)
+direct      q, e, qd_a, ed, tau         qdd_a (n_a), edd (n_e)
+closure     q, e                        h (closure residual), D = dh/dq_p
+kinematics  q, e, qd_a, ed              qd_p, tp (platform twist rows), xp
+==========  ==========================  =====================================
 
 q holds every joint variable (actuated and passive, joint order), e the elastic
 coordinates; n = n_a + n_e. Passive joints are not free inputs: :meth:`NEPVPModel.closure`

@@ -1,19 +1,19 @@
 """The formulation registry: what each formulation is, which robot families it takes, its
 model options and limits, what it answers (as data), and ``build_model``.
 
-==============  ========  =====================================================  ==================================
-formulation     family    what                                                   model options (default)
-==============  ========  =====================================================  ==================================
-``ked``         delta     flexible Delta, kineto-elasto-dynamics (Kuo 2016)      elements (1), order (cubic),
-                                                                                 preload (true), rayleigh (0 0)
-``explicit``    delta     rigid Delta, explicit task-space model (Asadi 2020)    none
-``multipliers`` delta     rigid Delta, Lagrange multipliers (Kuo 2016 sec. 2.3)  none
-``amm``         arm       assumed modes and Lagrange (Yu & Chen 2019)            modes (2), basis (sine)
-``nepvp``       tree,     recursive Newton-Euler and virtual powers              elements (1) or modes and basis
-                arm       (Briot & Khalil 2013)                                  (assumed-mode beams)
-``ffrf``        tree      planar floating frame of reference (Rosyid &           shape (fem), elements (4),
-                          El-Khasawneh 2020)                                     boundary (fixed-free)
-==============  ========  =====================================================  ==================================
+===============  ========  =====================================================  ==================================
+formulation      family    what                                                   model options (default)
+===============  ========  =====================================================  ==================================
+``ked``          delta     flexible Delta, kineto-elasto-dynamics (Kuo 2016)      elements (1), order (cubic),
+                                                                                  preload (true), rayleigh (0 0)
+``explicit``     delta     rigid Delta, explicit task-space model (Asadi 2020)    none
+``multipliers``  delta     rigid Delta, Lagrange multipliers (Kuo 2016 sec. 2.3)  none
+``amm``          arm       assumed modes and Lagrange (Yu & Chen 2019)            modes (2), basis (sine)
+``nepvp``        tree,     recursive Newton-Euler and virtual powers              elements (1) or modes and basis
+                 arm       (Briot & Khalil 2013)                                  (assumed-mode beams)
+``ffrf``         tree      planar floating frame of reference (Rosyid &           shape (fem), elements (4),
+                           El-Khasawneh 2020)                                     boundary (fixed-free)
+===============  ========  =====================================================  ==================================
 
 Each formulation is one :class:`Formulation` in :data:`FORMULATIONS`: its families, its
 model options and their defaults, its limits (discretization, simulated time), what it

@@ -8,7 +8,8 @@ Both methods integrate
 on a uniform grid ``t_k = t0 + k*dt``. The system is a callable ``system(t) -> (M, C, K, f)``
 (see :func:`elastodyn.integrators.constant_system` for constant matrices). Each step
 solves one linear system of size ``n`` with the effective (step) matrix; when the matrices
-returned by ``system`` do not change between steps the factorisation is reused.
+returned by ``system`` do not change between steps the factorisation is reused. Sources:
+Newmark [1]_, generalized-alpha [2]_ [3]_ [4]_, Kuo's KED integration [5]_.
 
 References
 ----------

@@ -163,7 +163,7 @@ def is_identifier(name) -> bool:
 
 def identifier(text: str, prefix: str = "m") -> str:
     """A valid identifier (:func:`is_identifier`) made from ``text``: every character
-    outside [A-Za-z0-9_] becomes ``_``; ``prefix + "_"`` is prepended if the result does
+    outside ``[A-Za-z0-9_]`` becomes ``_``; ``prefix + "_"`` is prepended if the result does
     not start with a letter (e.g. "3prr-rosyid2020" -> "m_3prr_rosyid2020") or is a
     keyword. An identifier is returned unchanged ("prrrp_briot2013")."""
     if not isinstance(text, str):

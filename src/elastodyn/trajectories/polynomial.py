@@ -44,13 +44,13 @@ def _order(order) -> int:
 def rest_to_rest_profile(tau, order: int = 7) -> np.ndarray:
     r"""Normalised rest-to-rest profile :math:`s(\tau)` and its first three derivatives.
 
-    ========  ==============================================  =========================
-    order     :math:`s(\tau)`                                 zero at both ends
-    ========  ==============================================  =========================
-    3         :math:`3\tau^2 - 2\tau^3`                        :math:`s'`
-    5         :math:`10\tau^3 - 15\tau^4 + 6\tau^5`            :math:`s', s''`
-    7         :math:`35\tau^4 - 84\tau^5 + 70\tau^6 - 20\tau^7`  :math:`s', s'', s'''`
-    ========  ==============================================  =========================
+    ========  ====================================================  =========================
+    order     :math:`s(\tau)`                                       zero at both ends
+    ========  ====================================================  =========================
+    3         :math:`3\tau^2 - 2\tau^3`                             :math:`s'`
+    5         :math:`10\tau^3 - 15\tau^4 + 6\tau^5`                 :math:`s', s''`
+    7         :math:`35\tau^4 - 84\tau^5 + 70\tau^6 - 20\tau^7`     :math:`s', s'', s'''`
+    ========  ====================================================  =========================
 
     All have :math:`s(0) = 0`, :math:`s(1) = 1`. The septic profile is the one of
     Kuo (2016), section 5.4; the three are the standard minimal-degree rest-to-rest

@@ -10,7 +10,7 @@ a new time law s = sigma(t) over a cycle time T:
 
     P(t) = P0(sigma(t)),       sigma(t) = t0 + D0 w(tau),   tau = (t - t_start) / T,
 
-with D0 = tf - t0 and the normalized warp
+with D0 = tf - t0 and the normalized warp::
 
     w(tau) = tau + sum_k c_k sin(k pi tau) / (k pi),      k = 1 .. K,
     w'(tau) = 1 + sum_k c_k cos(k pi tau)   (the speed along the path relative to the
