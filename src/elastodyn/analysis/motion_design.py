@@ -95,6 +95,9 @@ STEPS_PER_PERIOD = 20
 """Fewest output (and Newmark) steps per period of the lowest mode: Newmark's period
 error (omega h)^2 / 12 is then below 1 %, and a residual amplitude sampled at the step is
 within (pi / 20)^2 / 2 ~ 1.2 % of its peak."""
+DEFAULT_STEP = 2e-3
+"""Output (and Newmark) step of plan's simulations [s] unless given, or finer: at most
+1/20 of the motion and of the lowest mode's period at the final pose."""
 MIN_SPEED = 0.05
 """Smallest w'(tau) a candidate time law may have (5 % of the mean speed along the path:
 a law that nearly stops on the way is refused)."""
@@ -439,7 +442,8 @@ class PlanResult(Result):
             lines.append(f"  {name:<10} {1e3 * m['residual_vibration_m']:>13.4g}  "
                          f"{1e3 * m['peak_deviation_m']:>19.4g}  "
                          f"{max(m['peak_effort']):>11.4g}  {max(m['peak_speed']):>10.4g}  "
-                         + (f"{1e3 * pe:>15.4g}" if pe is not None else f"{'-':>15}"))
+                         + (f"{1e3 * pe:>15.4g}" if pe is not None and math.isfinite(pe)
+                            else f"{'-':>15}"))
         for name, sh in s["shapers"].items():
             lines.append(f"  {name.upper()} shaper: delay {sh['delay_s']:.4g} s, "
                          f"amplitudes {', '.join(f'{a:.4g}' for a in sh['amplitudes'])}")
@@ -542,7 +546,7 @@ def _path_error(model, shaped, base_path, times) -> float:
 def plan_motion(model, trajectory, *, cycle_time: float | None = None,
                 objective: str = "residual-vibration", limits=None,
                 coefficients: int = 4, evaluations: int = 60, window: float | None = None,
-                step: float = 2e-3, shapers=("zv", "zvd", "ei"), damping: float = 0.0,
+                step: float | None = None, shapers=("zv", "zvd", "ei"), damping: float = 0.0,
                 method: str | None = None, progress=None,
                 robot: str | None = None, inputs: dict | None = None,
                 search_model=None, search: str = "least-squares") -> PlanResult:
@@ -566,8 +570,9 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     window : float, optional
         Settling window after the motion [s] (default :data:`SETTLE_PERIODS` periods of
         the lowest mode at the final pose).
-    step : float
-        Output step of the simulations [s] (and KED's Newmark step).
+    step : float, optional
+        Output step of the simulations [s] (and KED's Newmark step); default
+        :data:`DEFAULT_STEP` or finer (1/20 of the motion and of the lowest period).
     shapers : sequence of {"zv", "zvd", "ei"}
         Shapers compared (empty: none).
     damping : float
@@ -612,7 +617,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
             evaluations < 1 + 2 * coefficients:
         raise InputError("--evaluations", evaluations,
                          f"an integer >= {1 + 2 * coefficients} (1 + 2 K)")
-    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= T / 20):
+    if step is not None and not (isinstance(step, (int, float)) and math.isfinite(step)
+                                 and 0 < step <= T / 20):
         raise InputError("--step", step, f"an output step in (0, {T / 20:g}] s (at least "
                          "20 samples per motion)")
     shapers = tuple(shapers or ())
@@ -624,6 +630,8 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     end_state = _rest_state(model, trajectory,
                             trajectory.evaluate([trajectory.t_end]).position[0])
     f1 = _lowest_frequency(model, end_state)
+    if step is None:      # default: 2 ms, finer where the motion or the mode needs it
+        step = min(DEFAULT_STEP, T / 20, 1.0 / (STEPS_PER_PERIOD * f1))
     if step > 1.0 / (STEPS_PER_PERIOD * f1):
         raise InputError("--step", step, f"at most {1.0 / (STEPS_PER_PERIOD * f1):.3g} s "
                          f"({STEPS_PER_PERIOD} steps per period of the lowest mode, "

@@ -105,7 +105,7 @@ def run(a) -> int:
         refuse(a, {"cycle_times": "--cycle-times"}, "only with --max-residual")
     if not shapers:
         refuse(a, {"damping": "--damping"}, "only with a shaper (--shapers)")
-    step = 2e-3 if a.step is None else a.step
+    step = 2e-3 if a.step is None else a.step      # for the checks; plan refines its default
     cycle = traj.duration if a.cycle_time is None else a.cycle_time
     max_time = get(model.formulation).limits.simulate_time
     check_window(cycle, step, max_time=max_time, max_samples=MAX_STEPS,
@@ -127,7 +127,7 @@ def run(a) -> int:
         search_model = build(a, spec, reference=a.search_reference)
     kw = dict(search_model=search_model, search=search, limits=a.limits,
               coefficients=4 if a.coefficients is None else a.coefficients,
-              evaluations=evaluations, window=a.window, step=step, shapers=shapers,
+              evaluations=evaluations, window=a.window, step=a.step, shapers=shapers,
               damping=0.0 if a.damping is None else a.damping, method=a.method,
               robot=spec.name, inputs={"trajectory": tspec})
     with path_errors(a, tspec):
