@@ -185,10 +185,22 @@ class Result:
         """Figure name (file stem) -> matplotlib Figure (none by default)."""
         return {}
 
+    def marked_figures(self) -> dict:
+        """:meth:`figures`, each with the validity verdict printed on it when a warning
+        says the result is outside the model's validity (one red line,
+        :func:`elastodyn.plot.figure.validity_note`)."""
+        figs = self.figures()
+        if figs:
+            from ..plot.figure import validity_note, validity_warnings
+            notes = validity_warnings(self.warnings)
+            for fig in figs.values():
+                validity_note(fig, notes)
+        return figs
+
     def plot(self):
         """The main figure of the result (a matplotlib Figure; the global backend is
         not touched), or None when the result has no figure."""
-        figs = self.figures()
+        figs = self.marked_figures()
         return next(iter(figs.values())) if figs else None
 
     # ------------------------------------------------------------------ files
@@ -196,11 +208,12 @@ class Result:
         """File name -> content (bytes, str or a writer taking the path) of the whole
         output set: ``{stem}.json``, ``{stem}.csv`` (if a table), ``summary.md``, and
         each figure in each of ``formats`` (png, svg, pdf)."""
+        formats = _check_formats(formats)
         out = {f"{self.stem}.json": self.to_json() + "\n"}
         text = self.csv()
         if text is not None:
             out[f"{self.stem}.csv"] = text
-        for name, fig in self.figures().items():
+        for name, fig in (self.marked_figures() if formats else {}).items():
             for fmt in formats:
                 out[f"{name}.{fmt}"] = _fig_writer(fig, fmt)
         names = sorted(list(out) + ["summary.md"])
@@ -244,9 +257,25 @@ def status_csv(head, num, status, reason) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _check_formats(formats) -> tuple:
+    """``formats`` (a name or a sequence of names among png, svg, pdf; empty: no
+    figures) as a tuple; anything else is bad input naming ``formats``."""
+    from ..exceptions import InputError
+    from ..plot.figure import FIGURE_FORMATS
+    items = (formats,) if isinstance(formats, str) else tuple(formats or ())
+    bad = [f for f in items if f not in FIGURE_FORMATS]
+    if bad:
+        raise InputError("formats", list(items), "figure formats among "
+                         + ", ".join(FIGURE_FORMATS))
+    return tuple(dict.fromkeys(items))
+
+
 def _fig_writer(fig, fmt):
+    # no creation date in vector files: the same run writes the same bytes
+    meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
+
     def write(path):
-        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight")
+        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
     return write
 
 
