@@ -72,18 +72,33 @@ class ModesResult(Result):
     """Natural frequencies at a pose (:func:`modes`)."""
 
     def figures(self) -> dict:
+        """The frequencies as horizontal bars (mode 1 on top), each with its value and
+        the coordinate of largest amplitude in its shape, spelled out."""
         from ..plot.figure import finish, new_figure
-        f = np.asarray(self.quantities["frequencies_hz"])
-        fig, axes = new_figure(1, height=3.2)
+        from ..plot.labels import readable_coordinate
+        q = self.quantities
+        f = np.asarray(q["frequencies_hz"], dtype=float)
+        dom = list(q.get("dominant_coordinate") or [""] * len(f))
+        zeta = q.get("damping_ratio")
+        fig, axes = new_figure(1, height=1.2 + 0.32 * len(f))
         ax = axes[0]
-        ax.stem(np.arange(1, len(f) + 1), f)
-        for k, (x, y) in enumerate(zip(np.arange(1, len(f) + 1), f)):
-            ax.annotate(f"{y:.4g}", (x, y), textcoords="offset points", xytext=(0, 4),
-                        ha="center", fontsize=7)
-        ax.set_ylabel("frequency [Hz]")
-        ax.set_xticks(np.arange(1, len(f) + 1))
+        y = np.arange(1, len(f) + 1)
+        ax.barh(y, f, height=0.6, color="C0")
+        top = float(np.nanmax(f)) if len(f) and np.isfinite(f).any() else 1.0
+        for k, (yy, v) in enumerate(zip(y, f)):
+            text = f" {v:.4g} Hz"
+            if zeta is not None:
+                text += f", damping {np.asarray(zeta)[k]:.2g}"
+            if dom[k]:
+                text += f"  (largest: {readable_coordinate(dom[k])})"
+            ax.text(v if np.isfinite(v) else 0.0, yy, text, va="center", ha="left",
+                    fontsize=7)
+        ax.set_xlim(0.0, 1.9 * top if top > 0 else 1.0)
+        ax.set_yticks(y)
+        ax.set_ylim(len(f) + 0.6, 0.4)
+        ax.set_ylabel("mode")
         ax.set_title(self.title, fontsize=9)
-        return {"modes": finish(fig, axes, xlabel="mode", legend=False)}
+        return {"modes": finish(fig, axes, xlabel="natural frequency [Hz]", legend=False)}
 
 
 def _pose_inputs(state) -> dict:

@@ -271,11 +271,13 @@ def _check_formats(formats) -> tuple:
 
 
 def _fig_writer(fig, fmt):
-    # no creation date in vector files: the same run writes the same bytes
+    # no creation date and fixed ids in vector files: the same run writes the same bytes
     meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
 
     def write(path):
-        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
+        from matplotlib import rc_context
+        with rc_context({"svg.hashsalt": "elastodyn"}):
+            fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
     return write
 
 

@@ -78,19 +78,26 @@ def validity_warnings(warnings) -> list[str]:
 
 
 def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
-    """Print the validity verdict on ``fig``: one line in red above everything,
-    ``outside the model's validity: <first note>`` (shortened to the figure's width;
-    the full text is in the result's warnings and summary.md). Returns the line, or None
-    when ``notes`` is empty. It is the figure's suptitle (constrained layout makes room),
-    or, where the figure has one, a line above it."""
+    """Print the validity verdict on ``fig`` in red above everything: ``Outside the
+    model's validity: <the first note's verdict>`` (its clause before the numbers, at
+    most two lines at the figure's width; the full text is in the result's warnings and
+    summary.md). Returns the text, or None when ``notes`` is empty. It is the figure's
+    suptitle (constrained layout makes room), or, where the figure has one, a line above
+    it."""
     notes = [str(n) for n in notes or () if str(n).strip()]
     if not notes:
         return None
     first = " ".join(notes[0].split())
+    head = first.split(" (", 1)[0].split("; ", 1)[0]   # the verdict, without the numbers
+    first = head if len(head) >= 20 else first
     more = f" (+{len(notes) - 1} more: summary.md)" if len(notes) > 1 else " (summary.md)"
-    width = max(40, int(fig.get_figwidth() * 72 / (0.56 * fontsize)) - len(more) - 31)
-    line = "Outside the model's validity: " + textwrap.shorten(
-        first, width=width, placeholder=" ...") + more
+    chars = max(40, int(fig.get_figwidth() * 72 / (0.6 * fontsize)))
+    text = "Outside the model's validity: " + first
+    lines = textwrap.wrap(text + more, chars)
+    if len(lines) > 2:
+        lines = textwrap.wrap(textwrap.shorten(text, 2 * chars - len(more) - 8,
+                                               placeholder=" ...") + more, chars)
+    line = "\n".join(lines[:2])
     if not fig.get_suptitle():
         fig.suptitle(line, color=VALIDITY_COLOUR, fontsize=fontsize, fontweight="bold")
     else:   # above the existing suptitle (savefig's tight bounding box keeps it)
