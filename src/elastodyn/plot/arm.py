@@ -32,6 +32,8 @@ def arm_figures(q: dict, title: str = "") -> dict:
         ax[i].plot(t, acc[:, i, 0], lw=0.8, label="x0")
         ax[i].plot(t, acc[:, i, 1], lw=0.8, label="y0 (vertical)")
         ax[i].set_ylabel(f"tip of link {i + 1}\n[m/s^2]")
+    ax[0].set_title((title + "\n" if title else "") + "tip accelerations in the base frame "
+                    "(x0, y0)", fontsize=9)
     out["tip_acceleration"] = finish(fig, ax, xlabel="time [s]")
     if "spectrum_frequency_hz" in q:
         f, A = np.asarray(q["spectrum_frequency_hz"]), np.asarray(q["spectrum_amplitude"])
