@@ -216,7 +216,7 @@ def test_convergence_against_the_analytic_cantilever():
 # ------------------------------------------------------------------ 3. layout, 4. names
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_legends_outside_labels_clear_and_names_readable(name):
-    figs = ALL[name]().marked_figures()
+    figs = ALL[name]().figures()
     assert figs
     for fig in figs.values():
         _check_layout(fig)
@@ -247,12 +247,12 @@ def test_readable_coordinate_names():
 # ------------------------------------------------------------------ 5. validity
 def test_validity_note_on_every_figure_of_a_result_outside_it():
     for make in (_simulation, _ked, _map):
-        bad = make(warnings=(VALIDITY, NOT_VALIDITY)).marked_figures()
+        bad = make(warnings=(VALIDITY, NOT_VALIDITY)).figures()
         for fig in bad.values():
             notes = [t for t in _texts(fig) if t.startswith("Outside the model's validity")]
             assert len(notes) == 1 and "small-deformation" in notes[0]
             assert len(notes[0].splitlines()) <= 2
-        for fig in make(warnings=(NOT_VALIDITY,)).marked_figures().values():
+        for fig in make(warnings=(NOT_VALIDITY,)).figures().values():
             assert not any("validity" in t for t in _texts(fig))
     assert any("validity" in t for t in _texts(_map(warnings=(VALIDITY,)).plot()))
 
@@ -260,12 +260,12 @@ def test_validity_note_on_every_figure_of_a_result_outside_it():
 # ------------------------------------------------------------------ 6. Z down
 def test_delta_figures_say_z_points_down():
     for result in (_ked(), _tracking(), _simulation()):
-        for name, fig in result.marked_figures().items():
+        for name, fig in result.figures().items():
             if name in ("midspan", "torques"):      # link frames; no position
                 continue
             assert any("down" in t for t in _texts(fig)), name
     # a planar robot's figures claim nothing about Z
-    plain = _simulation(robot="prrrp-briot2013", formulation="nepvp").marked_figures()
+    plain = _simulation(robot="prrrp-briot2013", formulation="nepvp").figures()
     assert not any("down" in t for f in plain.values() for t in _texts(f))
 
 
@@ -300,3 +300,16 @@ def test_bad_format_in_the_library_names_formats(tmp_path):
     with pytest.raises(InputError, match="formats"):
         _map().save(tmp_path / "m", formats=("gif",))
     assert not (tmp_path / "m").exists()
+
+
+def test_validity_note_printed_once_and_on_any_subclass():
+    class Child(MapResult):
+        def figures(self):
+            figs = super().figures()
+            return {**figs, "extra": figs["map"]}
+    r = Child("map", "delta-kuo2016", "ked", {}, _map().inputs, _map().quantities, {},
+              (VALIDITY,), index="angle_deg", stem="map", title="child")
+    figs = r.figures()
+    assert set(figs) == {"map", "extra"}
+    notes = [t for t in _texts(figs["map"]) if "validity" in t]
+    assert len(notes) == 1

@@ -181,26 +181,24 @@ class Result:
         return "\n".join(body) + "\n"
 
     # ------------------------------------------------------------------ figures
+    def __init_subclass__(cls, **kwargs):
+        """The ``figures`` a subclass defines print the validity verdict on each figure
+        when a warning says the result is outside the model's validity (one red line,
+        :func:`elastodyn.plot.figure.validity_note`): whoever asks for the figures
+        (``figures()``, ``plot()``, the output set) sees it."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("figures")
+        if own is not None and not getattr(own, "prints_validity", False):
+            cls.figures = _with_validity(own)
+
     def figures(self) -> dict:
         """Figure name (file stem) -> matplotlib Figure (none by default)."""
         return {}
 
-    def marked_figures(self) -> dict:
-        """:meth:`figures`, each with the validity verdict printed on it when a warning
-        says the result is outside the model's validity (one red line,
-        :func:`elastodyn.plot.figure.validity_note`)."""
-        figs = self.figures()
-        if figs:
-            from ..plot.figure import validity_note, validity_warnings
-            notes = validity_warnings(self.warnings)
-            for fig in figs.values():
-                validity_note(fig, notes)
-        return figs
-
     def plot(self):
         """The main figure of the result (a matplotlib Figure; the global backend is
         not touched), or None when the result has no figure."""
-        figs = self.marked_figures()
+        figs = self.figures()
         return next(iter(figs.values())) if figs else None
 
     # ------------------------------------------------------------------ files
@@ -213,7 +211,7 @@ class Result:
         text = self.csv()
         if text is not None:
             out[f"{self.stem}.csv"] = text
-        for name, fig in (self.marked_figures() if formats else {}).items():
+        for name, fig in (self.figures() if formats else {}).items():
             for fmt in formats:
                 out[f"{name}.{fmt}"] = _fig_writer(fig, fmt)
         names = sorted(list(out) + ["summary.md"])
@@ -255,6 +253,24 @@ def status_csv(head, num, status, reason) -> str:
         cells = ["" if not np.isfinite(v) else f"{v:.10g}" for v in row]
         lines.append(",".join(cells + [st, '"' + why.replace('"', "'") + '"']))
     return "\n".join(lines) + "\n"
+
+
+def _with_validity(make):
+    """``make`` (a ``figures`` method) followed by the validity verdict on each figure
+    (:meth:`Result.__init_subclass__`)."""
+    import functools
+
+    @functools.wraps(make)
+    def figures(self) -> dict:
+        figs = make(self)
+        if figs:
+            from ..plot.figure import validity_note, validity_warnings
+            notes = validity_warnings(self.warnings)
+            for fig in figs.values():
+                validity_note(fig, notes)
+        return figs
+    figures.prints_validity = True
+    return figures
 
 
 def _check_formats(formats) -> tuple:

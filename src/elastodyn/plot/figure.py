@@ -24,6 +24,8 @@ describe the robot: it is printed on the result's figures (:func:`validity_note`
 Analyses that add such a warning should say "validity" in it."""
 
 VALIDITY_COLOUR = "#c0392b"
+VALIDITY_GID = "elastodyn-validity"
+"""gid of the text of the validity verdict on a figure (also in svg output)."""
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, *, width: float = 7.0, height: float = 2.6,
@@ -87,6 +89,10 @@ def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
     notes = [str(n) for n in notes or () if str(n).strip()]
     if not notes:
         return None
+    from matplotlib.text import Text
+    done = [t for t in fig.findobj(Text) if t.get_gid() == VALIDITY_GID]
+    if done:        # printed once (a subclass's figures calling its parent's)
+        return done[0].get_text()
     first = " ".join(notes[0].split())
     head = first.split(" (", 1)[0].split("; ", 1)[0]   # the verdict, without the numbers
     first = head if len(head) >= 20 else first
@@ -99,10 +105,13 @@ def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
                                                placeholder=" ...") + more, chars)
     line = "\n".join(lines[:2])
     if not fig.get_suptitle():
-        fig.suptitle(line, color=VALIDITY_COLOUR, fontsize=fontsize, fontweight="bold")
+        text = fig.suptitle(line, color=VALIDITY_COLOUR, fontsize=fontsize,
+                            fontweight="bold")
     else:   # above the existing suptitle (savefig's tight bounding box keeps it)
-        fig.text(0.5, 1.0, line, color=VALIDITY_COLOUR, fontsize=fontsize,
-                 fontweight="bold", ha="center", va="bottom", transform=fig.transFigure)
+        text = fig.text(0.5, 1.0, line, color=VALIDITY_COLOUR, fontsize=fontsize,
+                        fontweight="bold", ha="center", va="bottom",
+                        transform=fig.transFigure)
+    text.set_gid(VALIDITY_GID)
     return line
 
 

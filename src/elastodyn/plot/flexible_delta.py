@@ -23,7 +23,7 @@ def ked_figures(q: dict, title: str = "") -> dict:
     midspan (8-11: axial, torsion, y and z transverse displacements of every link at half
     length) and, for a path with a start and an end, trajectory (12) and path (13).
     ``title`` (the run) heads each figure. The validity verdict is printed by the
-    result (:meth:`~elastodyn.analysis.results.Result.marked_figures`)."""
+    result's ``figures`` (:meth:`~elastodyn.analysis.results.Result.__init_subclass__`)."""
     t = np.asarray(q["time_s"])
     head = (title + "\n") if title else ""
     out = {}
