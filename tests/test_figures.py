@@ -313,3 +313,19 @@ def test_validity_note_printed_once_and_on_any_subclass():
     assert set(figs) == {"map", "extra"}
     notes = [t for t in _texts(figs["map"]) if "validity" in t]
     assert len(notes) == 1
+
+
+def test_validity_note_above_an_existing_suptitle():
+    from elastodyn.analysis.results import Result
+    from elastodyn.plot.figure import new_figure
+
+    class Titled(Result):
+        def figures(self):
+            fig, axes = new_figure(1)
+            axes[0].plot([0, 1], [0, 1])
+            fig.suptitle("the run")
+            return {"one": fig}
+    fig = Titled("x", "r", "f", {}, {}, {}, {}, (VALIDITY,)).plot()
+    texts = _texts(fig)
+    assert "the run" in texts and any(t.startswith("Outside the model's validity")
+                                      for t in texts)
