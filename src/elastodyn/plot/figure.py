@@ -65,6 +65,15 @@ def wrap_title(ax) -> None:
     ax.set_title("\n".join(lines), fontsize=fs)
 
 
+def plain_log_ticks(axis) -> None:
+    """Ticks of a log ``axis`` (``ax.yaxis``) at 1, 2, 3, 5 x 10^k written as plain numbers
+    (30, not 3 x 10^1)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 3.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
 def outside_legend(ax, *, ncol: int = 1, fontsize: float = 7, **kw):
     """The legend of ``ax`` to the right of its axes area (constrained layout makes room
     for it), never over the data."""
