@@ -329,3 +329,10 @@ def test_validity_note_above_an_existing_suptitle():
     texts = _texts(fig)
     assert "the run" in texts and any(t.startswith("Outside the model's validity")
                                       for t in texts)
+
+
+def test_description_keys_carry_their_unit():
+    from elastodyn.plot.labels import key_label
+    assert key_label("links.lower.section.width") == "links.lower.section.width [m]"
+    assert key_label("links.upper.material.E") == "links.upper.material.E [Pa]"
+    assert key_label("joints.b") == "joints.b"

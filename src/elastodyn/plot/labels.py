@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["readable_coordinate", "coordinate_unit", "DOF_NAMES"]
+__all__ = ["readable_coordinate", "coordinate_unit", "key_label", "DOF_NAMES"]
 
 DOF_NAMES = {
     "u": "axial u", "v": "bending v", "w": "bending w", "rx": "torsion rx",
@@ -91,3 +91,18 @@ def readable_coordinate(name: str) -> str:
         if m:
             return spell(m)
     return text
+
+
+_KEY_UNITS = {"width": "m", "height": "m", "length": "m", "radius": "m", "thickness": "m",
+              "base_radius": "m", "platform_radius": "m", "diameter": "m", "E": "Pa",
+              "G": "Pa", "rho": "kg/m^3", "mass": "kg", "area": "m^2", "inertia": "kg m^2"}
+"""SI units of description entries by their last name (README, 'Describe your own
+robot': every entry is in SI units)."""
+
+
+def key_label(key: str) -> str:
+    """An axis label for a description entry: ``links.lower.section.width`` ->
+    ``links.lower.section.width [m]`` (the unit where the entry's name says it)."""
+    last = str(key).rsplit(".", 1)[-1]
+    unit = _KEY_UNITS.get(last)
+    return f"{key} [{unit}]" if unit else str(key)
