@@ -913,7 +913,7 @@ class CompensationResult(Result):
     the motion without and with the compensated command."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure, z_down
+        from ..plot.figure import finish, new_figure, plain_log_ticks, z_down
         q = self.quantities
         t = np.asarray(q["time_s"])
         down = z_down(self.formulation, self.robot)
@@ -922,6 +922,7 @@ class CompensationResult(Result):
         axes[0].plot(t, 1e3 * np.asarray(q["error_compensated_m"]), label="compensated")
         axes[0].set_ylabel("end-effector error\n|X - X_d| [mm]")
         axes[0].set_yscale("log")
+        plain_log_ticks(axes[0].yaxis)
         axes[0].set_title(self.title, fontsize=9)
         c = np.asarray(q["correction"])
         for k in range(c.shape[1]):
