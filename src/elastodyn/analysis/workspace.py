@@ -697,8 +697,8 @@ class WorkspaceMapResult(DatasetResult):
                 axes[0].set_xlabel(name(free[0]))
                 axes[0].set_ylabel(f"f{m + 1} [Hz]")
                 axes[0].grid(alpha=0.3)
-                axes[0].set_title(f"{self.robot}: mode {m + 1} "
-                                  f"({readable_coordinate(label)})", fontsize=9)
+                axes[0].set_title(f"{self.robot}: mode {m + 1}, largest share: "
+                                  f"{readable_coordinate(label)}", fontsize=9)
                 figs[f"workspace_mode{m + 1}"] = fig
                 continue
             if len(free) == 2:
@@ -727,7 +727,10 @@ class WorkspaceMapResult(DatasetResult):
                 im = ax.pcolormesh(x, y, sl.values.T, shading="nearest", vmin=lo, vmax=hi,
                                    cmap="viridis")
                 ax.set_xlabel(name(free[0]))
-                ax.set_ylabel(name(free[1]))
+                if ax is axes[0]:   # the slices share the grid: one y label, one scale
+                    ax.set_ylabel(name(free[1]))
+                else:
+                    ax.tick_params(labelleft=False)
                 ax.set_aspect("equal" if ds[free[0]].attrs.get("units") ==
                               ds[free[1]].attrs.get("units") else "auto")
                 if val is not None:
@@ -740,8 +743,10 @@ class WorkspaceMapResult(DatasetResult):
                     ax.legend(loc="upper left", bbox_to_anchor=(0, -0.18), fontsize=7,
                               frameon=False)
             fig.colorbar(im, ax=list(axes), label=f"f{m + 1} [Hz]", shrink=0.85)
-            fig.suptitle(f"{self.robot}: mode {m + 1} ({readable_coordinate(label)})"
-                         + (" - Z points down" if "z" in free else ""), fontsize=9)
+            fig.suptitle(f"{self.robot}: mode {m + 1}, largest share: "
+                         f"{readable_coordinate(label)}"
+                         + (" (world frame, Z points down)" if "z" in free else ""),
+                         fontsize=9)
             figs[f"workspace_mode{m + 1}"] = fig
         return figs
 
