@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .figure import finish, new_figure
+from .figure import finish, new_figure, wrap_title
 
 __all__ = ["ked_figures"]
 
@@ -80,5 +80,6 @@ def ked_figures(q: dict, title: str = "") -> dict:
         ax.set_zlabel("Z [m] (down)")
         ax.invert_zaxis()
         ax.set_title(head + "end-effector path (world frame, Z down)", fontsize=9)
+        wrap_title(ax)
         out["path"] = fig
     return out
