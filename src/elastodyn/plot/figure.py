@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["new_figure", "finish", "validity_warnings", "validity_note", "VALIDITY_MARKERS",
-           "VALIDITY_COLOUR", "FIGURE_FORMATS"]
+__all__ = ["new_figure", "finish", "wrap_title", "plain_log_ticks", "outside_legend",
+           "validity_warnings", "validity_note", "z_down", "axis_name", "elastic_groups",
+           "plot_elastic", "VALIDITY_MARKERS", "VALIDITY_COLOUR", "VALIDITY_GID",
+           "FIGURE_FORMATS", "DELTA_FORMULATIONS"]
 
 FIGURE_FORMATS = ("png", "svg", "pdf")
 """Formats an output set writes figures in (``--format``)."""
@@ -107,20 +109,20 @@ def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
     first = head if len(head) >= 20 else first
     more = f" (+{len(notes) - 1} more: summary.md)" if len(notes) > 1 else " (summary.md)"
     chars = max(40, int(fig.get_figwidth() * 72 / (0.6 * fontsize)))
-    text = "Outside the model's validity: " + first
-    lines = textwrap.wrap(text + more, chars)
+    verdict = "Outside the model's validity: " + first
+    lines = textwrap.wrap(verdict + more, chars)
     if len(lines) > 2:
-        lines = textwrap.wrap(textwrap.shorten(text, 2 * chars - len(more) - 8,
+        lines = textwrap.wrap(textwrap.shorten(verdict, 2 * chars - len(more) - 8,
                                                placeholder=" ...") + more, chars)
     line = "\n".join(lines[:2])
     if not fig.get_suptitle():
-        text = fig.suptitle(line, color=VALIDITY_COLOUR, fontsize=fontsize,
-                            fontweight="bold")
+        artist = fig.suptitle(line, color=VALIDITY_COLOUR, fontsize=fontsize,
+                              fontweight="bold")
     else:   # above the existing suptitle (savefig's tight bounding box keeps it)
-        text = fig.text(0.5, 1.0, line, color=VALIDITY_COLOUR, fontsize=fontsize,
-                        fontweight="bold", ha="center", va="bottom",
-                        transform=fig.transFigure)
-    text.set_gid(VALIDITY_GID)
+        artist = fig.text(0.5, 1.0, line, color=VALIDITY_COLOUR, fontsize=fontsize,
+                          fontweight="bold", ha="center", va="bottom",
+                          transform=fig.transFigure)
+    artist.set_gid(VALIDITY_GID)
     return line
 
 
