@@ -118,7 +118,8 @@ class SimulationResult(Result):
             panels.append(("deviation", None))
         if "elastic" in q and np.size(q["elastic"]):
             e = np.asarray(q["elastic"])
-            names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}" for k in range(e.shape[1])]))
+            names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}"
+                                                 for k in range(e.shape[1])]))
             panels += [("elastic", g) for g in elastic_groups(e, names)]
         if not panels:
             return {}
@@ -568,7 +569,8 @@ class ForcedSimulationResult(Result):
         axes[0].set_title(self.title, fontsize=9)
         out = {"pose": finish(fig, axes, xlabel="time [s]")}
         e = np.asarray(q["elastic"])
-        names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}" for k in range(e.shape[1])]))
+        names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}"
+                                             for k in range(e.shape[1])]))
         groups = elastic_groups(e, names)
         fig, axes = new_figure(3 + len(groups), height=2.0)
         for i in range(3):
