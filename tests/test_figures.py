@@ -336,3 +336,30 @@ def test_description_keys_carry_their_unit():
     assert key_label("links.lower.section.width") == "links.lower.section.width [m]"
     assert key_label("links.upper.material.E") == "links.upper.material.E [Pa]"
     assert key_label("joints.b") == "joints.b"
+
+
+def test_real_delta_map_shows_the_legs_period():
+    """Kuo's Delta along the circle of Fig. 4 (12 poses, 4 modes): one axes per mode, and
+    what they show has the 120-degree period of the three legs (the symmetry of the
+    robot, not of the figure: equal to the eigen-solver's and the deflection's
+    tolerances, 1e-6)."""
+    from elastodyn.analysis.modes import frequency_map
+    from elastodyn.description.files import load_description
+    from elastodyn.formulations.registry import build_model
+    model = build_model(load_description("delta-kuo2016"), "ked")
+    ang = np.arange(0.0, 360.0, 30.0)
+    states = [model.state(pose=np.array([0.1 * np.cos(a), 0.1 * np.sin(a), 0.5]))
+              for a in np.radians(ang)]
+    r = frequency_map(model, states, coordinate=ang, coordinate_name="angle_deg", count=4,
+                      robot="delta-kuo2016",
+                      path={"path": "circle", "centre_m": [0.0, 0.0, 0.5], "radius_m": 0.1})
+    f = np.asarray(r["frequencies_hz"])
+    np.testing.assert_allclose(f[0:4], f[4:8], rtol=1e-6)
+    np.testing.assert_allclose(f[0:4], f[8:12], rtol=1e-6)
+    fig = r.figures()["map"]
+    assert len(fig.axes) == 4
+    for m, ax in enumerate(fig.axes):   # each axes spans its own mode's range only
+        lo, hi = ax.get_ylim()
+        assert lo <= f[:, m].min() and f[:, m].max() <= hi
+        assert hi - lo < 0.5 * f[:, m].min()
+    _check_layout(fig)
