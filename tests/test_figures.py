@@ -363,3 +363,25 @@ def test_real_delta_map_shows_the_legs_period():
         assert lo <= f[:, m].min() and f[:, m].max() <= hi
         assert hi - lo < 0.5 * f[:, m].min()
     _check_layout(fig)
+
+
+def test_which_warnings_are_validity_verdicts():
+    from elastodyn.plot.figure import validity_warnings
+    verdicts = [VALIDITY,
+                "the model's own estimate of how far it may be off: 24% of the peak deviation",
+                "ffrf-rr: the linear FFRF model is unstable at the start: its tangent "
+                "stiffness has a negative eigenvalue"]
+    others = [NOT_VALIDITY, "flexible model: singular configuration at t = 0.39 s: the run "
+              "stops there", "repeated frequencies (relative gap <= 1e-06): modes 2, 3"]
+    assert validity_warnings(verdicts + others) == verdicts
+
+
+def test_the_verdict_clause_of_a_warning():
+    from elastodyn.plot.figure import verdict_clause
+    assert verdict_clause(VALIDITY) == ("elastic displacements beyond the small-deformation "
+                                        "range of the linear KED model")
+    assert verdict_clause(
+        "ffrf-fem-2: short simulation failed (generalized-alpha: Newton did not converge; "
+        "the linear FFRF model is unstable at the start: its tangent stiffness has a "
+        "negative eigenvalue)") == "ffrf-fem-2: the linear FFRF model is unstable at the start"
+    assert verdict_clause("given: " + VALIDITY).startswith("given: elastic displacements")

@@ -13,14 +13,14 @@ import textwrap
 
 __all__ = ["new_figure", "finish", "wrap_title", "plain_log_ticks", "outside_legend",
            "validity_warnings", "validity_note", "z_down", "axis_name", "elastic_groups",
-           "plot_elastic", "VALIDITY_MARKERS", "VALIDITY_COLOUR", "VALIDITY_GID",
+           "plot_elastic", "verdict_clause", "VALIDITY_MARKERS", "VALIDITY_COLOUR", "VALIDITY_GID",
            "FIGURE_FORMATS", "DELTA_FORMULATIONS"]
 
 FIGURE_FORMATS = ("png", "svg", "pdf")
 """Formats an output set writes figures in (``--format``)."""
 
 VALIDITY_MARKERS = ("validity", "small-deformation", "own estimate", "cannot resolve",
-                    "unresolved", "not describe the robot")
+                    "unresolved", "not describe the robot", "model is unstable")
 """A warning that contains one of these (case-insensitive) says the result may not
 describe the robot: it is printed on the result's figures (:func:`validity_note`).
 Analyses that add such a warning should say "validity" in it."""
@@ -90,6 +90,29 @@ def validity_warnings(warnings) -> list[str]:
             if any(m in str(w).lower() for m in VALIDITY_MARKERS)]
 
 
+def verdict_clause(warning: str) -> str:
+    """The clause of ``warning`` that states the verdict, without the numbers: its head
+    (up to the first " (" or "; ") when that holds a :data:`VALIDITY_MARKERS` word, else
+    the clause holding the first such word, after the warning's label ("given: ",
+    "ffrf-rr: ") if it has one; the whole warning when no word is found."""
+    low = warning.lower()
+    found = [low.find(m) for m in VALIDITY_MARKERS if m in low]
+    head = warning.split(" (", 1)[0].split("; ", 1)[0]
+    if not found:
+        return warning
+    pos = min(found)
+    if pos < len(head):
+        return head if len(head) >= 20 else warning
+    starts = [warning.rfind(sep, 0, pos) + len(sep) for sep in ("; ", "(", ": ")
+              if warning.rfind(sep, 0, pos) >= 0]
+    start = max(starts) if starts else 0
+    ends = [warning.find(sep, pos) for sep in (": ", "; ", " (", ")")
+            if warning.find(sep, pos) >= 0]
+    clause = warning[start:min(ends) if ends else len(warning)].strip()
+    label = warning.split(": ", 1)[0] if ": " in warning else ""
+    return f"{label}: {clause}" if label and " " not in label and start > 0 else clause
+
+
 def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
     """Print the validity verdict on ``fig`` in red above everything: ``Outside the
     model's validity: <the first note's verdict>`` (its clause before the numbers, at
@@ -104,9 +127,7 @@ def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
     done = [t for t in fig.findobj(Text) if t.get_gid() == VALIDITY_GID]
     if done:        # printed once (a subclass's figures calling its parent's)
         return done[0].get_text()
-    first = " ".join(notes[0].split())
-    head = first.split(" (", 1)[0].split("; ", 1)[0]   # the verdict, without the numbers
-    first = head if len(head) >= 20 else first
+    first = verdict_clause(" ".join(notes[0].split()))
     more = f" (+{len(notes) - 1} more: summary.md)" if len(notes) > 1 else " (summary.md)"
     chars = max(40, int(fig.get_figwidth() * 72 / (0.6 * fontsize)))
     verdict = "Outside the model's validity: " + first
