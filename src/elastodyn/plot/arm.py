@@ -40,12 +40,14 @@ def arm_figures(q: dict, title: str = "") -> dict:
         fig, ax = new_figure(1, height=3.2)
         ax[0].plot(2 * np.pi * f, A, lw=0.8)
         peaks = q.get("omega_spectrum_rad_s") or []
-        for w in peaks:
-            ax[0].axvline(w, color="k", ls=":", lw=0.8)
+        for k, w in enumerate(peaks):
+            ax[0].axvline(w, color="k", ls=":", lw=0.8, label=(
+                "peaks: " + ", ".join(f"{p:.4g}" for p in peaks) + " rad/s")
+                if k == 0 else None)
         if peaks:
             ax[0].set_xlim(0, 4 * max(peaks))
         ax[0].set_ylabel("amplitude")
-        ax[0].set_title("spectrum of the vertical tip acceleration of the last link",
-                        fontsize=9)
-        out["spectrum"] = finish(fig, ax, xlabel="angular frequency [rad/s]", legend=False)
+        ax[0].set_title((title + "\n" if title else "") + "spectrum of the vertical tip "
+                        "acceleration of the last link", fontsize=9)
+        out["spectrum"] = finish(fig, ax, xlabel="angular frequency [rad/s]")
     return out
