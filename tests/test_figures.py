@@ -149,7 +149,20 @@ def _convergence(f):
         stem="convergence", title="convergence")
 
 
-ALL = {"simulation": _simulation, "ked": _ked, "tracking": _tracking, "forced": _forced,
+def _arm():
+    from elastodyn.analysis.simulate import ArmSimulationResult
+    t, s = _series()
+    two = np.hstack([s, 2 * s])
+    f = np.linspace(0.0, 40.0, 200)
+    q = {"time_s": t, "theta_rad": two, "theta_ref_rad": two, "torque_nm": two,
+         "tip_acceleration_m_s2": np.hstack([s, s, 2 * s, 2 * s]),
+         "spectrum_frequency_hz": f, "spectrum_amplitude": np.exp(-(f - 2.2) ** 2),
+         "omega_spectrum_rad_s": [14.1, 45.9]}
+    return ArmSimulationResult("simulate", "arm-yu2019", "amm", {}, {}, q, {}, (),
+                               index="time_s", stem="simulation", title="arm: free")
+
+
+ALL = {"arm": _arm, "simulation": _simulation, "ked": _ked, "tracking": _tracking, "forced": _forced,
        "map": _map, "modes": _modes}
 
 
