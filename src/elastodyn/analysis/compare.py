@@ -51,7 +51,7 @@ class CompareResult(Result):
     """Frequencies and static deflections of several formulations (:func:`compare`)."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure
+        from ..plot.figure import finish, new_figure, plain_log_ticks
         q = self.quantities
         F = np.asarray(q["frequencies_hz"], dtype=float)       # (count, n_variants)
         labels = q["variants"]
@@ -66,6 +66,7 @@ class CompareResult(Result):
         axes[0].set_ylabel("frequency [Hz]")
         axes[0].set_xticks(mode)
         axes[0].set_yscale("log")
+        plain_log_ticks(axes[0].yaxis)
         axes[0].set_title(self.title, fontsize=9)
         axes[0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         R = np.asarray(q["relative_difference"], dtype=float)

@@ -320,6 +320,7 @@ class FrequencySensitivityResult(Result):
                     label=f"mode {k + 1} ({q['frequencies_hz'][k]:.4g} Hz)")
         ax.set_yticks(y)
         ax.set_yticklabels(keys, fontsize=7)
+        ax.invert_yaxis()           # the entries in the given order, mode 1 on top
         ax.axvline(0.0, color="k", lw=0.6)
         ax.set_title(self.title, fontsize=9)
         return {"frequency_sensitivity": finish(fig, axes, xlabel="(p / f) df/dp [-]",

@@ -72,18 +72,33 @@ class ModesResult(Result):
     """Natural frequencies at a pose (:func:`modes`)."""
 
     def figures(self) -> dict:
+        """The frequencies as horizontal bars (mode 1 on top), each with its value and
+        the coordinate of largest amplitude in its shape, spelled out."""
         from ..plot.figure import finish, new_figure
-        f = np.asarray(self.quantities["frequencies_hz"])
-        fig, axes = new_figure(1, height=3.2)
+        from ..plot.labels import readable_coordinate
+        q = self.quantities
+        f = np.asarray(q["frequencies_hz"], dtype=float)
+        dom = list(q.get("dominant_coordinate") or [""] * len(f))
+        zeta = q.get("damping_ratio")
+        fig, axes = new_figure(1, height=1.2 + 0.32 * len(f))
         ax = axes[0]
-        ax.stem(np.arange(1, len(f) + 1), f)
-        for k, (x, y) in enumerate(zip(np.arange(1, len(f) + 1), f)):
-            ax.annotate(f"{y:.4g}", (x, y), textcoords="offset points", xytext=(0, 4),
-                        ha="center", fontsize=7)
-        ax.set_ylabel("frequency [Hz]")
-        ax.set_xticks(np.arange(1, len(f) + 1))
+        y = np.arange(1, len(f) + 1)
+        ax.barh(y, f, height=0.6, color="C0")
+        top = float(np.nanmax(f)) if len(f) and np.isfinite(f).any() else 1.0
+        for k, (yy, v) in enumerate(zip(y, f)):
+            text = f" {v:.4g} Hz"
+            if zeta is not None:
+                text += f", damping {np.asarray(zeta)[k]:.2g}"
+            if dom[k]:
+                text += f"  (largest: {readable_coordinate(dom[k])})"
+            ax.text(v if np.isfinite(v) else 0.0, yy, text, va="center", ha="left",
+                    fontsize=7)
+        ax.set_xlim(0.0, 1.9 * top if top > 0 else 1.0)
+        ax.set_yticks(y)
+        ax.set_ylim(len(f) + 0.6, 0.4)
+        ax.set_ylabel("mode")
         ax.set_title(self.title, fontsize=9)
-        return {"modes": finish(fig, axes, xlabel="mode", legend=False)}
+        return {"modes": finish(fig, axes, xlabel="natural frequency [Hz]", legend=False)}
 
 
 def _pose_inputs(state) -> dict:
@@ -191,17 +206,35 @@ class MapResult(Result):
     """Natural frequencies along a path (:func:`frequency_map`)."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure
+        """One axes per mode (each its own frequency range), sharing the path coordinate:
+        a Delta's circle shows the 120-degree period of its three legs."""
+        from ..plot.figure import finish, new_figure, z_down
         f = np.asarray(self.quantities["frequencies_hz"])
         x = np.asarray(self.quantities[self.index])
         k = f.shape[1]
-        fig, axes = new_figure(k, height=1.6)
+        fig, axes = new_figure(k, height=1.5)
         for m in range(k):
             axes[m].plot(x, f[:, m], lw=1.2)
             axes[m].set_ylabel(f"f{m + 1} [Hz]", fontsize=8)
             axes[m].tick_params(labelsize=7)
-        axes[0].set_title(self.title, fontsize=9)
-        label = {"angle_deg": "angle along the path [deg]"}.get(self.index, self.index)
+            axes[m].ticklabel_format(axis="y", useOffset=False)
+        inp = self.inputs
+        if inp.get("path") == "circle":
+            c = ", ".join(f"{v:g}" for v in inp.get("centre_m", []))
+            down = z_down(self.formulation, self.robot) and len(inp.get("centre_m", [])) == 3
+            path = (f"circle of radius {inp.get('radius_m', 0):g} m about ({c}) m"
+                    + (" (world frame, Z down)" if down else ""))
+            if self.index == "angle_deg" and len(x) > 1 and np.ptp(x) >= 180:
+                axes[-1].set_xticks(np.arange(0.0, 360.0 + 1e-9, 30.0))
+                axes[-1].set_xlim(0.0, 360.0)
+        elif inp.get("path") == "line":
+            path = (f"straight line in the actuated coordinates from {inp.get('from')} to "
+                    f"{inp.get('to')}")
+        else:
+            path = ""
+        axes[0].set_title(self.title + (f"\n{path}" if path else ""), fontsize=9)
+        label = {"angle_deg": "angle along the circle [deg] (0: +X)",
+                 "path_fraction": "fraction of the path [-]"}.get(self.index, self.index)
         return {"map": finish(fig, axes, xlabel=label, legend=False)}
 
 
@@ -286,22 +319,12 @@ class ConvergenceResult(Result):
     """Frequencies against the discretization (:func:`convergence`)."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure
-        n = np.asarray(self.quantities[self.index], dtype=float)
-        f = np.asarray(self.quantities["frequencies_hz"])
-        fig, axes = new_figure(1, height=3.6)
-        ax = axes[0]
-        if len(n) >= 2:
-            ref = f[-1]
-            for m in range(f.shape[1]):
-                err = np.abs(f[:-1, m] - ref[m]) / max(abs(ref[m]), 1e-300)
-                ok = err > 0
-                if ok.any():
-                    ax.loglog(n[:-1][ok], err[ok], "o-", label=f"mode {m + 1}")
-            ax.set_ylabel(f"|f(n) - f({int(n[-1])})| / f({int(n[-1])})")
-        ax.set_title(self.title, fontsize=9)
-        return {"convergence": finish(fig, axes, xlabel=self.index.replace("_", " "),
-                                      ncol=1)}
+        """Relative error against the discretization, log-log, with each mode's fitted
+        order (:mod:`elastodyn.plot.convergence`)."""
+        from ..plot.convergence import convergence_figure
+        return {"convergence": convergence_figure(
+            self.quantities[self.index], self.quantities["frequencies_hz"],
+            option=self.index, title=self.title)}
 
 
 def convergence(build, state_of, *, max_n: int, count: int | None = None,

@@ -942,19 +942,22 @@ class CompensationResult(Result):
     the motion without and with the compensated command."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure
+        from ..plot.figure import finish, new_figure, plain_log_ticks, z_down
         q = self.quantities
         t = np.asarray(q["time_s"])
+        down = z_down(self.formulation, self.robot)
         fig, axes = new_figure(2, height=2.2)
         axes[0].plot(t, 1e3 * np.asarray(q["error_nominal_m"]), label="nominal command")
         axes[0].plot(t, 1e3 * np.asarray(q["error_compensated_m"]), label="compensated")
         axes[0].set_ylabel("end-effector error\n|X - X_d| [mm]")
         axes[0].set_yscale("log")
+        plain_log_ticks(axes[0].yaxis)
         axes[0].set_title(self.title, fontsize=9)
         c = np.asarray(q["correction"])
         for k in range(c.shape[1]):
             axes[1].plot(np.asarray(q["sample_time_s"]), c[:, k] * (1e3 if q[
-                "correction_unit"] == "m" else 1.0), label=q["correction_names"][k])
+                "correction_unit"] == "m" else 1.0), label=q["correction_names"][k]
+                + (" (Z down)" if down and q["correction_names"][k] == "dZ" else ""))
         axes[1].set_ylabel("command correction\n[" + ("mm" if q["correction_unit"] == "m"
                                                       else "rad or m") + "]")
         return {"compensation": finish(fig, axes, xlabel="time [s]")}

@@ -181,6 +181,16 @@ class Result:
         return "\n".join(body) + "\n"
 
     # ------------------------------------------------------------------ figures
+    def __init_subclass__(cls, **kwargs):
+        """The ``figures`` a subclass defines print the validity verdict on each figure
+        when a warning says the result is outside the model's validity (one red line,
+        :func:`elastodyn.plot.figure.validity_note`): whoever asks for the figures
+        (``figures()``, ``plot()``, the output set) sees it."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("figures")
+        if own is not None and not getattr(own, "prints_validity", False):
+            cls.figures = _with_validity(own)
+
     def figures(self) -> dict:
         """Figure name (file stem) -> matplotlib Figure (none by default)."""
         return {}
@@ -196,11 +206,12 @@ class Result:
         """File name -> content (bytes, str or a writer taking the path) of the whole
         output set: ``{stem}.json``, ``{stem}.csv`` (if a table), ``summary.md``, and
         each figure in each of ``formats`` (png, svg, pdf)."""
+        formats = _check_formats(formats)
         out = {f"{self.stem}.json": self.to_json() + "\n"}
         text = self.csv()
         if text is not None:
             out[f"{self.stem}.csv"] = text
-        for name, fig in self.figures().items():
+        for name, fig in (self.figures() if formats else {}).items():
             for fmt in formats:
                 out[f"{name}.{fmt}"] = _fig_writer(fig, fmt)
         names = sorted(list(out) + ["summary.md"])
@@ -244,9 +255,45 @@ def status_csv(head, num, status, reason) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _with_validity(make):
+    """``make`` (a ``figures`` method) followed by the validity verdict on each figure
+    (:meth:`Result.__init_subclass__`)."""
+    import functools
+
+    @functools.wraps(make)
+    def figures(self) -> dict:
+        figs = make(self)
+        if figs:
+            from ..plot.figure import validity_note, validity_warnings
+            notes = validity_warnings(self.warnings)
+            for fig in figs.values():
+                validity_note(fig, notes)
+        return figs
+    figures.prints_validity = True
+    return figures
+
+
+def _check_formats(formats) -> tuple:
+    """``formats`` (a name or a sequence of names among png, svg, pdf; empty: no
+    figures) as a tuple; anything else is bad input naming ``formats``."""
+    from ..exceptions import InputError
+    from ..plot.figure import FIGURE_FORMATS
+    items = (formats,) if isinstance(formats, str) else tuple(formats or ())
+    bad = [f for f in items if f not in FIGURE_FORMATS]
+    if bad:
+        raise InputError("formats", list(items), "figure formats among "
+                         + ", ".join(FIGURE_FORMATS))
+    return tuple(dict.fromkeys(items))
+
+
 def _fig_writer(fig, fmt):
+    # no creation date and fixed ids in vector files: the same run writes the same bytes
+    meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
+
     def write(path):
-        fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight")
+        from matplotlib import rc_context
+        with rc_context({"svg.hashsalt": "elastodyn"}):
+            fig.savefig(path, format=fmt, dpi=110, bbox_inches="tight", metadata=meta)
     return write
 
 

@@ -107,7 +107,8 @@ class SimulationResult(Result):
     model and the elastic coordinates."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure
+        from ..plot.figure import (axis_name, elastic_groups, finish, new_figure,
+                                   plot_elastic, z_down)
         q, t = self.quantities, np.asarray(self.quantities["time_s"])
         ekey = next((k for k in ("torque_nm", "force_n", "effort_si") if k in q), None)
         panels = []
@@ -116,9 +117,13 @@ class SimulationResult(Result):
         if "ee_position_m" in q and "rigid_ee_position_m" in q:
             panels.append(("deviation", None))
         if "elastic" in q and np.size(q["elastic"]):
-            panels.append(("elastic", None))
+            e = np.asarray(q["elastic"])
+            names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}"
+                                                 for k in range(e.shape[1])]))
+            panels += [("elastic", g) for g in elastic_groups(e, names)]
         if not panels:
             return {}
+        down = z_down(self.formulation, self.robot)
         fig, axes = new_figure(len(panels), height=2.4)
         for ax, (what, key) in zip(axes, panels):
             if what == "efforts":
@@ -129,20 +134,17 @@ class SimulationResult(Result):
                     if rk in q:
                         ax.plot(t, np.asarray(q[rk])[:, i], ":", color=line.get_color(),
                                 lw=0.9, label=f"rigid {i + 1}")
-                ax.set_ylabel(key.replace("_nm", " [N m]").replace("_n", " [N]"))
+                ax.set_ylabel({"torque_nm": "torque [N m]", "force_n": "force [N]"}.get(
+                    key, "effort [N or N m]"))
             elif what == "deviation":
                 d = 1e3 * (np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"]))
-                for i, c in enumerate("xyz"[:d.shape[1]]):
+                for i, c in enumerate("XYZ"[:d.shape[1]]):
                     if np.abs(d[:, i]).max() > 0:
-                        ax.plot(t, d[:, i], label=c)
-                ax.set_ylabel("end-effector\nflexible - rigid [mm]")
+                        ax.plot(t, d[:, i], label=axis_name(c, down))
+                ax.set_ylabel("end-effector\nflexible - rigid [mm]"
+                              + ("\n(world frame, Z down)" if down else ""))
             else:
-                e = np.asarray(q["elastic"])
-                names = q.get("elastic_names", [f"e{k}" for k in range(e.shape[1])])
-                big = np.argsort(-np.abs(e).max(axis=0))[:6]
-                for k in big:
-                    ax.plot(t, e[:, k], lw=0.9, label=names[k])
-                ax.set_ylabel("elastic coordinates\n(largest six) [m, rad]")
+                plot_elastic(ax, t, e, names, key)
         axes[0].set_title(self.title, fontsize=9)
         return {"simulation": finish(fig, axes, xlabel="time [s]")}
 
@@ -152,7 +154,7 @@ class KEDSimulationResult(SimulationResult):
 
     def figures(self) -> dict:
         from ..plot.flexible_delta import ked_figures
-        return ked_figures(self.quantities, self.title, self.warnings)
+        return ked_figures(self.quantities, self.title)
 
 
 class TrackingSimulationResult(SimulationResult):
@@ -553,7 +555,7 @@ class ForcedSimulationResult(Result):
     elastic part, the elastic coordinates."""
 
     def figures(self) -> dict:
-        from ..plot.figure import finish, new_figure
+        from ..plot.figure import elastic_groups, finish, new_figure, plot_elastic
         q, t = self.quantities, np.asarray(self.quantities["time_s"])
         P = np.asarray(q["ee_pose"])
         R = np.asarray(q["rigid_ee_pose"])
@@ -566,16 +568,16 @@ class ForcedSimulationResult(Result):
             ax.set_ylabel("end-effector\n" + labels[i])
         axes[0].set_title(self.title, fontsize=9)
         out = {"pose": finish(fig, axes, xlabel="time [s]")}
-        fig, axes = new_figure(4, height=2.0)
-        scale = (1e6, 1e6, 1e6)
-        for i in range(3):
-            axes[i].plot(t, D[:, i] * scale[i], lw=0.8)
-            axes[i].set_ylabel("elastic part\n" + ("x [um]", "y [um]", "theta [urad]")[i])
         e = np.asarray(q["elastic"])
-        names = q.get("elastic_names", [])
-        for k in np.argsort(-np.abs(e).max(axis=0))[:6]:
-            axes[3].plot(t, e[:, k], lw=0.8, label=names[k] if names else str(k))
-        axes[3].set_ylabel("elastic coordinates\n(largest six) [m, rad]")
+        names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}"
+                                             for k in range(e.shape[1])]))
+        groups = elastic_groups(e, names)
+        fig, axes = new_figure(3 + len(groups), height=2.0)
+        for i in range(3):
+            axes[i].plot(t, D[:, i] * 1e6, lw=0.8)
+            axes[i].set_ylabel("elastic part\n" + ("x [um]", "y [um]", "theta [urad]")[i])
+        for ax, g in zip(axes[3:], groups):
+            plot_elastic(ax, t, e, names, g, lw=0.8)
         axes[0].set_title(self.title + ": elastic part (flexible - rigid)", fontsize=9)
         out["elastic"] = finish(fig, axes, xlabel="time [s]")
         return out

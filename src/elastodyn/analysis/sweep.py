@@ -221,6 +221,7 @@ class SweepResult(DatasetResult):
     def figures(self) -> dict:
         """The output against each parameter (every point; one panel per parameter)."""
         from ..plot.figure import finish, new_figure
+        from ..plot.labels import key_label
         q = self.quantities
         keys = list(self.inputs["parameters"])
         vals = np.asarray(q["parameter_values"], dtype=float)
@@ -248,7 +249,7 @@ class SweepResult(DatasetResult):
                     ax.plot(vals[idx, j], y[idx, m], "o-" if grid else "o", ms=3, lw=1.0,
                             color=colours[m], alpha=0.9 if g == 0 else 0.5,
                             label=name if g == groups[0] else None)
-            ax.set_xlabel(p)
+            ax.set_xlabel(key_label(p))
             ax.set_ylabel(label.format("") .replace("f [", "frequency [") if "{}" in label
                           else label)
         fig.suptitle(self.title, fontsize=9)

@@ -681,16 +681,24 @@ class WorkspaceMapResult(DatasetResult):
 
     def figures(self) -> dict:
         from ..plot.figure import new_figure
+        from ..plot.labels import readable_coordinate
         ds = self.dataset()
         free = [d for d in ds["frequency_hz"].dims if d != "mode"]
         figs = {}
+
+        def name(axis):     # the world frame of a Delta: Z points down (Kuo 2016)
+            unit = ds[axis].attrs.get("units", "")
+            return f"{axis} [{unit}]" + (" (down)" if axis == "z" else "")
         for m, label in enumerate(ds["mode_label"].values):
             f = ds["frequency_hz"].isel(mode=m)
             if len(free) == 1:
                 fig, axes = new_figure(1, height=3.0)
                 axes[0].plot(ds[free[0]].values, f.values, lw=1.2)
-                axes[0].set_xlabel(free[0])
+                axes[0].set_xlabel(name(free[0]))
                 axes[0].set_ylabel(f"f{m + 1} [Hz]")
+                axes[0].grid(alpha=0.3)
+                axes[0].set_title(f"{self.robot}: mode {m + 1}, largest share: "
+                                  f"{readable_coordinate(label)}", fontsize=9)
                 figs[f"workspace_mode{m + 1}"] = fig
                 continue
             if len(free) == 2:
@@ -718,12 +726,16 @@ class WorkspaceMapResult(DatasetResult):
                 x, y = ds[free[0]].values, ds[free[1]].values
                 im = ax.pcolormesh(x, y, sl.values.T, shading="nearest", vmin=lo, vmax=hi,
                                    cmap="viridis")
-                ax.set_xlabel(f"{free[0]} [{ds[free[0]].attrs.get('units', '')}]")
-                ax.set_ylabel(f"{free[1]} [{ds[free[1]].attrs.get('units', '')}]")
+                ax.set_xlabel(name(free[0]))
+                if ax is axes[0]:   # the slices share the grid: one y label, one scale
+                    ax.set_ylabel(name(free[1]))
+                else:
+                    ax.tick_params(labelleft=False)
                 ax.set_aspect("equal" if ds[free[0]].attrs.get("units") ==
                               ds[free[1]].attrs.get("units") else "auto")
                 if val is not None:
-                    ax.set_title(f"{free[2]} = {val:.4g}", fontsize=8)
+                    ax.set_title(f"{free[2]} = {val:.4g}"
+                                 + (" (down)" if free[2] == "z" else ""), fontsize=8)
                 if imin is not None and (val is None or
                                          np.isclose(ds[free[2]].values[imin[2]], val)):
                     ax.plot(x[imin[0]], y[imin[1]], "rx", ms=9, mew=2,
@@ -731,8 +743,10 @@ class WorkspaceMapResult(DatasetResult):
                     ax.legend(loc="upper left", bbox_to_anchor=(0, -0.18), fontsize=7,
                               frameon=False)
             fig.colorbar(im, ax=list(axes), label=f"f{m + 1} [Hz]", shrink=0.85)
-            fig.suptitle(f"{self.robot}: mode {m + 1} ({label})"
-                         + (" - Z points down" if "z" in free else ""), fontsize=9)
+            fig.suptitle(f"{self.robot}: mode {m + 1}, largest share: "
+                         f"{readable_coordinate(label)}"
+                         + (" (world frame, Z points down)" if "z" in free else ""),
+                         fontsize=9)
             figs[f"workspace_mode{m + 1}"] = fig
         return figs
 

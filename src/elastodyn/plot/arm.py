@@ -32,18 +32,22 @@ def arm_figures(q: dict, title: str = "") -> dict:
         ax[i].plot(t, acc[:, i, 0], lw=0.8, label="x0")
         ax[i].plot(t, acc[:, i, 1], lw=0.8, label="y0 (vertical)")
         ax[i].set_ylabel(f"tip of link {i + 1}\n[m/s^2]")
+    ax[0].set_title((title + "\n" if title else "") + "tip accelerations in the base frame "
+                    "(x0, y0)", fontsize=9)
     out["tip_acceleration"] = finish(fig, ax, xlabel="time [s]")
     if "spectrum_frequency_hz" in q:
         f, A = np.asarray(q["spectrum_frequency_hz"]), np.asarray(q["spectrum_amplitude"])
         fig, ax = new_figure(1, height=3.2)
         ax[0].plot(2 * np.pi * f, A, lw=0.8)
         peaks = q.get("omega_spectrum_rad_s") or []
-        for w in peaks:
-            ax[0].axvline(w, color="k", ls=":", lw=0.8)
+        for k, w in enumerate(peaks):
+            ax[0].axvline(w, color="k", ls=":", lw=0.8, label=(
+                "peaks: " + ", ".join(f"{p:.4g}" for p in peaks) + " rad/s")
+                if k == 0 else None)
         if peaks:
             ax[0].set_xlim(0, 4 * max(peaks))
         ax[0].set_ylabel("amplitude")
-        ax[0].set_title("spectrum of the vertical tip acceleration of the last link",
-                        fontsize=9)
-        out["spectrum"] = finish(fig, ax, xlabel="angular frequency [rad/s]", legend=False)
+        ax[0].set_title((title + "\n" if title else "") + "spectrum of the vertical tip "
+                        "acceleration of the last link", fontsize=9)
+        out["spectrum"] = finish(fig, ax, xlabel="angular frequency [rad/s]")
     return out

@@ -33,14 +33,15 @@ def torques_figure(q: dict, title: str = ""):
 
 
 def tracking_figure(q: dict, title: str = ""):
-    """Position error (per axis and norm, mm), joint error (mrad) and torques."""
+    """Position error (per axis and norm, mm; the Delta's world frame, Z down, Kuo 2016),
+    joint error (mrad) and torques."""
     t = np.asarray(q["time_s"])
     fig, axes = new_figure(3, height=2.4)
     err = np.asarray(q["position_error_m"]) * 1e3
-    for k, name in enumerate("XYZ"):
+    for k, name in enumerate(("X", "Y", "Z (down)")):
         axes[0].plot(t, err[:, k], label=name)
     axes[0].plot(t, np.linalg.norm(err, axis=1), "k--", lw=0.8, label="|e|")
-    axes[0].set_ylabel("X - X_ref [mm]")
+    axes[0].set_ylabel("X - X_ref [mm]\n(world frame, Z down)")
     je, tau = np.asarray(q["joint_error_rad"]), np.asarray(q["torque_nm"])
     for i in range(je.shape[1]):
         axes[1].plot(t, je[:, i] * 1e3, label=f"joint {i + 1}")

@@ -6,6 +6,7 @@ import numpy as np
 from .figure import new_figure
 
 _LABELS = {"u": "axial u", "v": "bending v", "w": "bending w", "phi": "torsion phi"}
+_COLOURS = {"u": "C0", "v": "C1", "w": "C2", "phi": "C3"}
 
 
 def link_modes_figure(link, result):
@@ -26,16 +27,25 @@ def link_modes_figure(link, result):
         peak = max(float(np.max(np.abs(fv[f]))) for f in link.element.fields) or 1.0
         for f in link.element.fields:
             if np.max(np.abs(fv[f])) > 1e-3 * peak:
-                ax.plot(fv["x"], fv[f] / peak, label=_LABELS[f])
+                ax.plot(fv["x"], fv[f] / peak, label=_LABELS[f], color=_COLOURS[f])
         kind = result.kinds[k] if result.kinds else ""
         ax.set_title(f"mode {k + 1}: {result.frequencies_hz[k]:.4g} Hz {kind}", fontsize=9)
         ax.axhline(0.0, color="0.7", lw=0.5)
-        ax.legend(fontsize=7, loc="best")
         ax.grid(alpha=0.3)
+    # one legend for all panels (each field has one colour), outside the data
+    handles = {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    order = [lab for lab in _LABELS.values() if lab in handles]
+    if order:
+        fig.legend([handles[lab] for lab in order], order, loc="outside right upper",
+                   fontsize=7, title="field (scaled)", title_fontsize=7)
     for k in range(count, nrow * ncol):
         axes[k // ncol][k % ncol].axis("off")
     for ax in axes[-1]:
         ax.set_xlabel("x along the link [m]")
+    fig.supylabel("mode shape, largest field value 1 [-]", fontsize=9)
     fig.suptitle(f"{link.ends} link, L = {link.length:g} m, {link.n_elements} "
                  f"{'spatial' if link.element.spatial else 'planar'} "
                  f"{link.element.order} elements", fontsize=10)
