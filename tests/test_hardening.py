@@ -197,3 +197,33 @@ def test_an_internal_value_error_is_a_bug_not_bad_input(monkeypatch):
     monkeypatch.setattr(beam_modes, "run", broken)
     with pytest.raises(ValueError, match="an internal error"):
         cli.main(["beam-modes"])
+
+
+def test_modal_batch_reports_an_unresolvable_problem():
+    """The batched eigenproblems of a map: the same resolvability check, reported as
+    that pose's failure (the others solved)."""
+    from elastodyn.fem.modal import modal_batch
+    good, bad = _beam(), _beam(E=1e200)
+    free = good.free_dofs()
+    M = np.array([l.mass().toarray()[np.ix_(free, free)] for l in (good, bad)])
+    K = np.array([l.stiffness().toarray()[np.ix_(free, free)] for l in (good, bad)])
+    omega, _, fails = modal_batch(M, K, count=4)
+    assert fails[0] is None and "cannot be resolved" in fails[1]
+    ref = modal_analysis(good.mass(), good.stiffness(), count=4, free_dofs=free)
+    np.testing.assert_allclose(omega[0], ref.omega_rad_s, rtol=1e-9)
+
+
+@pytest.mark.parametrize("argv,flag", [(["--ends", ""], "--ends"), (["--order", "x"], "--order"),
+                                       (["--count", "1000"], "--count")])
+def test_beam_modes_library_names_become_options(capsys, argv, flag):
+    """Fuzz: --ends '' was refused as 'invalid ends' (the library's name, no option)."""
+    line = _error(capsys, ["beam-modes", "--json"] + argv)
+    assert line.startswith(f"elastodyn: error: invalid {flag}: got ")
+
+
+def test_circle_period_out_of_range_names_period(capsys):
+    """Fuzz: --period 1e-300 raised OverflowError (a traceback) in the path's
+    accelerations."""
+    line = _error(capsys, ["torques", "arm-yu2019", "--json", "--duration", "0.05",
+                           "--period", "1e-300"])
+    assert line.startswith("elastodyn: error: invalid --period: got 1e-300")

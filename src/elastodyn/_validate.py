@@ -199,6 +199,7 @@ PHYSICAL_RANGES = {
     "area": (1e-12, 1e6, "m^2", "a section of a micrometre to a kilometre"),
     "second moment": (1e-24, 1e12, "m^4", "a section of a micrometre to a kilometre"),
     "magnitude": (-1e12, 1e12, "(SI)", "no entry of a robot description is larger"),
+    "time": (1e-6, 1e6, "s", "a microsecond to eleven days: a motion's own time scale"),
 }
 """Physical ranges of the inputs of a structure (SI), with a decade of margin beyond the
 extreme real materials and sizes. Outside them a model is not physics any more and its

@@ -119,9 +119,20 @@ def run(a) -> int:
     section = _section(a)
     material = Material(E=a.E, G=a.G, rho=a.rho)
     pms = (PointMass(node=-1, mass=a.tip_mass),) if a.tip_mass else ()
-    link = Link(BeamElement(spatial=not a.planar, order=a.order), a.length, a.elements,
-                section, material, ends=a.ends, point_masses=pms)
-    res = beam_modes(link, count=a.count)
+    try:
+        link = Link(BeamElement(spatial=not a.planar, order=a.order), a.length,
+                    a.elements, section, material, ends=a.ends, point_masses=pms)
+    except InputError as exc:       # the library's names under the options that set them
+        flag = {"ends": "--ends", "order": "--order"}.get(str(exc.name))
+        if flag is None:
+            raise
+        raise InputError(flag, exc.value, exc.allowed) from None
+    try:
+        res = beam_modes(link, count=a.count)
+    except InputError as exc:
+        if str(exc.name) != "count":
+            raise
+        raise InputError("--count", exc.value, exc.allowed) from None
     element = "planar" if a.planar else "spatial"
 
     class BeamModesResult(Result):

@@ -109,6 +109,12 @@ def motion_spec(a, family: str, model=None) -> tuple[dict, dict]:
         if given(a, dest):
             key = {"from_": "from", "at_": "at"}.get(dest, dest)
             base[key] = getattr(a, dest)
+    from .._validate import physical
+    for dest, flag in (("period", "--period"), ("motion_time", "--motion-time")):
+        if given(a, dest):
+            # a circle's period and a motion's time in a physical range: 1e-300 s
+            # overflowed the path's accelerations (an OverflowError traceback)
+            physical(flag, getattr(a, dest), "time")
     if model is not None:
         _check_space(a, base, model)
     if law == "hold" and base.get("at") is None:

@@ -272,6 +272,12 @@ def modal_batch(M, K, *, count: int):
             failures[b] = "mass matrix is not positive definite"
     for b in np.flatnonzero(~ok):
         failures[b] = failures[b] or "non-finite mass or stiffness"
+    for b in np.flatnonzero(ok):      # the same resolvability as modal_analysis
+        try:
+            _check_resolvable(Ms[b], Ks[b])
+        except ModelError as exc:
+            ok[b] = False
+            failures[b] = str(exc)
     idx = np.flatnonzero(ok)
     if idx.size == 0:
         return omega, shapes, failures
