@@ -70,7 +70,12 @@ SLOW_IF_VALID = {"--step": lambda v: 1e-8 < v < 2e-4,
                  "--motion-time": lambda v: 0.05 < v < 1e4 or 0 < v < 1e-3,
                  "--periods": lambda v: 0.05 < v < 1e4,
                  "--period": lambda v: 0.05 < v < 1e4,
-                 "--ramp": lambda v: 0.05 < v < 1e4}
+                 "--ramp": lambda v: 0.05 < v < 1e4,
+                 "--window": lambda v: 0.02 < v < 1e4,
+                 "--cycle-time": lambda v: 0.05 < v < 1e4,
+                 "--evaluations": lambda v: 12 < v < 1e9,
+                 "--iterations": lambda v: 5 < v < 1e9,
+                 "--samples": lambda v: 50 < v < 1e9}
 """Values that are valid and only make the run long (thousands of time steps): drawn
 out, as the fuzz tests the checks of the inputs, not the engines' speed. A bang-bang
 --motion-time below 1 ms fails as it should (exit 1: the loop closure is lost under
@@ -108,7 +113,9 @@ def _check(capsys, argv):
         assert "Traceback" not in line
         assert "error" in line, (argv, line)
         named = [a for a in argv if a.startswith("--") and a in line]
-        assert named or "ROBOT" in line or "--set" in line or "--" in line, (argv, line)
+        # a description file that cannot be read is named by its path (ROBOT's value)
+        robot_file = len(argv) > 1 and line.startswith(f"elastodyn: error: {argv[1]}:")
+        assert named or "ROBOT" in line or "--set" in line or robot_file, (argv, line)
     return code, err
 
 
@@ -251,6 +258,78 @@ def test_fuzz_set_arm(capsys, key, value):
        value=numbers)
 def test_fuzz_set_delta(capsys, key, value):
     _check(capsys, ["modes", "delta-kuo2016", "--json", "--set", f"{key}={value}"])
+
+
+HEAVY = settings(FUZZ, max_examples=12)
+"""The verbs whose valid runs take seconds (a search, a comparison of models, a
+sensitivity by repeated simulations): fewer examples."""
+
+
+def test_robots(capsys):
+    assert _check(capsys, ["robots", "--json"])[0] == 0
+
+
+@FUZZ
+@given(robot=words)
+def test_fuzz_describe(capsys, robot):
+    _check(capsys, ["describe", robot])
+
+
+@HEAVY
+@given(opts=_options({"--evaluations": "i", "--coefficients": "i", "--window": "f",
+                      "--damping": "f", "--cycle-time": "f", "--max-residual": "f",
+                      "--shapers": "s", "--limits": "s", "--objective": "s"}))
+def test_fuzz_plan(capsys, opts):
+    argv = ["plan", "arm-yu2019", "--json", "--trajectory", "rest-to-rest", "--to", "0.1",
+            "0.1", "--motion-time", "0.05", "--step", "0.0025", "--evaluations", "9",
+            "--window", "0.01", "--shapers", "none"]
+    _check(capsys, argv + [x for o in opts for x in o])
+
+
+@HEAVY
+@given(opts=_options({**JOINT, "--iterations": "i", "--samples": "i", "--mode": "s"}))
+def test_fuzz_compensate(capsys, opts):
+    argv = ["compensate", "prrrp-briot2013", "--json", "--duration", "0.02"]
+    _check(capsys, argv + [x for o in opts for x in o])
+
+
+@HEAVY
+@given(opts=_options({"--duration": "f", "--step": "f", "--relative-step": "f",
+                      "--integrator-step": "f", "--rate": "f", "--amplitude": "+",
+                      "--parameters": "s", "--method": "s", "--efforts": "s"}))
+def test_fuzz_sensitivity(capsys, opts):
+    argv = ["sensitivity", "3prr-rosyid2020", "--json", "--duration", "0.005"]
+    _check(capsys, argv + [x for o in opts for x in o])
+
+
+@FUZZ
+@given(opts=_options({"--lhs": "i", "--seed": "i", "--count": "i", "--output": "s",
+                      "--set": "s"}))
+def test_fuzz_sweep_refusals(capsys, opts):
+    """The sweep's checks (its valid runs start a dask cluster: left to test_sweep)."""
+    drawn = [x for o in opts for x in o]
+    if "--set" in drawn:
+        k = drawn.index("--set")
+        drawn[k + 1] = "links.0.length=" + drawn[k + 1]
+    _check(capsys, ["sweep", "arm-yu2019", "--json"] + drawn)
+
+
+@HEAVY
+@given(opts=_options({"--duration": "f", "--step": "f", "--count": "i", "--modes": "i",
+                      "--elements": "i", "--move": "s", "--at": "+"}))
+def test_fuzz_compare(capsys, opts):
+    argv = ["compare", "arm-yu2019", "--json", "--duration", "0.01", "--count", "1"]
+    _check(capsys, argv + [x for o in opts for x in o])
+
+
+@FUZZ
+@given(opts=_options({"--links": "i", "--lang": "s", "--problem": "s"}))
+def test_fuzz_generate(capsys, opts):
+    drawn = [x for o in opts for x in o]
+    if "--links" in drawn and drawn[drawn.index("--links") + 1].lstrip("-").isdigit() \
+            and int(drawn[drawn.index("--links") + 1]) > 3:
+        assume(False)           # a valid N-link arm: symbolic work growing with N
+    _check(capsys, ["generate", "arm", "--json"] + drawn)
 
 
 # ------------------------------------------------------------------ description files

@@ -262,15 +262,15 @@ def _task_path(model, traj, T, step):
     return TableTrajectory(times, np.array(X), np.array(Xd), np.array(Xdd), space="task")
 
 
-NEWMARK_STEPS_PER_PERIOD = 10
+NEWMARK_STEPS_PER_PERIOD = 8
 """Fewest Newmark steps per period of each of the modes that matter (below). KED
 integrates with the average-acceleration Newmark rule (gamma = 1/2, beta = 1/4):
 unconditionally stable and without amplitude decay, its only error on a mode of period T
 is the period elongation dT/T = (omega h)^2 / 12 = pi^2 / (3 N^2) for N = T / h steps
-per period (Hughes, The Finite Element Method, 2000, sec. 9.3); N = 10 keeps it at
-3.3 %. Measured on delta-kuo2016's circle (1 s, peak attitude variation about z against
-the 1 ms run): 0.1 % off at 5 ms, 1.5x at 20 ms, 25x at 50 ms; the rule allows up to
-9.9 ms there."""
+per period (Hughes, The Finite Element Method, 2000, sec. 9.3); N = 8 keeps it at
+5 %. Measured on delta-kuo2016's circle (1 s; peak attitude variations against the 1 ms
+run): within 0.1 % and 8 % at 5 ms, 3 % at 10 ms, 1.5x at 20 ms, 25x at 50 ms; the rule
+allows up to 12.4 ms there (the 10 ms runs of the tests and README stay valid)."""
 
 NEWMARK_MODES = 6
 """The modes that matter: the lowest six elastic modes at the start of the motion, the
