@@ -14,6 +14,7 @@ found here is fixed and kept as a regression test in tests/test_hardening.py.
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 import yaml
@@ -112,10 +113,11 @@ def _check(capsys, argv):
         line = err[0]
         assert "Traceback" not in line
         assert "error" in line, (argv, line)
-        named = [a for a in argv if a.startswith("--") and a in line]
-        # a description file that cannot be read is named by its path (ROBOT's value)
+        # an option (one given, or a missing one it needs: "invalid --from: got None"),
+        # ROBOT, or a description file that cannot be read, named by its path
+        named = re.search(r"(^|[\s(])(--[a-zA-Z][\w-]*|ROBOT)\b", line)
         robot_file = len(argv) > 1 and line.startswith(f"elastodyn: error: {argv[1]}:")
-        assert named or "ROBOT" in line or "--set" in line or robot_file, (argv, line)
+        assert named or robot_file, (argv, line)
     return code, err
 
 
@@ -275,11 +277,12 @@ def test_fuzz_describe(capsys, robot):
     _check(capsys, ["describe", robot])
 
 
-@HEAVY
+@settings(FUZZ, max_examples=8)
 @given(opts=_options({"--evaluations": "i", "--coefficients": "i", "--window": "f",
-                      "--damping": "f", "--cycle-time": "f", "--max-residual": "f",
-                      "--shapers": "s", "--limits": "s", "--objective": "s"}))
+                      "--damping": "f", "--shapers": "s", "--limits": "s",
+                      "--objective": "s"}))
 def test_fuzz_plan(capsys, opts):
+    """--max-residual (a search over cycle times, tens of plans) is left out: slow."""
     argv = ["plan", "arm-yu2019", "--json", "--trajectory", "rest-to-rest", "--to", "0.1",
             "0.1", "--motion-time", "0.05", "--step", "0.0025", "--evaluations", "9",
             "--window", "0.01", "--shapers", "none"]
