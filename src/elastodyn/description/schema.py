@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal, Union
 
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError,
-                      model_validator)
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field,
+                      ValidationError, model_validator)
 
 __all__ = ["SectionSpec", "MaterialSpec", "FrictionSpec", "RigidBodySpec",
            "DeltaSpec", "TreeSpec", "ArmSpec", "RobotSpec", "FAMILIES",

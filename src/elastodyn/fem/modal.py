@@ -154,7 +154,8 @@ G = 80 GPa: every torsion frequency lost)."""
 
 def _check_pencil(M, K):
     """(M, K, n) (dense ones as float arrays), after checking that M and K are finite
-    square (n, n) matrices of one shape and symmetric within :data:`SYMMETRY_RTOL` (InputError naming M or K otherwise)."""
+    square (n, n) matrices of one shape and symmetric within :data:`SYMMETRY_RTOL`
+    (InputError naming M or K otherwise)."""
     shapes, out = {}, []
     for name, A in (("M", M), ("K", K)):
         if not sp.issparse(A):
