@@ -287,7 +287,8 @@ sensitivity by repeated simulations): fewer examples."""
 
 
 def test_robots(capsys):
-    assert _check(capsys, ["robots", "--json"])[0] == 0
+    code, _, err = run(capsys, ["robots", "--json"])
+    assert code == 0, err
 
 
 @FUZZ
