@@ -90,12 +90,12 @@ EXPLICIT = ["simulate", "delta-kuo2016", "--formulation", "explicit"]
 
 @pytest.mark.parametrize("args, name", [
     (["torques", "delta-kuo2016", "--centre", "0", "0", "1.5"], "unreachable; leg 1"),
-    (["torques", "delta-kuo2016", "--centre", "0", "0", "1.5"], "--centre/--radius"),
+    (["torques", "delta-kuo2016", "--centre", "0", "0", "1.5"], "--centre"),
     (["torques", "nope"], "invalid ROBOT"),
     (["torques", "delta-kuo2016", "--trajectory", "line"], "--trajectory"),
     (["torques", "delta-kuo2016", "--trajectory", "inverted-u", "--radius", "1"], "--radius"),
     (["torques", "delta-kuo2016", "--trajectory", "inverted-u", "--travel", "0.9", "0", "0"],
-     "--start/--travel"),
+     "--travel"),
     (["torques", "delta-kuo2016", "--radius", "-0.1"], "radius"),
     (["torques", "delta-kuo2016", "--step", "x"], "--step"),
     (["torques", "delta-kuo2016", "--initial", "zero"], "--initial"),
@@ -114,7 +114,7 @@ EXPLICIT = ["simulate", "delta-kuo2016", "--formulation", "explicit"]
     (["torques", "delta-kuo2016", "--centre", "0", "0", "-0.5"], "above the base"),
     (EXPLICIT + ["--offset", "0", "0", "nan"], "--offset"),
     (EXPLICIT + ["--offset", "1", "1", "1"], "--offset"),
-    (["simulate", "delta-asadi2020", "--radius", "1"], "--centre/--radius"),
+    (["simulate", "delta-asadi2020", "--radius", "1"], "--radius"),
     # a Delta follows its platform's path: a joint-space motion would be read as positions
     (["torques", "delta-asadi2020", "--trajectory", "rest-to-rest", "--to", "0", "0", "0"],
      "--trajectory"),

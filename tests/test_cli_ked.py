@@ -170,7 +170,7 @@ def test_simulate_with_controller_needs_the_rigid_formulation(capsys):
     (["simulate", "delta-kuo2016", "--formulation", "explicit", "--joint-b", "clamped"],
      "--joint-b"),
     (["simulate", "delta-kuo2016", "--radius", "1.5", "--periods", "0.01"],
-     "--centre/--radius"),
+     "--radius"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, name):
     assert main(argv) == 2

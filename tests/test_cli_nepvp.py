@@ -241,7 +241,7 @@ def test_generate_arm_json_and_python_file(capsys, tmp_path):
     (["generate", "prrrp-briot2013", "--modes", "3", "--elements", "2"], "--elements"),
     (["modes", "arm-yu2019", "--elements", "2"], "--elements"),
     (["modes", "arm-yu2019", "--at", "2", "0"], "--at"),
-    (["simulate", "arm-yu2019", "--radius", "2", "--duration", "0.1"], "--centre/--radius"),
+    (["simulate", "arm-yu2019", "--radius", "2", "--duration", "0.1"], "--radius"),
     (["simulate", "arm-yu2019", "--centre", "0.6", "0.3", "0.1"], "--centre"),
     (["simulate", "arm-yu2019", "--offset", "0", "0", "0.1"], "--offset"),
     (["simulate", "arm-yu2019", "--scenario", "circle", "--trajectory", "hold"],

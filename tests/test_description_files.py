@@ -396,14 +396,14 @@ def test_python_object_tags_are_refused_and_nothing_runs(tmp_path):
     for tag in ("!!python/object/apply:os.system", "!!python/object/new:os.system",
                 "!!python/object:os.system"):
         msg = _load_error(tmp_path, f"family: arm\nname: {tag} ['touch {marker}']\n"
-                                    "links: [{length: 1, mass: 1, E: 1, I: 1}]\n")
+                                    "links: [{length: 1, mass: 1, E: 2.0e+11, I: 1}]\n")
         assert msg.startswith("line 2, column 7: could not determine a constructor for the "
                               "tag 'tag:yaml.org,2002:python/object")
     assert not marker.exists()
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("family: arm\nlinks: [{length: 1, mass: 1, E: 1, I: 1,\n"
+    ("family: arm\nlinks: [{length: 1, mass: 1, E: 2.0e+11, I: 1,\n"
      "         lumped_masses: [{mass: 1, positon: 0.3}]}]\n",
      "unknown key links.0.lumped_masses.0.positon; allowed: one of inertia, mass, mu, "
      "position"),
@@ -422,15 +422,15 @@ def test_unknown_key_names_its_path_and_the_allowed_keys(tmp_path, text, expecte
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("family: arm\nlinks: [{length: 1, mass: 1, E: 1, I: 1},\n"
-     "        {length: 1, mass: heavy, E: 1, I: 1}]\n",
+    ("family: arm\nlinks: [{length: 1, mass: 1, E: 2.0e+11, I: 1},\n"
+     "        {length: 1, mass: heavy, E: 2.0e+11, I: 1}]\n",
      "invalid links.1.mass: got 'heavy'; allowed: a valid number, unable to parse string "
      "as a number"),
     ("family: arm\nlinks: [{length: 1, mass: 1, E: true, I: 1}]\n",
      "invalid links.0.E: got True; allowed: a number, not true/false"),
-    ("family: arm\nlinks: [{length: [1, 2], mass: 1, E: 1, I: 1}]\n",
+    ("family: arm\nlinks: [{length: [1, 2], mass: 1, E: 2.0e+11, I: 1}]\n",
      "invalid links.0.length: got [1, 2]; allowed: a valid number"),
-    ("family: arm\nlinks: [{length: 1, mass: 1, E: 1, I: 1,\n"
+    ("family: arm\nlinks: [{length: 1, mass: 1, E: 2.0e+11, I: 1,\n"
      "         lumped_masses: [{mass: 1, mu: 0.5}]}]\n",
      "invalid links.0.lumped_masses.0.mu: got 0.5; allowed: less than or equal to 0"),
     ("family: arm\nlinks: [3]\n",

@@ -188,3 +188,48 @@ def vector(name: str, value, size: int) -> np.ndarray:
     if not np.all(np.isfinite(arr.real)):
         raise InputError(name, value, "finite values")
     return arr
+
+
+# ---------------------------------------------------------------- physical ranges
+PHYSICAL_RANGES = {
+    "modulus": (1e3, 1e15, "Pa", "from soft gels (~1 kPa) to 1000 times diamond, the "
+                "stiff limit of a model"),
+    "density": (1.0, 1e5, "kg/m^3", "from aerogels (~1 kg/m^3) to osmium (2.3e4 kg/m^3)"),
+    "length": (1e-6, 1e3, "m", "a micrometre to a kilometre"),
+    "mass": (0.0, 1e6, "kg", "up to a thousand tonnes"),
+    "area": (1e-12, 1e6, "m^2", "a section of a micrometre to a kilometre"),
+    "second moment": (1e-24, 1e12, "m^4", "a section of a micrometre to a kilometre"),
+    "magnitude": (-1e12, 1e12, "(SI)", "no entry of a robot description is larger"),
+    "time": (1e-6, 1e6, "s", "a microsecond to eleven days: a motion's own time scale"),
+}
+"""Physical ranges of the inputs of a structure (SI), with a decade of margin beyond the
+extreme real materials and sizes. Outside them a model is not physics any more and its
+floating-point evaluation breaks down (a length of 1e300 m overflows the element
+matrices (L^k), 1e-300 m underflows them; a modulus of 1e300 Pa with an ordinary shear
+modulus puts the torsion frequencies below round-off)."""
+
+
+def physical(name: str, value: float, kind: str) -> float:
+    """``value`` as float if it lies in the physical range ``kind`` of
+    :data:`PHYSICAL_RANGES` (``modulus``, ``density``, ``length``, ``mass``, ``area``,
+    ``second moment``, ``magnitude``), else InputError naming ``name`` with the range."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not in_physical_range(v, kind):
+        raise InputError(name, value, physical_range_text(kind))
+    return v
+
+
+def in_physical_range(v: float, kind: str) -> bool:
+    """Whether the float ``v`` lies in the physical range ``kind``."""
+    lo, hi = PHYSICAL_RANGES[kind][:2]
+    return math.isfinite(v) and lo <= v <= hi
+
+
+def physical_range_text(kind: str) -> str:
+    """The range ``kind`` in words (``a length in [1e-06, 1000] m (...)``)."""
+    lo, hi, unit, why = PHYSICAL_RANGES[kind]
+    what = "a number" if kind == "magnitude" else f"a {kind}"
+    return f"{what} in [{lo:g}, {hi:g}] {unit} ({why})"

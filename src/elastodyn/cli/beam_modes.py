@@ -1,6 +1,7 @@
 """``elastodyn beam-modes``: natural frequencies and mode shapes of one uniform beam."""
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -79,6 +80,30 @@ def _section(a):
     return Section.rectangle(a.width, a.height)
 
 
+def _check_physical(a):
+    """The inputs in their physical ranges (``_validate.PHYSICAL_RANGES``): outside them
+    the element matrices overflow or underflow (--length 1e300: L^k) or the eigenproblem
+    cannot be resolved (--E 1e300 with the default --G: every torsion frequency below
+    round-off)."""
+    from .._validate import physical
+    for flag, kind in (("--E", "modulus"), ("--G", "modulus"), ("--rho", "density"),
+                       ("--length", "length"), ("--tip-mass", "mass")):
+        physical(flag, getattr(a, flag.lstrip("-").replace("-", "_")), kind)
+    for flag in ("--width", "--height"):
+        v = getattr(a, flag[2:])
+        if v is not None:
+            physical(flag, v, "length")
+    for flag, power in (("--area", 2), ("--iy", 4), ("--iz", 4), ("--j", 4), ("--ip", 4)):
+        v = getattr(a, flag[2:])
+        if v is not None:
+            lo, hi = 1e-7 ** power, 10.0 ** power     # sections of 0.1 um to 10 m
+            if not (math.isfinite(v) and lo <= v <= hi):
+                raise InputError(flag, v, f"a number in [{lo:g}, {hi:g}] m^{power} (a "
+                                 "section of 0.1 um to 10 m)")
+    if a.count is not None and a.count < 1:
+        raise InputError("--count", a.count, "an integer >= 1")
+
+
 def run(a) -> int:
     from ..analysis.modal import beam_modes
     from ..analysis.results import Result
@@ -90,12 +115,24 @@ def run(a) -> int:
     if not 1 <= a.elements <= MAX_ELEMENTS:
         raise InputError("--elements", a.elements, f"an integer in [1, {MAX_ELEMENTS}]")
     t0 = time.perf_counter()
+    _check_physical(a)
     section = _section(a)
     material = Material(E=a.E, G=a.G, rho=a.rho)
     pms = (PointMass(node=-1, mass=a.tip_mass),) if a.tip_mass else ()
-    link = Link(BeamElement(spatial=not a.planar, order=a.order), a.length, a.elements,
-                section, material, ends=a.ends, point_masses=pms)
-    res = beam_modes(link, count=a.count)
+    try:
+        link = Link(BeamElement(spatial=not a.planar, order=a.order), a.length,
+                    a.elements, section, material, ends=a.ends, point_masses=pms)
+    except InputError as exc:       # the library's names under the options that set them
+        flag = {"ends": "--ends", "order": "--order"}.get(str(exc.name))
+        if flag is None:
+            raise
+        raise InputError(flag, exc.value, exc.allowed) from None
+    try:
+        res = beam_modes(link, count=a.count)
+    except InputError as exc:
+        if str(exc.name) != "count":
+            raise
+        raise InputError("--count", exc.value, exc.allowed) from None
     element = "planar" if a.planar else "spatial"
 
     class BeamModesResult(Result):

@@ -33,8 +33,11 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
-        # negative numbers in exponent form (-1e-3) are values, not options
-        self._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+        # negative numbers in exponent form (-1e-3) are values, not options; so are -inf
+        # and -nan (the number options refuse them by name instead of argparse calling
+        # them unrecognized arguments)
+        self._negative_number_matcher = re.compile(
+            r"^-((\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|(?i:inf|infinity|nan))$")
 
     def error(self, message):
         raise UsageError(f"{self.prog}: error: {message}")
@@ -346,9 +349,15 @@ def pose_state(a, model, default_at=None):
             refuse(a, {"q1": "--q1", "q4": "--q4"}, f"--actuated (this robot's actuated "
                    f"coordinates are {', '.join(names)})")
         if given(a, "actuated"):
-            raise InputError("--q1/--q4", [a.q1, a.q4], "not with --actuated")
+            d = "q1" if given(a, "q1") else "q4"
+            raise InputError(f"--{d}", getattr(a, d), "not with --actuated")
         old_spelling("--q1/--q4 are now --actuated Q1 Q4")
         a.actuated = [a.q1 if a.q1 is not None else 0.0, a.q4 if a.q4 is not None else 0.0]
+        # a pose that does not close is named by the old flags the user gave
+        flag = "/".join(f for d, f in (("q1", "--q1"), ("q4", "--q4")) if given(a, d))
+        value = a.q1 if flag == "--q1" else a.q4 if flag == "--q4" else list(a.actuated)
+        a.q1 = a.q4 = None
+        return _closed(model, flag, value, actuated=np.asarray(a.actuated))
     if given(a, "at") and given(a, "actuated"):
         raise InputError("--at", a.at, "either --at or --actuated")
     if given(a, "actuated"):

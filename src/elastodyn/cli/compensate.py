@@ -59,9 +59,9 @@ def run(a) -> int:
     step = 1e-3 if a.step is None else a.step
     duration = a.duration if given(a, "duration") else default_window(traj)
     check_window(duration, step, max_time=get(model.formulation).limits.simulate_time,
-                 max_samples=MAX_STEPS, name=window_flag(a, tspec))
+                 max_samples=MAX_STEPS, name=window_flag(a, tspec), step_given=given(a, "step"))
     check_path(a, tspec, model, traj, duration, step)
-    with path_errors(a, tspec):
+    with path_errors(a, tspec, model):
         result = compensate_motion(model, traj, mode=mode, duration=duration, step=step,
                                    samples=a.samples, iterations=a.iterations,
                                    method=a.method, robot=spec.name,

@@ -109,6 +109,12 @@ def motion_spec(a, family: str, model=None) -> tuple[dict, dict]:
         if given(a, dest):
             key = {"from_": "from", "at_": "at"}.get(dest, dest)
             base[key] = getattr(a, dest)
+    from .._validate import physical
+    for dest, flag in (("period", "--period"), ("motion_time", "--motion-time")):
+        if given(a, dest):
+            # a circle's period and a motion's time in a physical range: 1e-300 s
+            # overflowed the path's accelerations (an OverflowError traceback)
+            physical(flag, getattr(a, dest), "time")
     if model is not None:
         _check_space(a, base, model)
     if law == "hold" and base.get("at") is None:
@@ -149,15 +155,49 @@ LAW_FLAGS = {"circle": "--centre/--radius", "inverted-u": "--start/--travel",
 """The options that place each law's path (named when the path leaves the workspace)."""
 
 
-def path_flags(a, tspec) -> str:
-    """The options to name for a path that leaves the workspace: the law's options the
-    user gave, else all of them (the paper scenario's values)."""
+PLACING = {"circle": (("centre", "--centre"), ("radius", "--radius")),
+           "inverted-u": (("start", "--start"), ("travel", "--travel"))}
+"""The two options that place a circle or an inverted-U: the first puts a point of the
+path (the centre, the start), the second spans the path from it."""
+
+
+def path_flags(a, tspec, model=None) -> str:
+    """The option to name for a path that leaves the workspace. A circle or an
+    inverted-U: the one of its two placing options the user gave; both given, the
+    first (--centre, --start) when its own point is outside the workspace (with
+    ``model``), else the second (--radius, --travel); neither given (the paper
+    scenario's path), both. Other laws: their options."""
     law = tspec.get("law")
     if law in ("bang-bang", "rest-to-rest"):
         return "--from" if given(a, "from_") and not given(a, "to") else "--to"
     if law == "hold" and not given(a, "at_"):
         return "--scenario"
+    if law in PLACING:
+        (k1, f1), (k2, f2) = PLACING[law]
+        g1, g2 = given(a, k1), given(a, k2)
+        if g1 and not g2:
+            return f1
+        if g2 and not g1:
+            return f2
+        if g1 and g2 and model is not None:
+            return f1 if not _reachable(model, tspec.get(k1)) else f2
     return LAW_FLAGS.get(law, "--trajectory")
+
+
+def _reachable(model, point) -> bool:
+    """Whether the end-effector position ``point`` is a pose of ``model``."""
+    try:
+        p = np.asarray(point, dtype=float)
+        kin = getattr(model, "kinematics", None)
+        if kin is not None and hasattr(kin, "state"):
+            kin.state(p[None, :], np.zeros((1, p.size)))
+        elif hasattr(model, "inverse_kinematics"):
+            model.inverse_kinematics(p)
+        else:
+            model.state(pose=p)
+    except (InputError, ModelError):
+        return False
+    return True
 
 
 def check_spec(a, tspec, model) -> None:
@@ -227,13 +267,13 @@ def check_path(a, tspec, model, traj, duration: float, step: float) -> None:
     (task space: the inverse kinematics; joint space: the loops close along the path).
     A path that leaves the workspace is bad input (exit 2) naming the options that place
     it (a circle's --centre/--radius, a motion's --to), not a run that fails."""
-    flags = path_flags(a, tspec)
+    flags = path_flags(a, tspec, model)
     space = getattr(traj, "space", "task")
     kin = getattr(model, "kinematics", None)
     if space == "task" and kin is not None and hasattr(kin, "state"):
         times = sample_times(traj, duration, step)
         s = traj.evaluate(times)
-        with path_errors(a, tspec):
+        with path_errors(a, tspec, model):
             kin.state(s.position, s.velocity)   # reachability and singularity, all samples
         return
     # one call per sample: at most ~1000 of them, evenly along the window
@@ -283,6 +323,11 @@ def _flag_value(a, flags, tspec):
         if isinstance(v, (list, tuple, np.ndarray)):
             return np.round(np.asarray(v, dtype=float), 12).tolist()
         return v
+    single = {"--centre": "centre", "--radius": "radius", "--start": "start",
+              "--travel": "travel"}
+    if flags in single:
+        v = tspec.get(single[flags])
+        return list(v) if isinstance(v, (list, tuple, np.ndarray)) else v
     if flags == "--centre/--radius":
         return [list(tspec.get("centre", [])), tspec.get("radius")]
     if flags == "--start/--travel":
@@ -291,7 +336,7 @@ def _flag_value(a, flags, tspec):
 
 
 @contextlib.contextmanager
-def path_errors(a, tspec):
+def path_errors(a, tspec, model=None):
     """Re-raise a kinematic error of the prescribed path (the inverse kinematics of a
     Delta or of an arm: InputError named X, pose or position) under the options that
     place the path. Only for the prescribed motion: a closed loop that leaves the
@@ -301,7 +346,7 @@ def path_errors(a, tspec):
     except InputError as exc:
         if str(exc.name) not in ("X", "pose", "position"):
             raise
-        flags = path_flags(a, tspec)
+        flags = path_flags(a, tspec, model)
         value = _flag_value(a, flags, tspec)
         raise input_error(flags, value, "a path inside the workspace", (
             f"invalid {flags}: got {value!r}; the {tspec.get('law')} leaves the workspace "
@@ -356,14 +401,19 @@ def forced_window(a, model, scen, *, max_samples: int) -> tuple[float, float]:
                 else float((scen or {}).get("duration", 1.0)))
     out_step = a.step if given(a, "step") else 1e-3
     check_window(duration, out_step, max_time=get(model.formulation).limits.simulate_time,
-                 max_samples=max_samples, name="--duration")
+                 max_samples=max_samples, name="--duration", step_given=given(a, "step"))
     if given(a, "integrator_step") and not (0 < a.integrator_step <= out_step):
         raise InputError("--integrator-step", a.integrator_step,
                          f"a step in (0, --step = {out_step:g}] s")
     return duration, out_step
 
 
-def check_window(duration, step, *, max_time: float, max_samples: int, name="--duration"):
+def check_window(duration, step, *, max_time: float, max_samples: int, name="--duration",
+                 step_given: bool = True):
+    """The time window ``duration`` (set by option ``name``) and the output ``step``
+    [s]: finite, > 0, the window at most ``max_time`` and at most ``max_samples`` steps.
+    A conflict between the two names --step when the user gave it (``step_given``),
+    else the window's option (the default step is not the user's mistake)."""
     if not (step > 0 and np.isfinite(step)):
         raise InputError("--step", step, "a finite number > 0 [s]")
     if not (duration > 0 and np.isfinite(duration)):
@@ -371,8 +421,14 @@ def check_window(duration, step, *, max_time: float, max_samples: int, name="--d
     if duration > max_time:
         raise InputError(name, duration, f"at most {max_time:g} s")
     if step > duration:
+        if not step_given:
+            raise InputError(name, duration, f"at least the output step ({step:g} s, the "
+                             "default of --step)")
         raise InputError("--step", step, f"at most the time window ({duration:.6g} s, "
                          f"set by {name})")
     if duration / step > max_samples:
+        if not step_given:
+            raise InputError(name, duration, f"at most {max_samples * step:.6g} s "
+                             f"({max_samples:,} samples of the default --step {step:g} s)")
         raise InputError("--step", step, f"at least {duration / max_samples:.3g} s "
                          f"(at most {max_samples:,} samples of the {duration:.6g} s window)")

@@ -109,10 +109,11 @@ def run(a) -> int:
     cycle = traj.duration if a.cycle_time is None else a.cycle_time
     max_time = get(model.formulation).limits.simulate_time
     check_window(cycle, step, max_time=max_time, max_samples=MAX_STEPS,
-                 name="--cycle-time" if given(a, "cycle_time") else window_flag(a, tspec))
+                 name="--cycle-time" if given(a, "cycle_time") else window_flag(a, tspec),
+                 step_given=given(a, "step"))
     if given(a, "window"):
         check_window(a.window, step, max_time=max_time, max_samples=MAX_STEPS,
-                     name="--window")
+                     name="--window", step_given=given(a, "step"))
     check_path(a, tspec, model, traj, traj.duration, min(step, traj.duration / 20))
     evaluations = 60 if a.evaluations is None else a.evaluations
     search = a.search or "least-squares"
@@ -130,7 +131,7 @@ def run(a) -> int:
               evaluations=evaluations, window=a.window, step=a.step, shapers=shapers,
               damping=0.0 if a.damping is None else a.damping, method=a.method,
               robot=spec.name, inputs={"trajectory": tspec})
-    with path_errors(a, tspec):
+    with path_errors(a, tspec, model):
         if given(a, "max_residual"):
             if given(a, "objective") and objective != "residual-vibration":
                 raise InputError("--objective", objective, "residual-vibration with "
@@ -138,7 +139,7 @@ def run(a) -> int:
             if given(a, "cycle_times"):
                 for T in a.cycle_times:
                     check_window(T, step, max_time=max_time, max_samples=MAX_STEPS,
-                                 name="--cycle-times")
+                                 name="--cycle-times", step_given=given(a, "step"))
             result = shortest_cycle(model, traj, max_residual=a.max_residual,
                                     cycle_times=a.cycle_times, **kw)
         else:

@@ -198,13 +198,13 @@ def run(a) -> int:
         step = a.step if a.step is not None else (1e-2 if rigid else 1e-3)
         duration = _duration(a, scen, traj)
         check_window(duration, step, max_time=max_time,
-                     max_samples=MAX_STEPS, name=wname)
+                     max_samples=MAX_STEPS, name=wname, step_given=given(a, "step"))
         if tspec.get("law") != "hold":
             check_path(a, tspec, model, traj, duration, step)
         if given(a, "offset"):
             _check_offset(a, model, traj)
         try:
-            with path_errors(a, tspec) if not rigid else _nothing():
+            with path_errors(a, tspec, model) if not rigid else _nothing():
                 result = simulate_controlled(model, traj, ctrl, duration=duration,
                                              step=step, initial_offset=a.offset,
                                              robot=spec.name, inputs={"trajectory": tspec},
@@ -224,10 +224,10 @@ def run(a) -> int:
     step = 1e-3 if a.step is None else a.step
     duration = _duration(a, scen, traj)
     check_window(duration, step, max_time=max_time, max_samples=MAX_STEPS,
-                 name=wname)
+                 name=wname, step_given=given(a, "step"))
     check_path(a, tspec, model, traj, duration, step)
     initial = a.initial or scen.get("initial") or "static"
-    with path_errors(a, tspec):
+    with path_errors(a, tspec, model):
         result = simulate_motion(model, traj, duration=duration, step=step, initial=initial,
                                  method=a.method, robot=spec.name,
                                  integrator_step=a.integrator_step,

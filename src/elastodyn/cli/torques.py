@@ -52,10 +52,11 @@ def run(a) -> int:
     if duration is None:
         duration = default_window(traj)
     check_window(duration, step, max_time=entry.limits.torques_time,
-                 max_samples=entry.limits.torques_samples, name=window_flag(a, tspec))
+                 max_samples=entry.limits.torques_samples, name=window_flag(a, tspec),
+                 step_given=given(a, "step"))
     check_path(a, tspec, model, traj, duration, step)
     inputs = {"trajectory": tspec}
-    with path_errors(a, tspec):
+    with path_errors(a, tspec, model):
         result = torques(model, traj, duration=duration, step=step,
                          initial=a.initial or "static", method=a.method, robot=spec.name,
                          inputs=inputs, progress=progress_bar(int(duration / step), "torques",

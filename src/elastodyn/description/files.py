@@ -75,6 +75,10 @@ def _validate(data, origin: str):
         cls = S.spec_class(fam) if fam in S.FAMILIES else None
         raise DescriptionError(f"{origin}: {S.validation_message(exc, cls)}") from None
     except ValueError as exc:
+        # parse_spec's own refusals (not a mapping, no valid family); any other
+        # ValueError is a bug and is not disguised as bad input
+        if isinstance(data, dict) and data.get("family") in S.FAMILIES:
+            raise
         raise DescriptionError(f"{origin}: {exc}") from None
 
 

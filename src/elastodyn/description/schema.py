@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal, Union
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, ValidationError,
-                      model_validator)
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field,
+                      ValidationError, model_validator)
 
 __all__ = ["SectionSpec", "MaterialSpec", "FrictionSpec", "RigidBodySpec",
            "DeltaSpec", "TreeSpec", "ArmSpec", "RobotSpec", "FAMILIES",
@@ -43,9 +43,42 @@ def _no_bool(v):
     return v
 
 
-Num = Annotated[float, BeforeValidator(_no_bool), Field(allow_inf_nan=False)]
-Pos = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False)]
-NonNeg = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, allow_inf_nan=False)]
+def _physical(kind: str):
+    """An after-validator: the number lies in the physical range ``kind``
+    (:data:`elastodyn._validate.PHYSICAL_RANGES`). Beyond them a model is not physics
+    and its floating-point evaluation breaks down (a link of 1e300 m overflows the
+    element matrices, 1e-300 m underflows them, a mass of 1e300 kg puts the other
+    frequencies below round-off)."""
+    from .._validate import in_physical_range, physical_range_text
+
+    def check(v):
+        if not in_physical_range(float(v), kind):
+            raise ValueError(physical_range_text(kind))
+        return v
+    return AfterValidator(check)
+
+
+Num = Annotated[float, BeforeValidator(_no_bool), Field(allow_inf_nan=False),
+                _physical("magnitude")]
+Pos = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                _physical("magnitude")]
+NonNeg = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, allow_inf_nan=False),
+                   _physical("magnitude")]
+Length = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                   _physical("length")]
+"""A length of a structure [m] (link, section size, radius)."""
+Modulus = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                    _physical("modulus")]
+Density = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                    _physical("density")]
+Area = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                 _physical("area")]
+Moment = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                   _physical("second moment")]
+Mass = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, allow_inf_nan=False),
+                 _physical("mass")]
+PosMass = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
+                    _physical("mass")]
 Vec3 = Annotated[tuple[Num, Num, Num], Field()]
 Mat3 = Annotated[tuple[Vec3, Vec3, Vec3], Field()]
 
@@ -62,14 +95,14 @@ class SectionSpec(_Spec):
     polar moment for the torsional inertia; default iy + iz)."""
 
     shape: Literal["rectangle", "circle", "general"] = "rectangle"
-    width: Pos | None = None
-    height: Pos | None = None
-    diameter: Pos | None = None
-    area: Pos | None = None
-    iy: Pos | None = None
-    iz: Pos | None = None
-    j: Pos | None = None
-    ip: Pos | None = None
+    width: Length | None = None
+    height: Length | None = None
+    diameter: Length | None = None
+    area: Area | None = None
+    iy: Moment | None = None
+    iz: Moment | None = None
+    j: Moment | None = None
+    ip: Moment | None = None
 
     @model_validator(mode="after")
     def _fields_of_shape(self):
@@ -89,9 +122,9 @@ class SectionSpec(_Spec):
 class MaterialSpec(_Spec):
     """Linear elastic isotropic material: E and G [Pa], rho [kg/m^3]."""
 
-    E: Pos
-    G: Pos
-    rho: Pos
+    E: Modulus
+    G: Modulus
+    rho: Density
 
 
 class FrictionSpec(_Spec):
@@ -111,7 +144,7 @@ class RigidBodySpec(_Spec):
     inertia tensor about the centre of mass in that frame's axes [kg m^2] (symmetric,
     positive semi-definite; a planar model uses only I_zz)."""
 
-    mass: NonNeg = 0.0
+    mass: Mass = 0.0
     com: Vec3 = (0.0, 0.0, 0.0)
     inertia: Mat3 = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
 
@@ -136,7 +169,7 @@ class DeltaGeometrySpec(_Spec):
     """Base radius r_A (O to the actuated joints) and platform radius r_B (P to the
     platform joints) [m]; leg angles theta_i [rad] (radial direction of A_i)."""
 
-    base_radius: Pos
+    base_radius: Length
     platform_radius: NonNeg
     leg_angles: tuple[Num, Num, Num] = (0.0, 2.0 * math.pi / 3.0, 4.0 * math.pi / 3.0)
 
@@ -152,10 +185,10 @@ class DeltaLinkSpec(_Spec):
     their total mass).
     """
 
-    length: Pos
+    length: Length
     section: SectionSpec | None = None
     material: MaterialSpec | None = None
-    mass: NonNeg | None = None
+    mass: Mass | None = None
     com_ratio: Annotated[float, BeforeValidator(_no_bool),
                          Field(ge=0, le=1, allow_inf_nan=False)] | None = None
     inertia: NonNeg | None = None
@@ -193,8 +226,8 @@ class DeltaPlatformSpec(_Spec):
     ``thickness`` [m] (Kuo 2016 Table 1) or an explicit ``inertia`` about its centre of
     mass [kg m^2] with the centre of mass ``com`` [m] from P (world axes)."""
 
-    mass: Pos
-    thickness: Pos | None = None
+    mass: PosMass
+    thickness: Length | None = None
     com: Vec3 | None = None
     inertia: Mat3 | None = None
 
@@ -246,8 +279,8 @@ class BeamMassSpec(_Spec):
     and rotary inertia about the centre of mass [kg m^2] (instead of rho A; the
     floating-frame formulation spreads them as a quadratic mass per length)."""
 
-    mass: Pos
-    centre_of_mass: Pos
+    mass: PosMass
+    centre_of_mass: Length
     inertia: NonNeg
 
 
@@ -257,7 +290,7 @@ class BeamSpec(_Spec):
     bendings) or planar (axial and bending in x-y); ``geometric_stiffening`` (von Karman
     axial strain; Briot & Khalil 2013 and README)."""
 
-    length: Pos
+    length: Length
     section: SectionSpec
     material: MaterialSpec
     spatial: bool = False
@@ -398,7 +431,7 @@ class LumpedMassSpec(_Spec):
     [-1, 0] (the distance from the end of the link over its length, negative: 0 the
     end, -1 the joint; Yu & Chen 2019 eq. 14); neither: the end of the link."""
 
-    mass: NonNeg = 0.0
+    mass: Mass = 0.0
     inertia: NonNeg = 0.0
     position: NonNeg | None = None
     mu: Annotated[float, BeforeValidator(_no_bool),
@@ -420,10 +453,10 @@ class ArmLinkSpec(_Spec):
     (joint speed = motor speed / ratio, >= 1) and the motor-side friction (Coulomb
     [N m] and viscous [N m s/rad], reflected to the joint as r kc and r^2 kv)."""
 
-    length: Pos
-    mass: NonNeg | None = None
-    E: Pos | None = None
-    I: Pos | None = None  # noqa: E741 (the paper's name)
+    length: Length
+    mass: Mass | None = None
+    E: Modulus | None = None
+    I: Moment | None = None  # noqa: E741 (the paper's name)
     section: SectionSpec | None = None
     material: MaterialSpec | None = None
     lumped_masses: tuple[LumpedMassSpec, ...] = ()
@@ -452,7 +485,7 @@ class ArmLinkSpec(_Spec):
 class PayloadSpec(_Spec):
     """A payload at the tip of the last link: mass [kg] and rotary inertia [kg m^2]."""
 
-    mass: NonNeg = 0.0
+    mass: Mass = 0.0
     inertia: NonNeg = 0.0
 
 

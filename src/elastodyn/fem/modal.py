@@ -88,14 +88,15 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     steel elements of 1 cm). The relative error of a low frequency is therefore about
     eps lambda_max / (2 omega^2), ~1e-6 for the first bending mode of such a mesh.
     """
-    n = M.shape[0]
-    free = np.arange(n) if free_dofs is None else np.asarray(free_dofs, dtype=int)
+    M, K, n = _check_pencil(M, K)
+    free = _free_dofs(free_dofs, n)
     nf = free.size
     count = positive_int("count", count)
     if count > nf:
         raise InputError("count", count, f"an integer in [1, {nf}] (the free degrees of freedom)")
     Mf = M[np.ix_(free, free)] if not sp.issparse(M) else M.tocsr()[free][:, free]
     Kf = K[np.ix_(free, free)] if not sp.issparse(K) else K.tocsr()[free][:, free]
+    _check_resolvable(Mf, Kf)
     if nf <= DENSE_LIMIT or count >= nf - 1:
         Md = Mf.toarray() if sp.issparse(Mf) else np.asarray(Mf)
         Kd = Kf.toarray() if sp.issparse(Kf) else np.asarray(Kf)
@@ -131,6 +132,90 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     shapes[free] = vec
     return ModalResult(omega_rad_s=omega, frequencies_hz=omega / (2 * math.pi),
                        mode_shapes=shapes, dof=nf, labels=tuple(labels))
+
+
+SYMMETRY_RTOL = 1e-8
+"""Largest accepted asymmetry max|A - A^T| / max|A| of M and K. Assembled element
+matrices are symmetric to round-off (a few eps per summed term: ~1e-14 for the meshes
+here) and the tangent stiffness of a conservative model is symmetric to the accuracy of
+its linearization (the models here differentiate exactly; a finite-difference tangent
+is symmetric to ~sqrt(eps) ~ 1e-8); a larger asymmetry is a non-symmetric matrix (a
+follower load, a wrong argument), whose eigenproblem this solver does not solve."""
+
+RESOLVABLE_RATIO = 1e-3
+"""Largest accepted eps * max_i(K_ii/M_ii) / min_i(K_ii/M_ii) (over the dofs with
+stiffness): the eigenvalue error is ~eps lambda_max (see :func:`modal_analysis`), and
+K_ii/M_ii bounds the lowest eigenvalue of the field that dof carries from above (the
+Rayleigh quotient of the unit vector; ~ (h/L)^-2 times that field's first eigenvalue on a
+mesh of elements of length h), so beyond this ratio the lowest frequencies of the softest
+field carry a relative error of 1e-3 or more and come out as 0 (e.g. E = 1e300 Pa with
+G = 80 GPa: every torsion frequency lost)."""
+
+
+def _check_pencil(M, K):
+    """(M, K, n) (dense ones as float arrays), after checking that M and K are finite
+    square (n, n) matrices of one shape and symmetric within :data:`SYMMETRY_RTOL`
+    (InputError naming M or K otherwise)."""
+    shapes, out = {}, []
+    for name, A in (("M", M), ("K", K)):
+        if not sp.issparse(A):
+            try:
+                A = np.asarray(A, dtype=float)
+            except (TypeError, ValueError):
+                raise InputError(name, "a non-numeric or ragged array",
+                                 "a real square matrix") from None
+        out.append(A)
+        shape = getattr(A, "shape", None)
+        if shape is None or len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0:
+            raise InputError(name, f"an array of shape {shape}", "a square matrix (n, n), "
+                             "n >= 1")
+        shapes[name] = shape
+        data = A.data if sp.issparse(A) else A
+        try:
+            data = np.asarray(data, dtype=float)
+        except (TypeError, ValueError):
+            raise InputError(name, "a non-numeric array", "a real matrix") from None
+        if not np.all(np.isfinite(data)):
+            raise InputError(name, "a matrix with inf or nan entries", "finite entries")
+        big = float(np.max(np.abs(data))) if data.size else 0.0
+        asym = abs(A - A.T).max() if sp.issparse(A) else float(np.max(np.abs(
+            data - data.T)))
+        if asym > SYMMETRY_RTOL * big:
+            raise InputError(name, f"a matrix with max|{name} - {name}^T| / max|{name}| = "
+                             f"{asym / big:.3g}", f"a symmetric matrix (relative asymmetry "
+                             f"<= {SYMMETRY_RTOL:g})")
+    if shapes["M"] != shapes["K"]:
+        raise InputError("K", f"an array of shape {shapes['K']}", f"the shape of M "
+                         f"{shapes['M']}")
+    return out[0], out[1], int(shapes["M"][0])
+
+
+def _free_dofs(free_dofs, n: int) -> np.ndarray:
+    if free_dofs is None:
+        return np.arange(n)
+    free = np.asarray(free_dofs)
+    if free.ndim != 1 or free.size == 0 or free.dtype.kind not in "iu" or np.any(
+            free < 0) or np.any(free >= n) or np.unique(free).size != free.size:
+        raise InputError("free_dofs", free_dofs, f"distinct integers in [0, {n - 1}]")
+    return free.astype(int)
+
+
+def _check_resolvable(Mf, Kf) -> None:
+    """ModelError when the stiffness-to-mass ratios of the dofs span more than
+    :data:`RESOLVABLE_RATIO` / eps: the softest field's frequencies are below round-off."""
+    dk = np.abs(Kf.diagonal() if sp.issparse(Kf) else np.diag(Kf))
+    dm = np.abs(Mf.diagonal() if sp.issparse(Mf) else np.diag(Mf))
+    ok = (dk > 0) & (dm > 0)
+    if not np.any(ok):
+        return
+    d = dk[ok] / dm[ok]
+    spread = float(np.max(d) / np.min(d))
+    if not np.isfinite(spread) or np.finfo(float).eps * spread > RESOLVABLE_RATIO:
+        raise ModelError(f"the eigenproblem cannot be resolved in double precision: the "
+                         f"stiffness/mass ratios of the degrees of freedom span "
+                         f"{spread:.3g} (more than {RESOLVABLE_RATIO:g}/eps), so the lowest "
+                         "frequencies would be lost to round-off (check the material and "
+                         "section values: E, G, rho, sizes)")
 
 
 def modal_batch(M, K, *, count: int):
@@ -188,6 +273,12 @@ def modal_batch(M, K, *, count: int):
             failures[b] = "mass matrix is not positive definite"
     for b in np.flatnonzero(~ok):
         failures[b] = failures[b] or "non-finite mass or stiffness"
+    for b in np.flatnonzero(ok):      # the same resolvability as modal_analysis
+        try:
+            _check_resolvable(Ms[b], Ks[b])
+        except ModelError as exc:
+            ok[b] = False
+            failures[b] = str(exc)
     idx = np.flatnonzero(ok)
     if idx.size == 0:
         return omega, shapes, failures
