@@ -1039,6 +1039,7 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     Xd = np.array([_pad3(np.asarray(s.pose, dtype=float)[pos][None])[0] for s in states]) \
         if trajectory.space == "joint" else _pad3(smp.position)
     task = trajectory.space == "task" and "inverse_kinematics" in model.capabilities
+    dim = trajectory.dim           # a planar robot's task poses are (x, y): padded to 3 here
 
     def deflection(st):
         return _pad3(static_end_effector_deflection(model, st, inertial=True)[None])[0]
@@ -1047,7 +1048,7 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     if task:
         Xc = Xd.copy()
         for sweeps in range(1, MAX_SWEEPS + 1):
-            D = np.array([deflection(model.state(pose=x, rates=v, accelerations=a))
+            D = np.array([deflection(model.state(pose=x[:dim], rates=v, accelerations=a))
                           for x, v, a in zip(Xc, smp.velocity, smp.acceleration)])
             change = np.abs(Xd - D - Xc).max()
             Xc = Xd - D
@@ -1097,7 +1098,8 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     nominal_cmd = Xd if task else np.array([s.actuated for s in states])
 
     def table(cmd):
-        return TableTrajectory(ts, cmd, space="task" if task else "joint")
+        return TableTrajectory(ts, cmd[:, :dim] if task else cmd,
+                               space="task" if task else "joint")
 
     desired_at = {}
 
