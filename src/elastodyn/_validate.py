@@ -192,8 +192,8 @@ def vector(name: str, value, size: int) -> np.ndarray:
 
 # ---------------------------------------------------------------- physical ranges
 PHYSICAL_RANGES = {
-    "modulus": (1e3, 1e15, "Pa", "from soft gels (~1 kPa) to 1000 times diamond, the "
-                "stiff limit of a model"),
+    "modulus": (1e3, 1e18, "Pa", "from soft gels (~1 kPa) to a million times steel, the "
+                "stiff limit of a model (the rigid-limit checks scale steel by 1e6)"),
     "density": (1.0, 1e5, "kg/m^3", "from aerogels (~1 kg/m^3) to osmium (2.3e4 kg/m^3)"),
     "length": (1e-6, 1e3, "m", "a micrometre to a kilometre"),
     "mass": (0.0, 1e6, "kg", "up to a thousand tonnes"),
