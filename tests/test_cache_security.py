@@ -169,6 +169,41 @@ def test_a_build_records_the_hash_and_a_second_load_uses_it(tmp_path, monkeypatc
     assert _probe(compiled.load_source(GENUINE)) == 1.0
 
 
+CONCURRENT_BUILDER = r"""
+import sys, time
+from pathlib import Path
+from elastodyn.symbolic import compiled
+log = Path(sys.argv[1])
+def build():
+    with open(log, "a") as f:
+        f.write("build\n")
+    time.sleep(1.0)            # a slow build: the other process arrives meanwhile
+    return "double probe(void) { return 7.0; }\n", {"who": "first"}
+lib, meta, cached = compiled.cached_library("ab" * 32, build)
+lib.probe.restype = __import__("ctypes").c_double
+print(lib.probe(), meta["who"], cached)
+"""
+
+
+@needs_cc
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="the build lock is POSIX (fcntl)")
+def test_concurrent_builders_of_one_entry_build_it_once(tmp_path):
+    """Two processes asking for the same missing entry at once (Dask workers of a
+    sweep, test workers): one builds, the other waits on the entry's lock and loads
+    that build (the build function ran once; both get the library)."""
+    folder = _private_folder(tmp_path)
+    log = tmp_path / "builds.log"
+    env = {**os.environ, "ELASTODYN_CACHE": str(folder)}
+    procs = [subprocess.Popen([sys.executable, "-c", CONCURRENT_BUILDER, str(log)],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert log.read_text().count("build") == 1
+    lines = sorted(o[0].split() for o in outs)
+    assert lines == [["7.0", "first", "False"], ["7.0", "first", "True"]], outs
+
+
 # --- a cache that cannot be used: a private temporary folder, with a warning ---------
 
 def _fallback(match, *, check_private=True):

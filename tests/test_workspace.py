@@ -233,6 +233,46 @@ def test_grid_options_are_checked(kuo):
         workspace_grid(arm, space="task")
 
 
+class _FaultyState:
+    """Kuo's Delta whose ``state`` raises ``error`` for a first actuator angle above
+    0.5 rad: a stand-in for a model with a bug (or, with InputError, a pose it refuses)."""
+
+    def __init__(self, model, error):
+        self._model, self._error = model, error
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def state(self, **kw):
+        st = self._model.state(**kw)
+        if float(st.actuated[0]) > 0.5:
+            raise self._error
+        return st
+
+
+@pytest.mark.parametrize("error", [ValueError("math domain error"), TypeError("bug"),
+                                   ZeroDivisionError("bug")])
+def test_default_box_does_not_mask_a_bug_as_unreachable(kuo, error):
+    """The default box of a task-space map skips the poses a model refuses (InputError,
+    ModelError), but an exception of any other kind is a bug and propagates: before, a
+    broad ``except ValueError`` turned it into a smaller box (issue 18)."""
+    model = build_model(kuo, "ked", reference="undeformed")
+    with pytest.raises(type(error), match=str(error)):
+        workspace_grid(_FaultyState(model, error), grid=2)
+
+
+def test_default_box_skips_refused_poses(kuo):
+    model = build_model(kuo, "ked", reference="undeformed")
+    full = workspace_grid(model, grid=2)
+    part = workspace_grid(_FaultyState(model, InputError("pose", None, "reachable")), grid=2)
+    # the refused actuator angles (> 0.5 rad) shrink the box of reached poses: a
+    # stricter subset of the same grid of actuator samples, so never a larger box
+    lo_f, hi_f = (np.array([v[0] for v in full.values]), np.array([v[-1] for v in full.values]))
+    lo_p, hi_p = (np.array([v[0] for v in part.values]), np.array([v[-1] for v in part.values]))
+    assert np.all(lo_p >= lo_f - 1e-12) and np.all(hi_p <= hi_f + 1e-12)
+    assert np.any(lo_p > lo_f + 1e-6) or np.any(hi_p < hi_f - 1e-6)
+
+
 # ------------------------------------------------------------------ command line
 def test_cli_workspace_map_writes_dataset(capsys, tmp_path):
     xr = pytest.importorskip("xarray")

@@ -189,7 +189,10 @@ def _reached_box(model, dim: int, samples: int | None = None):
                 p = np.asarray(st.pose[:dim], dtype=float)
                 model.state(pose=p)       # reachable by the inverse kinematics too
                 pts.append(p)
-            except (InputError, ArithmeticError, np.linalg.LinAlgError, ValueError):
+            # Only what a model of the contract raises for a pose it cannot take
+            # (unreachable, singular, no converged closure): any other exception is a
+            # bug and propagates instead of shrinking the box.
+            except (InputError, ModelError, np.linalg.LinAlgError):
                 continue
     if not pts:
         raise InputError("--bounds", None, "the box of the workspace (LO HI per axis): the "

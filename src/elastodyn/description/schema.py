@@ -58,27 +58,28 @@ def _physical(kind: str):
     return AfterValidator(check)
 
 
-Num = Annotated[float, BeforeValidator(_no_bool), Field(allow_inf_nan=False),
-                _physical("magnitude")]
-Pos = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                _physical("magnitude")]
-NonNeg = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, allow_inf_nan=False),
-                   _physical("magnitude")]
-Length = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                   _physical("length")]
+def _quantity(kind: str | None = "magnitude", **bounds):
+    """A finite number (not true/false) with the pydantic ``bounds`` (gt, ge, le) and,
+    unless ``kind`` is None, in the physical range ``kind`` (:func:`_physical`)."""
+    parts = [BeforeValidator(_no_bool), Field(allow_inf_nan=False, **bounds)]
+    if kind is not None:
+        parts.append(_physical(kind))
+    return Annotated[(float, *parts)]
+
+
+Num = _quantity()
+Pos = _quantity(gt=0)
+NonNeg = _quantity(ge=0)
+Length = _quantity("length", gt=0)
 """A length of a structure [m] (link, section size, radius)."""
-Modulus = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                    _physical("modulus")]
-Density = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                    _physical("density")]
-Area = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                 _physical("area")]
-Moment = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                   _physical("second moment")]
-Mass = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, allow_inf_nan=False),
-                 _physical("mass")]
-PosMass = Annotated[float, BeforeValidator(_no_bool), Field(gt=0, allow_inf_nan=False),
-                    _physical("mass")]
+Modulus = _quantity("modulus", gt=0)
+Density = _quantity("density", gt=0)
+Area = _quantity("area", gt=0)
+Moment = _quantity("second moment", gt=0)
+Mass = _quantity("mass", ge=0)
+PosMass = _quantity("mass", gt=0)
+Ratio = _quantity(None, ge=0, le=1)
+"""A fraction in [0, 1] (e.g. the centre of mass along a link)."""
 Vec3 = Annotated[tuple[Num, Num, Num], Field()]
 Mat3 = Annotated[tuple[Vec3, Vec3, Vec3], Field()]
 
@@ -189,8 +190,7 @@ class DeltaLinkSpec(_Spec):
     section: SectionSpec | None = None
     material: MaterialSpec | None = None
     mass: Mass | None = None
-    com_ratio: Annotated[float, BeforeValidator(_no_bool),
-                         Field(ge=0, le=1, allow_inf_nan=False)] | None = None
+    com_ratio: Ratio | None = None
     inertia: NonNeg | None = None
 
     @model_validator(mode="after")
@@ -434,8 +434,7 @@ class LumpedMassSpec(_Spec):
     mass: Mass = 0.0
     inertia: NonNeg = 0.0
     position: NonNeg | None = None
-    mu: Annotated[float, BeforeValidator(_no_bool),
-                  Field(ge=-1, le=0, allow_inf_nan=False)] | None = None
+    mu: _quantity(None, ge=-1, le=0) | None = None
 
     @model_validator(mode="after")
     def _one_position(self):
@@ -461,8 +460,7 @@ class ArmLinkSpec(_Spec):
     material: MaterialSpec | None = None
     lumped_masses: tuple[LumpedMassSpec, ...] = ()
     hub_inertia: NonNeg = 0.0
-    gear_ratio: Annotated[float, BeforeValidator(_no_bool),
-                          Field(ge=1, allow_inf_nan=False)] = 1.0
+    gear_ratio: _quantity(None, ge=1) = 1.0
     coulomb: NonNeg = 0.0
     viscous: NonNeg = 0.0
 

@@ -19,6 +19,10 @@ this user's process built:
   owned by the user and not writable by others, whose SHA-256 equals the one recorded
   at build time in its JSON record (the "sidecar", written atomically in the same
   folder after the library); anything else is rebuilt, never loaded.
+* **One build of an entry at a time** (:func:`build_lock`, POSIX): processes building
+  the same entry at once (two Dask workers of a sweep, two test workers) take turns on
+  a lock file beside it, and the second loads what the first built instead of
+  compiling it again.
 
 On Windows (no ``os.getuid``) the ownership and mode checks are skipped: the per-user
 ``%LOCALAPPDATA%`` is protected by its access-control list, which is not inspected here;
@@ -27,6 +31,7 @@ the hash check still applies.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import hashlib
 import json
@@ -41,7 +46,7 @@ from pathlib import Path
 from ..exceptions import ModelError
 
 __all__ = ["cache_dir", "platform_cache_root", "folder_problem", "file_sha256",
-           "write_record", "load_verified", "CacheUnavailable"]
+           "write_record", "load_verified", "build_lock", "CacheUnavailable"]
 
 
 class CacheUnavailable(ModelError):
@@ -247,3 +252,29 @@ def load_verified(lib: Path, record_path: Path, expect: dict):
         return ctypes.CDLL(str(lib)), record
     except (OSError, ValueError):
         return None                         # missing, unreadable, corrupted: rebuild
+
+
+@contextlib.contextmanager
+def build_lock(path: Path):
+    """Hold an exclusive lock on the file ``path`` (created, mode 0600, in the private
+    cache folder) while the block runs: concurrent builders of one cache entry wait for
+    each other (``fcntl.flock``, released when the file is closed, also when the
+    process dies). Where ``fcntl`` is missing (Windows) or the lock file cannot be
+    opened, nothing is locked: builders then compile the same entry twice, each loading
+    its own build, which is only slower."""
+    try:
+        import fcntl
+    except ImportError:                       # Windows
+        yield
+        return
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)                          # releases the lock

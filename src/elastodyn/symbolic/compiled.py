@@ -49,7 +49,8 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import ModelError
-from .cache import CacheUnavailable, cache_dir, file_sha256, load_verified, write_record
+from .cache import (CacheUnavailable, build_lock, cache_dir, file_sha256, load_verified,
+                    write_record)
 # the printers (and sympy through them) are imported where a program is printed: a
 # process that loads a cached library imports no sympy
 
@@ -214,13 +215,18 @@ def cached_library(key: str, build, prefix: str = "elastodyn_keyed"):
         return found[0], found[1]["metadata"], True
     if _compiler() is None:
         return None
-    source, metadata = build()
-    try:
-        loaded, digest = _compile(source, lib)
-        write_record(rec, {"key": key, "flags": flags, "library_sha256": digest,
-                           "metadata": metadata})
-    except OSError as exc:      # e.g. a full disk: a failure of the cache, not of outputs
-        raise ModelError(f"cannot write compiled code to {folder}: {exc}") from exc
+    with build_lock(folder / f"{stem}.lock"):
+        # another process may have built the entry while this one waited for the lock
+        found = load_verified(lib, rec, {"key": key, "flags": flags})
+        if found is not None and isinstance(found[1].get("metadata"), dict):
+            return found[0], found[1]["metadata"], True
+        source, metadata = build()
+        try:
+            loaded, digest = _compile(source, lib)
+            write_record(rec, {"key": key, "flags": flags, "library_sha256": digest,
+                               "metadata": metadata})
+        except OSError as exc:  # e.g. a full disk: a failure of the cache, not of outputs
+            raise ModelError(f"cannot write compiled code to {folder}: {exc}") from exc
     return loaded, metadata, False
 
 
