@@ -2,7 +2,7 @@
 """Bootstrap and run elastodyn from a fresh clone with nothing but python3.
 
     python3 dev.py run     # main job on the built-in default; prints where outputs are
-    python3 dev.py test    # the whole test suite
+    python3 dev.py test    # the whole test suite (one process per core)
     python3 dev.py bench   # the benchmarks (figures go to BENCHMARKS.md by hand)
     python3 dev.py docs    # the API reference and the examples gallery, docs/_build/html
 
@@ -75,6 +75,9 @@ def main(argv: list[str]) -> int:
                   file=sys.stderr)
         return rc
     if cmd == "test":
+        # one test process per core (pytest-xdist); "-n 0" (or any -n given) overrides
+        if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
+            extra = ["-n", "auto", *extra]
         rc = subprocess.call([str(py), "-m", "pytest", *extra], cwd=ROOT)
         if rc == 5:  # pytest: no tests were collected; that is a failure for us
             print("dev.py: pytest collected no tests", file=sys.stderr)

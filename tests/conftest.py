@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pytest
 
@@ -22,5 +24,11 @@ def rng():
 
 @pytest.fixture(autouse=True)
 def _compiled_code_cache(tmp_path_factory, monkeypatch):
-    """Compiled models go to one cache folder of this test session, never to the user's."""
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+    """Compiled models go to one cache folder of this test session, never to the user's.
+    Under pytest-xdist each worker has its own base folder (``.../popen-gwN``) inside the
+    session's: the cache is the session's, so the workers share it (the cache's build
+    lock makes the second worker needing a model load the first one's build)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    monkeypatch.setenv("ELASTODYN_CACHE", str(base / "cache"))

@@ -271,21 +271,87 @@ unconditionally stable and without amplitude decay, its only error on a mode of 
 is the period elongation dT/T = (omega h)^2 / 12 = pi^2 / (3 N^2) for N = T / h steps
 per period (Hughes, The Finite Element Method, 2000, sec. 9.3); N = 8 keeps it at
 5 %. Measured on delta-kuo2016's circle (1 s; peak attitude variations against the 1 ms
-run): within 0.1 % and 8 % at 5 ms, 3 % at 10 ms, 1.5x at 20 ms, 25x at 50 ms; the rule
-allows up to 12.4 ms there (the 10 ms runs of the tests and README stay valid)."""
+run): within 0.1 % and 8 % at 5 ms, 3 % at 10 ms, 1.5x at 20 ms, 25x at 50 ms."""
 
 NEWMARK_MODES = 6
-"""The modes that matter: the lowest six elastic modes at the start of the motion, the
+"""The candidate modes: the lowest six elastic modes at the start of the motion, the
 platform's six motions on the elastic legs (three translations, three rotations: the
 position and attitude variations the results report; on Kuo's Delta 3.3 to 10.1 Hz,
 then a gap to 17.7 Hz). Stiffer modes respond nearly quasi-statically, and Newmark's
 static limit is exact."""
 
+EXCITED_RATIO = 0.02
+"""A candidate mode matters when the motion excites it: its dynamic (vibration) part
+may reach this fraction of the quasi-static response to the motion's loads
+(:func:`excitation_ratios`). The dynamic part of an unresolved mode is mistimed but
+bounded (the rule is unconditionally stable), so its error stays below twice this
+fraction of that mode's quasi-static part: 4 %, the order of the 5 % period error
+accepted for a resolved mode."""
 
-def _check_newmark_step(ked, traj, step: float) -> None:
+
+def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.ndarray:
+    """How much a motion excites modes of circular frequencies ``omega`` [rad/s].
+
+    For a mode driven by a load f(t) from its static state at t0 (x'' + w^2 x = f,
+    x(t0) = 0 before the motion's loads), the response is the quasi-static part
+    f/w^2 - f''/w^4 + ... plus a free vibration whose amplitude is, to O(f''/w^2),
+
+        | f(t0) + int_t0^t f'(s) exp(-i w (s - t0)) ds - i exp(-i w (t - t0)) f'(t) / w | / w^2
+
+    (u = x' - i w x obeys u' = f - i w u: Duhamel's integral for u, integrated by parts
+    twice; f(t0) is the load switched on at the start, e.g. a circle entered at speed;
+    the last term removes the quasi-static rate f'/w^2 from the vibration). After the
+    motion (f' = 0) it is the residual vibration exactly. The ratio returned is its
+    largest value over the window [t0, t0 + T] (and the residual of a load stopped at
+    its end) divided by max |f|, per mode: 0 for a
+    load too slow to excite the mode, about 1 for an abrupt one (a step of load, a
+    circle without ramp).
+
+    The load is taken as the inertial accelerations of the motion: the end-effector
+    acceleration (3) and the centripetal terms v_j v_k / ``length`` (6; ``length`` [m]
+    the shortest link), which drive the links' elastic coordinates (Kuo 2016, eq. 18:
+    the loads of the rigid motion). Sampled at 20 points per period of the highest
+    mode and at least 4000 over the window; the load's rate by second-order finite
+    differences; the running integral by the trapezoid rule.
+
+    Returns
+    -------
+    ndarray (len(omega),), dimensionless, >= 0.
+    """
+    omega = np.asarray(omega, dtype=float)
+    n = int(min(400_000, max(4000, 20 * T * float(omega.max()) / (2 * np.pi)))) + 1
+    t = t0 + np.linspace(0.0, T, n)
+    smp = traj.evaluate(t)
+    a, v = np.asarray(smp.acceleration), np.asarray(smp.velocity)
+    iu = np.triu_indices(v.shape[1])
+    f = np.concatenate([a, (v[:, :, None] * v[:, None, :])[:, iu[0], iu[1]] / length],
+                       axis=1)
+    scale = float(np.max(np.linalg.norm(f, axis=1)))
+    if not scale > 0:
+        return np.zeros(omega.shape)
+    fd = np.gradient(f, t, axis=0)
+    dt = t[1] - t[0]
+    out = []
+    for w in omega:
+        phase = np.exp(-1j * w * (t - t0))[:, None]
+        g = fd * phase
+        run = np.concatenate([np.zeros((1, f.shape[1])),
+                              np.cumsum(0.5 * (g[1:] + g[:-1]) * dt, axis=0)])
+        free = f[0] + run - 1j * phase * fd / w
+        # and the residual if the load stopped at the end of the window (the last
+        # sample's rate is one-sided: a rest-to-rest motion ending there has stopped)
+        last = np.linalg.norm(f[0] + run[-1])
+        out.append(max(float(np.max(np.linalg.norm(free, axis=1))), float(last)) / scale)
+    return np.array(out)
+
+
+def _check_newmark_step(ked, traj, step: float, T: float, initial: str) -> None:
     """InputError naming --step when the Newmark step cannot resolve the modes that
-    matter (:data:`NEWMARK_MODES`, :data:`NEWMARK_STEPS_PER_PERIOD`) at the start of the
-    motion."""
+    matter: of the lowest :data:`NEWMARK_MODES` elastic modes at the start of the
+    motion, those the motion excites (:func:`excitation_ratios` >= :data:`EXCITED_RATIO`;
+    all of them when the start is undeformed, as gravity is then switched on at once),
+    and always the lowest; :data:`NEWMARK_STEPS_PER_PERIOD` steps per period of the
+    highest of them."""
     X0 = traj.evaluate(np.array([traj.t_start])).position[0]
     try:
         res = ked.modes(X0, count=min(NEWMARK_MODES + 6, ked.dof))
@@ -294,14 +360,25 @@ def _check_newmark_step(ked, traj, step: float) -> None:
     om = res.omega_rad_s[res.omega_rad_s > 0][:NEWMARK_MODES]
     if not om.size:
         return
-    period = 2 * np.pi / float(om[-1])
+    if initial == "static":
+        g = ked.robot.geometry
+        ratios = excitation_ratios(traj, float(traj.t_start), T, om,
+                                   min(g.upper_length, g.lower_length))
+        excited = np.flatnonzero(ratios >= EXCITED_RATIO)
+        k = int(excited[-1]) if excited.size else 0
+        why = (f"mode {k + 1} of the platform's {om.size} lowest, the highest this "
+               f"motion excites")
+    else:
+        k = om.size - 1
+        why = f"the platform's {om.size} lowest elastic modes (the undeformed start " \
+              "excites them all)"
+    period = 2 * np.pi / float(om[k])
     largest = period / NEWMARK_STEPS_PER_PERIOD
     if step > largest:
         raise InputError("--step", step, f"at most {largest:.3g} s for the Newmark "
-                         f"integrator ({NEWMARK_STEPS_PER_PERIOD} steps per period of the "
-                         f"platform's {om.size} lowest elastic modes, up to "
-                         f"{1 / period:.4g} Hz at the start; a larger step distorts the "
-                         "vibration), or --method radau")
+                         f"integrator ({NEWMARK_STEPS_PER_PERIOD} steps per period of "
+                         f"{why}, {1 / period:.4g} Hz at the start; a larger step "
+                         "distorts the vibration), or --method radau")
 
 
 def _ked(model, traj, T, step, initial, method, progress, name, inputs):
@@ -314,7 +391,7 @@ def _ked(model, traj, T, step, initial, method, progress, name, inputs):
     if method not in ("newmark", "radau"):
         raise InputError("--method", method, "newmark or radau for KED")
     if method == "newmark":
-        _check_newmark_step(model.ked, traj, step)
+        _check_newmark_step(model.ked, traj, step, T, initial)
     import warnings
 
     from .flexible_delta import KEDValidityWarning
