@@ -294,7 +294,7 @@ def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.nda
 
     For a mode driven by a load f(t) from its static state at t0 (x'' + w^2 x = f,
     x(t0) = 0 before the motion's loads), the response is the quasi-static part
-    f/w^2 - f''/w^4 + ... plus a free vibration whose amplitude is, to O(f''/w^2),
+    f/w^2 - f''/w^4 + ... plus a free vibration whose amplitude is, to O(f''/w^2)::
 
         | f(t0) + int_t0^t f'(s) exp(-i w (s - t0)) ds - i exp(-i w (t - t0)) f'(t) / w | / w^2
 
@@ -303,13 +303,13 @@ def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.nda
     the last term removes the quasi-static rate f'/w^2 from the vibration). After the
     motion (f' = 0) it is the residual vibration exactly. The ratio returned is its
     largest value over the window [t0, t0 + T] (and the residual of a load stopped at
-    its end) divided by max |f|, per mode: 0 for a
+    its end) divided by ``max |f|``, per mode: 0 for a
     load too slow to excite the mode, about 1 for an abrupt one (a step of load, a
     circle without ramp).
 
     The load is taken as the inertial accelerations of the motion: the end-effector
     acceleration (3) and the centripetal terms v_j v_k / ``length`` (6; ``length`` [m]
-    the shortest link), which drive the links' elastic coordinates (Kuo 2016, eq. 18:
+    the shortest link), which drive the links' elastic coordinates (Kuo 2016, eq. 43:
     the loads of the rigid motion). Sampled at 20 points per period of the highest
     mode and at least 4000 over the window; the load's rate by second-order finite
     differences; the running integral by the trapezoid rule.
