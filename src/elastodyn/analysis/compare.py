@@ -206,7 +206,9 @@ def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
             try:
                 t, tau, dev, warn = _short_run(model, state_of(model), simulation, robot)
             except ElastodynError as exc:
-                warnings.append(f"{label}: short simulation failed ({exc})")
+                warnings.append(f"{label}: short simulation failed ({exc}); a gentler "
+                                "move (smaller --move, longer --duration) may stay within "
+                                "the model's range")
                 continue
             warnings += [f"{label}: {w}" for w in warn]
             sim["time_s"] = t
