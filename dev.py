@@ -76,7 +76,8 @@ def main(argv: list[str]) -> int:
         return rc
     if cmd == "test":
         # one test process per core (pytest-xdist); "-n 0" (or any -n given) overrides
-        if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in extra):
+        if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist"
+                   for a in extra):
             extra = ["-n", "auto", *extra]
         rc = subprocess.call([str(py), "-m", "pytest", *extra], cwd=ROOT)
         if rc == 5:  # pytest: no tests were collected; that is a failure for us

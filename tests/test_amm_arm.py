@@ -13,10 +13,6 @@ from elastodyn.exceptions import InputError
 from elastodyn.formulations.amm_model import AMMArmModel
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 def _arm(n=2, modes=2, basis="sine", E=2e11, g=9.81):
     links = (ArmLink(0.5, 0.4, E, 1e-10, 0.5, -0.3), ArmLink(0.4, 0.3, E, 5e-11, 0.2, -0.6),

@@ -18,10 +18,6 @@ from elastodyn.formulations.amm_arm import generate_amm
 from elastodyn.formulations.amm_model import AMMArmModel
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 # ------------------------------------------------------------------ description
 def test_lumped_mass_positions_and_legacy_arguments_give_one_model():

@@ -13,10 +13,6 @@ from elastodyn.description.friction import Friction
 from elastodyn.formulations.amm_model import AMMArmModel
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 def _hand(w, smooth):
     """Yu's geared motors (Table 2): r kc sgn(w) + r^2 kv w at the joints."""

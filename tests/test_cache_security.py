@@ -202,6 +202,24 @@ def test_concurrent_builders_of_one_entry_build_it_once(tmp_path):
     assert log.read_text().count("build") == 1
     lines = sorted(o[0].split() for o in outs)
     assert lines == [["7.0", "first", "False"], ["7.0", "first", "True"]], outs
+    # the one that waited said so (the build takes 1 s: it arrived meanwhile)
+    assert sum("waiting for another process building" in o[1] for o in outs) == 1, outs
+
+
+@needs_cc
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="the build lock is POSIX (fcntl)")
+def test_a_file_system_without_locks_builds_unlocked(tmp_path, monkeypatch):
+    """flock failing (NFS without lockd: ENOLCK) is not an error: the entry is built
+    without the lock (found by review: the OSError escaped as a traceback)."""
+    import errno
+    import fcntl
+
+    def no_locks(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    folder = _private_folder(tmp_path)
+    monkeypatch.setenv("ELASTODYN_CACHE", str(folder))
+    assert _probe(compiled.load_source(GENUINE)) == 1.0
 
 
 # --- a cache that cannot be used: a private temporary folder, with a warning ---------

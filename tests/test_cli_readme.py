@@ -19,10 +19,6 @@ from elastodyn.cli import build_parser, main
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 def _cli_sections() -> str:
     text = README.read_text()

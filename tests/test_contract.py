@@ -27,10 +27,6 @@ from elastodyn.formulations.registry import build_model, formulations_for
 from elastodyn.model import Coordinates, State
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 def _frictionless_arm():
     sets = [f"links.{i}.{k}=0" for i in (0, 1) for k in ("coulomb", "viscous")]

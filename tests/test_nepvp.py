@@ -13,10 +13,6 @@ from elastodyn.formulations.nepvp_model import NEPVPModel
 from reference_five_bar_frame import frame_frequencies
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 @pytest.fixture(scope="module")
 def model1():

@@ -36,10 +36,6 @@ from reference_3prr_frame import frame_omegas
 EPS = np.finfo(float).eps
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 # ------------------------------------------------------------------------------ 3-PRR
 # Rails along x0 on the line y = 0; the platform hangs below them (gravity -y0), so the

@@ -13,10 +13,6 @@ from elastodyn.trajectories.bangbang import BangBang
 from elastodyn.trajectories.polynomial import RestToRest
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 @pytest.fixture(scope="module")
 def model():

@@ -21,10 +21,6 @@ L = 0.5
 SEC = Section.rectangle(4e-3, 2e-3)      # two different bending planes
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 def arm(n=1, *, spatial=True, tip=RigidBody(0.05), gravity=(0.0, 0.0, -9.81),
         stiffening=False):

@@ -22,10 +22,6 @@ from elastodyn.exceptions import InputError
 from elastodyn.formulations import registry as R
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 _models: dict = {}
 POSES = {"delta": (0.1, 0.0, 0.5), "arm": (0.67, 0.34)}

@@ -41,10 +41,6 @@ AREA, IZ = WIDTH * HEIGHT, HEIGHT * WIDTH**3 / 12.0
 POSES = [HOME, (0.03, -0.38, 0.10), (-0.05, -0.42, -0.15)]
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 def inverse_geometry(x, y, phi):
     """The rigid robot at platform pose (x, y, phi): pins B_i = P + R(phi) b_i, carriages

@@ -61,10 +61,6 @@ FRICTION = ["links.0.gear_ratio=50", "links.0.viscous=0.004", "links.0.coulomb=0
             "links.1.gear_ratio=20", "links.1.viscous=0.002", "links.1.coulomb=0.02"]
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 @pytest.fixture(scope="module")
 def spec(tmp_path_factory):

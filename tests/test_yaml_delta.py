@@ -44,10 +44,6 @@ CIRCLE = ["--trajectory", "circle", "--centre", "0", "0", "0.45", "--radius", "0
           "--period", repr(2 * math.pi)]
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
-
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):

@@ -15,7 +15,6 @@ import json
 import math
 
 import numpy as np
-import pytest
 from scipy.optimize import brentq
 
 from elastodyn.cli import main
@@ -25,10 +24,6 @@ L = 0.5
 A, I = B * H, B * H**3 / 12.0
 MT, JT = 0.2, 1e-4                              # tip mass [kg], rotary inertia [kg m^2]
 
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 def link_yaml(tip_mass=MT, tip_inertia=JT) -> str:

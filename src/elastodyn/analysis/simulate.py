@@ -285,8 +285,13 @@ EXCITED_RATIO = 0.02
 may reach this fraction of the quasi-static response to the motion's loads
 (:func:`excitation_ratios`). The dynamic part of an unresolved mode is mistimed but
 bounded (the rule is unconditionally stable), so its error stays below twice this
-fraction of that mode's quasi-static part: 4 %, the order of the 5 % period error
-accepted for a resolved mode."""
+fraction of the quasi-static response to the load component that excites it: 4 %, the
+order of the 5 % period error accepted for a resolved mode."""
+
+COMPONENT_FLOOR = 0.01
+"""Load components are measured each against its own peak, but not against less than
+this fraction of the largest load (:func:`excitation_ratios`): an abrupt component of
+1 % of the load still counts as fully abrupt, one of 0.1 % as a tenth."""
 
 
 def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.ndarray:
@@ -298,27 +303,45 @@ def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.nda
 
         | f(t0) + int_t0^t f'(s) exp(-i w (s - t0)) ds - i exp(-i w (t - t0)) f'(t) / w | / w^2
 
-    (u = x' - i w x obeys u' = f - i w u: Duhamel's integral for u, integrated by parts
+    (u = x' + i w x obeys u' = f + i w u: Duhamel's integral for u, integrated by parts
     twice; f(t0) is the load switched on at the start, e.g. a circle entered at speed;
     the last term removes the quasi-static rate f'/w^2 from the vibration). After the
     motion (f' = 0) it is the residual vibration exactly. The ratio returned is its
     largest value over the window [t0, t0 + T] (and the residual of a load stopped at
-    its end) divided by ``max |f|``, per mode: 0 for a
-    load too slow to excite the mode, about 1 for an abrupt one (a step of load, a
-    circle without ramp).
+    its end), per load component k divided by that component's peak ``max |f_k|``
+    (at least :data:`COMPONENT_FLOOR` times the largest load: a small but abrupt
+    component, which a mode may see alone, is not hidden by a large smooth one), the
+    largest over the components, per mode: 0 for a load too slow to excite the mode,
+    about 1 for an abrupt one (a step of load, a circle without ramp).
 
     The load is taken as the inertial accelerations of the motion: the end-effector
     acceleration (3) and the centripetal terms v_j v_k / ``length`` (6; ``length`` [m]
     the shortest link), which drive the links' elastic coordinates (Kuo 2016, eq. 43:
-    the loads of the rigid motion). Sampled at 20 points per period of the highest
-    mode and at least 4000 over the window; the load's rate by second-order finite
-    differences; the running integral by the trapezoid rule.
+    the loads of the rigid motion; gravity's share changes with the pose slowly, as
+    the motion does). Sampled at 20 points per period of the highest mode (at most
+    400,000 samples) and at least 4000 over the window; the load's rate by second-order
+    finite differences (a jump of the load becomes a spike: conservative); the running
+    integral by the trapezoid rule.
+
+    Parameters
+    ----------
+    traj : Trajectory (task space)
+    t0, T : float
+        Start [s] and length [s] (> 0) of the window.
+    omega : array_like (m,)
+        Circular frequencies [rad/s], finite and > 0.
+    length : float
+        The length [m] (> 0) dividing v_j v_k.
 
     Returns
     -------
-    ndarray (len(omega),), dimensionless, >= 0.
+    ndarray (m,), dimensionless, >= 0.
     """
-    omega = np.asarray(omega, dtype=float)
+    omega = np.asarray(omega, dtype=float).reshape(-1)
+    if omega.size == 0:
+        return np.zeros(0)
+    if not np.all(np.isfinite(omega) & (omega > 0)):
+        raise InputError("omega", omega.tolist(), "finite circular frequencies > 0 [rad/s]")
     n = int(min(400_000, max(4000, 20 * T * float(omega.max()) / (2 * np.pi)))) + 1
     t = t0 + np.linspace(0.0, T, n)
     smp = traj.evaluate(t)
@@ -326,9 +349,11 @@ def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.nda
     iu = np.triu_indices(v.shape[1])
     f = np.concatenate([a, (v[:, :, None] * v[:, None, :])[:, iu[0], iu[1]] / length],
                        axis=1)
-    scale = float(np.max(np.linalg.norm(f, axis=1)))
+    peak = np.max(np.abs(f), axis=0)
+    scale = float(np.max(peak))
     if not scale > 0:
         return np.zeros(omega.shape)
+    inv = 1.0 / np.maximum(peak, COMPONENT_FLOOR * scale)
     fd = np.gradient(f, t, axis=0)
     dt = t[1] - t[0]
     out = []
@@ -337,11 +362,11 @@ def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.nda
         g = fd * phase
         run = np.concatenate([np.zeros((1, f.shape[1])),
                               np.cumsum(0.5 * (g[1:] + g[:-1]) * dt, axis=0)])
-        free = f[0] + run - 1j * phase * fd / w
+        free = np.abs(f[0] + run - 1j * phase * fd / w) * inv
         # and the residual if the load stopped at the end of the window (the last
         # sample's rate is one-sided: a rest-to-rest motion ending there has stopped)
-        last = np.linalg.norm(f[0] + run[-1])
-        out.append(max(float(np.max(np.linalg.norm(free, axis=1))), float(last)) / scale)
+        last = np.abs(f[0] + run[-1]) * inv
+        out.append(max(float(free.max()), float(last.max())))
     return np.array(out)
 
 

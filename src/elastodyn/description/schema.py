@@ -80,6 +80,10 @@ Mass = _quantity("mass", ge=0)
 PosMass = _quantity("mass", gt=0)
 Ratio = _quantity(None, ge=0, le=1)
 """A fraction in [0, 1] (e.g. the centre of mass along a link)."""
+MuRatio = _quantity(None, ge=-1, le=0)
+"""Yu & Chen's mu in [-1, 0]: a position along a link from its end over its length."""
+GearRatio = _quantity(None, ge=1)
+"""A gear ratio (joint speed = motor speed / ratio) >= 1."""
 Vec3 = Annotated[tuple[Num, Num, Num], Field()]
 Mat3 = Annotated[tuple[Vec3, Vec3, Vec3], Field()]
 
@@ -434,7 +438,7 @@ class LumpedMassSpec(_Spec):
     mass: Mass = 0.0
     inertia: NonNeg = 0.0
     position: NonNeg | None = None
-    mu: _quantity(None, ge=-1, le=0) | None = None
+    mu: MuRatio | None = None
 
     @model_validator(mode="after")
     def _one_position(self):
@@ -460,7 +464,7 @@ class ArmLinkSpec(_Spec):
     material: MaterialSpec | None = None
     lumped_masses: tuple[LumpedMassSpec, ...] = ()
     hub_inertia: NonNeg = 0.0
-    gear_ratio: _quantity(None, ge=1) = 1.0
+    gear_ratio: GearRatio = 1.0
     coulomb: NonNeg = 0.0
     viscous: NonNeg = 0.0
 

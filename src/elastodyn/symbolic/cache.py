@@ -258,23 +258,57 @@ def load_verified(lib: Path, record_path: Path, expect: dict):
 def build_lock(path: Path):
     """Hold an exclusive lock on the file ``path`` (created, mode 0600, in the private
     cache folder) while the block runs: concurrent builders of one cache entry wait for
-    each other (``fcntl.flock``, released when the file is closed, also when the
-    process dies). Where ``fcntl`` is missing (Windows) or the lock file cannot be
-    opened, nothing is locked: builders then compile the same entry twice, each loading
-    its own build, which is only slower."""
+    each other (POSIX ``fcntl.flock``, released when the file is closed, also when the
+    process dies; Windows ``msvcrt.locking`` on its first byte). A builder that has to
+    wait says so once (a warning). Where no lock can be taken (the lock file cannot be
+    opened, a file system without locks: NFS without lockd), nothing is locked:
+    builders then compile the same entry each for itself, which is only slower."""
+    fd = _locked(path)
     try:
-        import fcntl
-    except ImportError:                       # Windows
         yield
-        return
+    finally:
+        if fd is not None:
+            os.close(fd)                      # releases the lock
+
+
+def _locked(path: Path) -> int | None:
+    """A descriptor of ``path`` holding its exclusive lock, or None (not lockable)."""
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags, 0o600)
     except OSError:
-        yield
-        return
+        return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)                          # releases the lock
+        if _try_lock(fd, blocking=False):
+            return fd
+        warnings.warn(f"waiting for another process building the same compiled code "
+                      f"({path.stem})", stacklevel=4)
+        if _try_lock(fd, blocking=True):
+            return fd
+    except OSError:
+        pass                                  # no locks on this file system
+    os.close(fd)
+    return None
+
+
+def _try_lock(fd: int, *, blocking: bool) -> bool:
+    """True when the lock is taken; False when another process holds it (non-blocking
+    only). OSError when the file system cannot lock."""
+    try:
+        import fcntl
+    except ImportError:                       # Windows
+        import msvcrt
+        import time
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                return True
+            except OSError:
+                if not blocking:
+                    return False
+                time.sleep(0.2)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        return True
+    except BlockingIOError:
+        return False
