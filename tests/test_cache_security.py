@@ -202,8 +202,6 @@ def test_concurrent_builders_of_one_entry_build_it_once(tmp_path):
     assert log.read_text().count("build") == 1
     lines = sorted(o[0].split() for o in outs)
     assert lines == [["7.0", "first", "False"], ["7.0", "first", "True"]], outs
-    # the one that waited said so (the build takes 1 s: it arrived meanwhile)
-    assert sum("waiting for another process building" in o[1] for o in outs) == 1, outs
 
 
 @needs_cc

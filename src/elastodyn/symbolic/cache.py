@@ -259,8 +259,7 @@ def build_lock(path: Path):
     """Hold an exclusive lock on the file ``path`` (created, mode 0600, in the private
     cache folder) while the block runs: concurrent builders of one cache entry wait for
     each other (POSIX ``fcntl.flock``, released when the file is closed, also when the
-    process dies; Windows ``msvcrt.locking`` on its first byte). A builder that has to
-    wait says so once (a warning). Where no lock can be taken (the lock file cannot be
+    process dies; Windows ``msvcrt.locking`` on its first byte). Where no lock can be taken (the lock file cannot be
     opened, a file system without locks: NFS without lockd), nothing is locked:
     builders then compile the same entry each for itself, which is only slower."""
     fd = _locked(path)
@@ -279,10 +278,8 @@ def _locked(path: Path) -> int | None:
     except OSError:
         return None
     try:
-        if _try_lock(fd, blocking=False):
-            return fd
-        warnings.warn(f"waiting for another process building the same compiled code "
-                      f"({path.stem})", stacklevel=4)
+        # waiting is silent: a warning here would land, at random, in the warnings of
+        # results (and a build takes at most about a minute)
         if _try_lock(fd, blocking=True):
             return fd
     except OSError:
