@@ -170,7 +170,7 @@ def test_linear_ffrf_instability_is_detected():
     assert prr.stability_warning(prr.tree.q_home) is None
 
 
-@pytest.mark.slow        # ~20 s: the reference path is Radau on stiff equations in NumPy
+@pytest.mark.slow        # ~70 s: the reference path is Radau on stiff equations in NumPy
 def test_ffrf_motion_engine_against_the_contract_path():
     """The FFRF engine for prescribed motions (generalized-alpha on the partitioned
     equations, compiled kernel) against the generic path of the same model (Radau at rtol
