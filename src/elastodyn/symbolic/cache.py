@@ -280,32 +280,26 @@ def _locked(path: Path) -> int | None:
     try:
         # waiting is silent: a warning here would land, at random, in the warnings of
         # results (and a build takes at most about a minute)
-        if _try_lock(fd, blocking=True):
-            return fd
+        _lock(fd)
+        return fd
     except OSError:
         pass                                  # no locks on this file system
     os.close(fd)
     return None
 
 
-def _try_lock(fd: int, *, blocking: bool) -> bool:
-    """True when the lock is taken; False when another process holds it (non-blocking
-    only). OSError when the file system cannot lock."""
+def _lock(fd: int) -> None:
+    """Take the exclusive lock of ``fd``, waiting for another holder. OSError when the
+    file system cannot lock."""
     try:
         import fcntl
-    except ImportError:                       # Windows
+    except ImportError:                       # Windows: a lock of the first byte
         import msvcrt
         import time
         while True:
             try:
                 msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                return True
-            except OSError:
-                if not blocking:
-                    return False
+                return
+            except OSError:                   # held by another process: retry
                 time.sleep(0.2)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-        return True
-    except BlockingIOError:
-        return False
+    fcntl.flock(fd, fcntl.LOCK_EX)
