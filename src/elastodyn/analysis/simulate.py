@@ -354,14 +354,12 @@ def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.nda
     if not scale > 0:
         return np.zeros(omega.shape)
     inv = 1.0 / np.maximum(peak, COMPONENT_FLOOR * scale)
+    from scipy.integrate import cumulative_trapezoid
     fd = np.gradient(f, t, axis=0)
-    dt = t[1] - t[0]
     out = []
     for w in omega:
         phase = np.exp(-1j * w * (t - t0))[:, None]
-        g = fd * phase
-        run = np.concatenate([np.zeros((1, f.shape[1])),
-                              np.cumsum(0.5 * (g[1:] + g[:-1]) * dt, axis=0)])
+        run = cumulative_trapezoid(fd * phase, t, axis=0, initial=0)
         free = np.abs(f[0] + run - 1j * phase * fd / w) * inv
         # and the residual if the load stopped at the end of the window (the last
         # sample's rate is one-sided: a rest-to-rest motion ending there has stopped)

@@ -19,7 +19,7 @@ this user's process built:
   owned by the user and not writable by others, whose SHA-256 equals the one recorded
   at build time in its JSON record (the "sidecar", written atomically in the same
   folder after the library); anything else is rebuilt, never loaded.
-* **One build of an entry at a time** (:func:`build_lock`, POSIX): processes building
+* **One build of an entry at a time** (:func:`build_lock`): processes building
   the same entry at once (two Dask workers of a sweep, two test workers) take turns on
   a lock file beside it, and the second loads what the first built instead of
   compiling it again.
@@ -259,9 +259,10 @@ def build_lock(path: Path):
     """Hold an exclusive lock on the file ``path`` (created, mode 0600, in the private
     cache folder) while the block runs: concurrent builders of one cache entry wait for
     each other (POSIX ``fcntl.flock``, released when the file is closed, also when the
-    process dies; Windows ``msvcrt.locking`` on its first byte). Where no lock can be taken (the lock file cannot be
-    opened, a file system without locks: NFS without lockd), nothing is locked:
-    builders then compile the same entry each for itself, which is only slower."""
+    process dies; Windows ``msvcrt.locking`` on its first byte). Where no lock can be
+    taken (the lock file cannot be opened, a file system without locks: NFS without
+    lockd), nothing is locked: builders then compile the same entry each for itself,
+    which is only slower."""
     fd = _locked(path)
     try:
         yield
