@@ -122,7 +122,7 @@ def test_quasi_static_motion_follows_the_reference():
     smp = circle.evaluate(sim.time)
     mo = m.motion(smp.position, smp.velocity, smp.acceleration)
     track = ReferenceTrack(m, mo, sim.time, 2e-3)
-    F, K, M = track.at(100, 110)
+    F, K, M, _ = track.at(100, 110)
     d = track.delta_at(sim.time[100:110])
     ex = m.deflected_reference(mo, np.arange(100, 110))
     np.testing.assert_allclose(d, ex.delta, atol=1e-12)

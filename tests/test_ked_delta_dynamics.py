@@ -188,7 +188,9 @@ class _ExactReference:
         self.st = model.deflected_reference(mo)
 
     def at(self, k0, k1):
-        return self.st.F[k0:k1], self.st.K[k0:k1], self.st.M[k0:k1]
+        s = self.st
+        return (s.F[k0:k1], s.K[k0:k1], s.M[k0:k1],
+                None if s.D is None else s.D[k0:k1])
 
 
 def _batch(model, mo):

@@ -409,7 +409,7 @@ class ReferenceTrack:
     """The deflected reference along a rigid motion sampled at ``time`` (step ``dt``):
     exact solves every REFERENCE_SPACING seconds and at the ``knots`` (at every sample of
     a piece between knots too short for a spline), cubic splines per smooth piece in
-    between. ``at(k0, k1)`` gives (F = K_T delta_s (c, 3, nb), K_T, M (c, 3, nb, nb))
+    between. ``at(k0, k1)`` gives (F = K_T delta_s (c, 3, nb), K_T, M, D (c, 3, nb, nb))
     at samples k0..k1-1 (for :class:`KEDBatch`), ``at_times(t)`` at any times in the
     run, ``delta_at(t)`` delta_s. F is interpolated itself, not formed from the
     interpolated K_T and delta_s: the stiff axial entries of K_T (EA / l ~ 1e7 N/m)
@@ -436,7 +436,8 @@ class ReferenceTrack:
         report = None if progress is None else (
             lambda done, total: _progress(progress, done, total, "deflected reference"))
         parts = model.deflected_along(coarse, chunk=self.CHUNK, progress=report)
-        data = [parts.delta, parts.F, parts.K, parts.M]
+        damped = parts.D is not None  # the material stiffness, for Rayleigh damping
+        data = [parts.delta, parts.F, parts.K, parts.M] + ([parts.D] if damped else [])
         # where the loads change faster than the spacing resolves, solves in between
         for _ in range(REFERENCE_REFINEMENTS):
             new = _unresolved(t, idx, data[1], cuts)
@@ -447,7 +448,7 @@ class ReferenceTrack:
             order = np.argsort(idx)
             idx = idx[order]
             data = [np.concatenate([d, e])[order] for d, e in
-                    zip(data, (more.delta, more.F, more.K, more.M))]
+                    zip(data, (more.delta, more.F, more.K, more.M, more.D))]
         self.samples = idx
         self.pieces = []  # (t_start, t_end, [interpolant of delta, F, K, M])
         for a, b in zip(cuts[:-1], cuts[1:]):
@@ -460,8 +461,11 @@ class ReferenceTrack:
             self.pieces.append((t[a], t[b], fs))
 
     def at_times(self, times):
-        """(F, K_T, M) at times (c,) within the run [s]."""
-        return self._values(times, (1, 2, 3))
+        """(F, K_T, M, D) at times (c,) within the run [s] (D, the material stiffness,
+        None unless the model has stiffness-proportional damping)."""
+        if len(self.pieces[0][2]) > 4:
+            return self._values(times, (1, 2, 3, 4))
+        return self._values(times, (1, 2, 3)) + (None,)
 
     def delta_at(self, times) -> np.ndarray:
         """delta_s (c, N) at times (c,) within the run [s]."""
@@ -483,7 +487,7 @@ class ReferenceTrack:
         return tuple(out)
 
     def at(self, k0: int, k1: int):
-        """(F, K_T, M) at samples k0..k1-1."""
+        """(F, K_T, M, D) at samples k0..k1-1 (:meth:`at_times`)."""
         return self.at_times(self._time[k0:k1])
 
 
@@ -621,7 +625,8 @@ def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method, track=No
             cache.clear()
             smp = trajectory.evaluate(np.array([t]))
             mo = model.motion(smp.position, smp.velocity, smp.acceleration)
-            ref = None if track is None else [x[0] for x in track.at_times([t])]
+            ref = None if track is None else [None if x is None else x[0]
+                                              for x in track.at_times([t])]
             s = model.system(mo, 0, deflected_state=ref)
             cache[t] = (s, np.linalg.inv(s.M))
         return cache[t]

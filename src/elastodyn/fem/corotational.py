@@ -266,6 +266,13 @@ class CorotationalBeam:
 
     @property
     def _k7(self):
+        return self.local_stiffness_7
+
+    @property
+    def local_stiffness_7(self) -> np.ndarray:
+        """The linear element's stiffness (7, 7) on the local deformations that are not
+        zero by the frame's definition, (theta_a (3), u, theta_b (3)) [N m/rad, N/m]:
+        U_e = 1/2 d7^T K_7 d7. Symmetric positive semi-definite."""
         return self.stiffness[np.ix_(_NONZERO, _NONZERO)]
 
     def load_potential(self, ua, ta, ub, tb, chord0, b0, b1=None) -> np.ndarray:

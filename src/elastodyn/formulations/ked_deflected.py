@@ -79,6 +79,7 @@ import numpy as np
 
 from .._validate import real_array
 from ..exceptions import InputError, ModelError
+from ..fem import jets
 from ..fem.corotational import (CorotationalBeam, axis_rotation, potential_derivatives,
                                 potential_gradient, so3_exp, spin_jacobian)
 
@@ -104,6 +105,13 @@ class DeflectedState:
     (:attr:`KEDDeltaModel.leg_blocks`; the platform's terms in leg 0's block);
     iterations : Newton iterations used (largest over the samples).
     blocks : (3, nb) the global index of every block row;
+    D : (ns, 3, nb, nb) or None, the material stiffness about the reference (leg
+    blocks): sum J_e^T K_e J_e with J_e the Jacobian of element e's corotational local
+    deformations (:meth:`~elastodyn.fem.corotational.CorotationalBeam.local_dofs`) with
+    respect to delta. Symmetric positive semi-definite by construction and zero on every
+    rigid motion of the deflected structure: the stiffness that stiffness-proportional
+    (Rayleigh) damping acts through (:meth:`DeflectedReference.solve` computes it when
+    asked);
     F : (ns, 3, nb) the right-hand side K_T delta_s in leg blocks (block i: K_i times
     delta at the block's variables), property.
     """
@@ -113,6 +121,7 @@ class DeflectedState:
     M: np.ndarray
     iterations: int
     blocks: np.ndarray
+    D: np.ndarray | None = None
 
     @property
     def F(self) -> np.ndarray:
@@ -243,10 +252,10 @@ class DeflectedReference:
         return out
 
     # ------------------------------------------------------------------ potential
-    def _element_terms(self, mo, ks, delta, mass=False, hessian=True):
+    def _element_terms(self, mo, ks, delta, mass=False, hessian=True, material=False):
         """Gradient (ns, 3, nb) and Hessian (ns, 3, nb, nb) (None without ``hessian``) of
         the links' potential in leg blocks at delta (ns, N); with ``mass`` also the links'
-        mass (leg blocks)."""
+        mass, with ``material`` also their material stiffness (leg blocks; else None)."""
         ns = len(ks)
         d = self._data(mo, ks)
         loads = self._loads(mo, ks)
@@ -258,6 +267,7 @@ class DeflectedReference:
         G = np.zeros((ns, 3, self.nb), dtype=dt)
         H = np.zeros((ns, 3, self.nb, self.nb), dtype=dt) if hessian else None
         Mm = np.zeros((ns, 3, self.nb, self.nb), dtype=dt) if mass else None
+        Dm = np.zeros((ns, 3, self.nb, self.nb), dtype=dt) if material else None
         n = self.model.n_elements
         for li, k, ka, kb, na, ix in self._elements:
             beam = self.beams[li]
@@ -293,7 +303,18 @@ class DeflectedReference:
                 Me = np.swapaxes(J, -1, -2) @ beam.world_mass(ua, ta, ub, tb, chord) @ J
                 for i in range(3):
                     Mm[:, i][:, p[i][:, None], p[i][None, :]] += Me[:, i]
-        return G, H, Mm
+            if material:
+                # J_d: Jacobian of the local deformations (theta_a, u, theta_b) (7 of the
+                # 12 local dofs; the others are zero by the frame's definition), exact by
+                # first-order jets; D_e = J_d^T K_7 J_d >= 0, zero on rigid motions
+                z = jets.variables(z0, order=1)
+                _, du, tha, thb = beam.frame(*config(z), _ex(chord, z))
+                d7 = jets.concatenate([tha, du[..., None], thb], axis=-1)
+                Jd = jets.gradient(d7, z.nv)                           # (ns, 3, 7, nv)
+                De = np.swapaxes(Jd, -1, -2) @ beam.local_stiffness_7 @ Jd
+                for i in range(3):
+                    Dm[:, i][:, p[i][:, None], p[i][None, :]] += De[:, i]
+        return G, H, Mm, Dm
 
     @staticmethod
     def _pair(config, z):
@@ -322,16 +343,18 @@ class DeflectedReference:
         """grad V (ns, 3, nb) in leg blocks at delta (ns, N) under the loads of the rigid
         motion ``mo`` at samples ``ks`` (zero at the reference of those loads)."""
         delta = np.asarray(delta)
-        G, _, _ = self._element_terms(mo, np.asarray(ks), delta, hessian=False)
+        G, _, _, _ = self._element_terms(mo, np.asarray(ks), delta, hessian=False)
         G[:, 0, self.nb - 6:] += self._platform_terms(mo, np.asarray(ks), delta,
                                                       hessian=False)[0]
         return G
 
     # ------------------------------------------------------------------ solve
     def solve(self, mo, ks=None, delta0=None, *, tol: float = NEWTON_TOL,
-              max_iter: int = 30) -> DeflectedState:
+              max_iter: int = 30, material: bool | None = None) -> DeflectedState:
         """The reference at samples ``ks`` (default all) of the rigid motion ``mo``:
-        Newton on grad V = 0 from delta0 (ns, N) (default zero), all samples at once.
+        Newton on grad V = 0 from delta0 (ns, N) (default zero), all samples at once;
+        with ``material`` (default: when the model has stiffness-proportional damping)
+        also the material stiffness :attr:`DeflectedState.D`.
 
         Raises
         ------
@@ -351,7 +374,7 @@ class DeflectedReference:
         pl = self.nb - 6
 
         def terms(act):
-            G, H, _ = self._element_terms(mo, ks[act], delta[act])
+            G, H, _, _ = self._element_terms(mo, ks[act], delta[act])
             gp, hp = self._platform_terms(mo, ks[act], delta[act])
             G[:, 0, pl:] += gp
             H[:, 0, pl:, pl:] += hp
@@ -403,6 +426,9 @@ class DeflectedReference:
         else:
             raise ModelError(f"deflected reference: Newton did not converge in {max_iter} "
                              f"iterations (last update {size:.3g})")
-        _, _, Mm = self._element_terms(mo, ks, delta, mass=True, hessian=False)
+        if material is None:
+            material = m.rayleigh[1] != 0
+        _, _, Mm, Dm = self._element_terms(mo, ks, delta, mass=True, hessian=False,
+                                           material=material)
         Mm[:, 0, pl:, pl:] += m.platform_mass_matrix
-        return DeflectedState(delta, H, Mm, it, self.blocks)
+        return DeflectedState(delta, H, Mm, it, self.blocks, Dm)

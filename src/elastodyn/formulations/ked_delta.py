@@ -268,7 +268,9 @@ class KEDDeltaModel:
     preload : bool
         Include the geometric stiffness of the axial link forces (Kuo eqs. 34-37).
     rayleigh : (alpha, beta)
-        Proportional damping C_p = alpha M + beta K_el [1/s, s] (Kuo after eq. 44); >= 0.
+        Proportional damping C_p = alpha M + beta K_el [1/s, s] (Kuo after eq. 44); >= 0;
+        about a deflected reference K_el is the material stiffness there
+        (:meth:`system`).
     reference : {"deflected", "undeformed"} or None
         Configuration the elastic equations are linearized about
         (:mod:`elastodyn.formulations.ked_deflected`): "deflected", the geometrically
@@ -575,8 +577,21 @@ class KEDDeltaModel:
         rigid-motion terms) and F = K_T delta_s
         (:mod:`elastodyn.formulations.ked_deflected`), so that the static solution of
         K delta = F at rest is delta_s; ``deflected_state`` (F = K_T delta_s (3, nb), K_T
-        and M (3, nb, nb), leg blocks), when given, is used instead of solving for it
-        (refused by an undeformed-reference model).
+        and M (3, nb, nb), leg blocks, and the material stiffness D (3, nb, nb) or None
+        without stiffness-proportional damping), when given, is used instead of solving
+        for it (refused by an undeformed-reference model).
+
+        Damping: C carries the gyroscopic terms and the Rayleigh damping alpha M + beta
+        K_d, with K_d the elastic stiffness about the configuration linearized about:
+        K_el about the undeformed links, the material stiffness D about the deflected
+        ones (:class:`~.ked_deflected.DeflectedState`). Decision: not K_el on the deflected
+        reference. K_el is the stiffness of the *undeformed* links in the variables;
+        about the sagged structure its variables' rigid motions (the joint releases
+        turning with the sagged links) are no longer rigid for K_el, so beta K_el damped
+        the lowest mode of Kuo's Delta 50 times more than beta omega / 2 and dragged
+        the quasi-static motion (issue 35: damping raised the response). D is symmetric
+        positive semi-definite and zero on rigid motions of the deflected links, so the
+        damping dissipates by construction.
 
         Returns
         -------
@@ -618,13 +633,24 @@ class KEDDeltaModel:
             if deflected_state is None:  # Newton from the linear quasi-static solution
                 u0 = self._quasi_static(Kel, F, parts)[0]
                 ref = self._deflected.solve(mo, [k], u0[None])
-                deflected_state = (ref.F[0], ref.K[0], ref.M[0])
+                deflected_state = (ref.F[0], ref.K[0], ref.M[0],
+                                   None if ref.D is None else ref.D[0])
             F = dense_leg_blocks(deflected_state[0], self.leg_blocks, N, matrix=False)
             K += dense_leg_blocks(deflected_state[1], self.leg_blocks, N)
             M = dense_leg_blocks(deflected_state[2], self.leg_blocks, N)
         a, b = self.rayleigh
-        if a or b:
-            C += a * M + b * Kel
+        if a:
+            C += a * M
+        if b:
+            if deflected:
+                D = deflected_state[3] if len(deflected_state) > 3 else None
+                if D is None:
+                    raise InputError("deflected_state", "without the material stiffness",
+                                     "(F, K_T, M, D) for a model with stiffness-"
+                                     "proportional damping")
+                C += b * dense_leg_blocks(D, self.leg_blocks, N)
+            else:
+                C += b * Kel
         return KEDSystem(M, C, K, F, Kel, end, Sx)
 
     def _end_forces(self, Kel, F, parts) -> np.ndarray:
@@ -801,9 +827,11 @@ class KEDDeltaModel:
             parts.append(st)
             if progress is not None:
                 progress(ks[-1] + 1, ns)
-        return DeflectedState(*(np.concatenate([getattr(p, f) for p in parts])
-                                for f in ("delta", "K", "M")),
-                              max(p.iterations for p in parts), self.leg_blocks)
+        delta, K, M = (np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("delta", "K", "M"))
+        D = None if parts[0].D is None else np.concatenate([p.D for p in parts])
+        return DeflectedState(delta, K, M, max(p.iterations for p in parts),
+                              self.leg_blocks, D)
 
     def rest_start(self, X, delta_ref, K_ref) -> np.ndarray:
         """The state at rest at X [m] of the linear model about a deflected reference

@@ -46,7 +46,8 @@ class KEDBatch:
         (one quasi-static solve per sample, batched).
     reference : object or None
         For ``reference="deflected"`` models: ``reference.at(k0, k1)`` returns the
-        deflected reference (F = K_T delta_s (c, 3, nb), K_T and M (c, 3, nb, nb), leg
+        deflected reference (F = K_T delta_s (c, 3, nb), K_T, M and the material
+        stiffness D (c, 3, nb, nb), or None without stiffness-proportional damping, leg
         blocks) at samples k0..k1-1 (:mod:`elastodyn.formulations.ked_deflected`); the
         dynamic blocks are then M, C, K = K_T + K_mot and F. Required by such models.
     """
@@ -195,7 +196,7 @@ class KEDBatch:
                                 "reference (the 'reference' argument)")
             ref = self.reference.at(k0, k1)
         a, b = self.model.rayleigh
-        elastic = elastic or (dynamic and b != 0)
+        elastic = elastic or (dynamic and b != 0 and ref is None)
         z = lambda: np.zeros((c, 3, nb, nb))  # noqa: E731
         M, C, K = (z(), z(), z()) if dynamic else (None, None, None)
         Kel = z() if elastic else None
@@ -230,16 +231,18 @@ class KEDBatch:
         p = nb - 6
         F[:, 0, p:] += self.model.carried_body.load(grav - self.mo.Xdd[sl])
         if ref is not None:
-            F, Kt, Md = ref
+            F, Kt, Md, Dm = ref
             M += Md  # the platform's mass included
             K += Kt
         elif dynamic:
             M[:, 0, p:, p:] += self.model.platform_mass_matrix
         if dynamic:
-            if a or b:
+            # Rayleigh damping through the elastic stiffness about the reference: K_el
+            # (undeformed), the material stiffness D (deflected; KEDDeltaModel.system)
+            if a:
                 C += a * M
-                if b:
-                    C += b * Kel
+            if b:
+                C += b * (Kel if ref is None else Dm)
         return M, C, K, Kel, F
 
     def dense(self, G):
