@@ -76,6 +76,7 @@ from ..formulations.ked_delta import DeltaMotion, KEDDeltaModel
 from ..formulations.ked_delta_batch import KEDBatch, rest_matrices
 from ..fem.modal import modal_batch
 from ..integrators.second_order import NewmarkScheme
+from ..integrators.bounded import bounded_solve_ivp
 from ..integrators.state_space import simulate_state_space
 from ..integrators.threads import small_problem_threads
 from ..trajectories import Circle
@@ -642,9 +643,9 @@ def _runge_kutta(model, trajectory, t_eval, q0, v0, rtol, atol, method, track=No
 
     x0 = np.concatenate([q0, v0])
     if method == "radau":
-        from scipy.integrate import solve_ivp
-        res = solve_ivp(lambda t, x: rhs(t, x), (t_eval[0], t_eval[-1]), x0, method="Radau",
-                        t_eval=t_eval, rtol=rtol, atol=atol, jac=jac)
+        res = bounded_solve_ivp(lambda t, x: rhs(t, x), (t_eval[0], t_eval[-1]), x0,
+                                method="Radau", t_eval=t_eval, rtol=rtol, atol=atol,
+                                jac=jac, what="KED simulation (radau)")
         res.state = res.y.T
     else:
         res = simulate_state_space(rhs, x0, t_span=(t_eval[0], t_eval[-1]), t_eval=t_eval,

@@ -27,6 +27,7 @@ import numpy as np
 
 from .._validate import choice, positive
 from ..exceptions import InputError, ModelError
+from ..integrators.bounded import bounded_solve_ivp
 from ..formulations.nepvp_model import NEPVPModel
 
 __all__ = ["MotionSimulation", "simulate_motion", "simulate_direct", "INITIAL_CONDITIONS",
@@ -220,9 +221,9 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
         sel = (time >= a - 1e-12) & (time <= b + 1e-12)
         # a first trial step of one output step at most: scipy's own guess can be so
         # large that the loop closure fails before the step could be rejected
-        from scipy.integrate import solve_ivp  # imported when used (start-up)
-        sol = solve_ivp(rhs, (a, b), x, method="DOP853", t_eval=time[sel], rtol=rtol,
-                        atol=atol, first_step=min(step, b - a))
+        sol = bounded_solve_ivp(rhs, (a, b), x, method="DOP853", t_eval=time[sel],
+                                rtol=rtol, atol=atol, first_step=min(step, b - a),
+                                what="NE-PVP simulation")
         if not sol.success:
             raise ModelError(f"integration failed at t = {sol.t[-1] if len(sol.t) else a}: "
                              f"{sol.message}")
@@ -259,8 +260,8 @@ def _row_names(rows):
 
 
 def _end_state(rhs, a, b, x, rtol, atol):
-    from scipy.integrate import solve_ivp  # imported when used (start-up)
-    sol = solve_ivp(rhs, (a, b), x, method="DOP853", rtol=rtol, atol=atol)
+    sol = bounded_solve_ivp(rhs, (a, b), x, method="DOP853", rtol=rtol, atol=atol,
+                            what="NE-PVP simulation")
     return sol.y[:, -1]
 
 
@@ -320,8 +321,8 @@ def simulate_direct(model: NEPVPModel, qa0, duration: float, *, qd_a0=None, e0=N
         qdda, edd = model.direct(q, e, qda, ed, f)
         return np.concatenate([qda, ed, qdda, edd])
 
-    from scipy.integrate import solve_ivp  # imported when used (start-up)
-    sol = solve_ivp(rhs, (0.0, T), x0, method="DOP853", t_eval=time, rtol=rtol, atol=atol)
+    sol = bounded_solve_ivp(rhs, (0.0, T), x0, method="DOP853", t_eval=time, rtol=rtol,
+                            atol=atol, what="NE-PVP simulation")
     if not sol.success:
         raise ModelError(f"integration failed: {sol.message}")
     Y = sol.y.T

@@ -24,6 +24,7 @@ import time as _time
 import numpy as np
 
 from ..exceptions import InputError, ModelError
+from ..integrators.bounded import bounded_solve_ivp
 from ..model import require
 from .results import Result
 
@@ -656,7 +657,6 @@ _SCIPY = {"dop853": "DOP853", "radau": "Radau"}     # --method -> solve_ivp's na
 def _generic_motion(model, traj, times, initial, method, name, inputs, progress):
     """Integrate (e, e_d) with e_dd from the contract's inverse dynamics along the
     prescribed actuated motion (scipy solve_ivp; DOP853 rtol 1e-9 by default)."""
-    from scipy.integrate import solve_ivp
     if method not in ("dop853", "radau"):
         raise InputError("--method", method, "dop853 or radau")
     t0w = _time.perf_counter()
@@ -679,8 +679,8 @@ def _generic_motion(model, traj, times, initial, method, name, inputs, progress)
         return np.concatenate([x[ne:], model.inverse_dynamics(st).elastic_accelerations])
 
     x0 = np.concatenate([st0.elastic, st0.elastic_rates])
-    sol = solve_ivp(rhs, (times[0], times[-1]), x0, method=_SCIPY[method], t_eval=times,
-                    rtol=1e-9, atol=1e-13)
+    sol = bounded_solve_ivp(rhs, (times[0], times[-1]), x0, method=_SCIPY[method],
+                            t_eval=times, rtol=1e-9, atol=1e-13, what="simulation")
     if not sol.success:
         raise ModelError(f"simulation failed: {sol.message}")
     X = sol.y.T

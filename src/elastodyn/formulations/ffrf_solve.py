@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
-from scipy.integrate import solve_ivp
+from ..integrators.bounded import bounded_solve_ivp
 
 from ..exceptions import InputError, ModelError
 from ..integrators.nonlinear import (NonlinearProblem, StopIntegration,
@@ -242,8 +242,9 @@ def _partitioned(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, m
         sol, step = None, max_step
         for _ in range(4):      # a step across the singularity fails in the closure:
             try:                # retry the interval with steps 100x shorter
-                sol = solve_ivp(rhs, (t0, t1), y, method=solver, rtol=rtol, atol=atol,
-                                max_step=step, events=event)
+                sol = bounded_solve_ivp(rhs, (t0, t1), y, method=solver, rtol=rtol,
+                                        atol=atol, max_step=step, events=event,
+                                        what="FFRF simulation")
                 break
             except (SingularConfiguration, np.linalg.LinAlgError):
                 step = min(step, t1 - t0) / 100.0
@@ -564,8 +565,9 @@ def _projected(system, q0, qd0, t_eval, efforts, motion, solver, rtol, atol, max
         sol, step = None, max_step
         for _ in range(4):
             try:
-                sol = solve_ivp(rhs, (t0, t1), np.concatenate([q, qd]), method=solver,
-                                rtol=rtol, atol=atol, max_step=step, events=event)
+                sol = bounded_solve_ivp(rhs, (t0, t1), np.concatenate([q, qd]), method=solver,
+                                        rtol=rtol, atol=atol, max_step=step, events=event,
+                                        what="FFRF simulation")
                 break
             except (SingularConfiguration, np.linalg.LinAlgError):
                 step = min(step, t1 - t0) / 100.0

@@ -16,7 +16,10 @@ convention), through :func:`scipy.integrate.solve_ivp`:
 
 - :func:`simulate_state_space`;
 - :func:`second_order_to_state_space` -- the same LTV system as a state-space ``rhs``, to
-  cross-check the implicit integrators against Runge-Kutta.
+  cross-check the implicit integrators against Runge-Kutta;
+- :func:`bounded_solve_ivp` -- ``solve_ivp`` that fails (:class:`IntegrationStalled`,
+  naming the time) instead of crawling when its step collapses; every adaptive
+  integration of elastodyn goes through it.
 
 All times in seconds, SI units throughout.
 """
@@ -24,6 +27,7 @@ from .._lazy import attach
 
 _EXPORTS = {
     "._system": ("ConstantSystem", "constant_system"),
+    ".bounded": ("IntegrationStalled", "bounded_solve_ivp"),
     ".second_order": ("GeneralizedAlphaParameters", "NewmarkScheme", "SecondOrderResult",
                       "generalized_alpha", "generalized_alpha_parameters", "newmark"),
     ".state_space": ("StateSpaceResult", "second_order_to_state_space",

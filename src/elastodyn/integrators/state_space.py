@@ -19,11 +19,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from .._validate import choice, positive
 from ..exceptions import DimensionError, InputError, ModelError
 from ._system import as_force, check_system_callable, evaluate_system
+from .bounded import bounded_solve_ivp
 
 __all__ = ["StateSpaceResult", "simulate_state_space", "second_order_to_state_space"]
 
@@ -159,7 +159,8 @@ def simulate_state_space(
             f"invalid rhs: returned shape {dx0.shape} for a state of shape {x0.shape}"
         )
 
-    sol = solve_ivp(fun, (t0, t1), x0, method=method, t_eval=t_eval, rtol=rtol, atol=atol)
+    sol = bounded_solve_ivp(fun, (t0, t1), x0, method=method, t_eval=t_eval, rtol=rtol,
+                            atol=atol, what=f"state-space integration ({method})")
     if not sol.success:
         raise ModelError(f"state-space integration failed ({method}): {sol.message}")
     time = np.asarray(sol.t, dtype=float)
