@@ -239,7 +239,7 @@ def test_out_replaces_an_earlier_output_set_whole(capsys, tmp_path):
     assert _run(capsys, ["modes", "delta-kuo2016", "--count", "2", "--out", str(out)])[0] == 0
     assert sorted(p.name for p in out.iterdir()) == [MARKER, "modes.csv", "modes.json",
                                                      "modes.png", "summary.md"]
-    assert (out / MARKER).read_text().strip() == "modes"
+    assert (out / MARKER).read_text().splitlines()[0] == "modes"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]   # nothing left beside
 
 

@@ -404,7 +404,8 @@ def _closed(model, flag, value, **kw):
 def add_output(p, *, figures: bool = True):
     p.add_argument("--json", action="store_true", default=None,
                    help="print one JSON document on standard output")
-    p.add_argument("--out", type=Path, metavar="DIR",
+    # a string, not a Path: Path("") is ".", and an empty --out must be refused as such
+    p.add_argument("--out", metavar="DIR",
                    help="folder for the output set (JSON, CSV, figures, summary.md); "
                         "written whole or not at all")
     if figures:

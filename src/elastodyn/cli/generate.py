@@ -39,7 +39,7 @@ def register(sub):
     add_model_options(g, preload=False)
     g.add_argument("--json", action="store_true", default=None,
                    help="print one JSON document on standard output")
-    g.add_argument("--out", type=Path, metavar="DIR", help="folder for the generated file")
+    g.add_argument("--out", metavar="DIR", help="folder for the generated file")
     g.set_defaults(func="generate")
 
 
