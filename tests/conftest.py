@@ -40,3 +40,34 @@ def _compiled_code_cache(tmp_path_factory):
         os.environ.pop("ELASTODYN_CACHE", None)
     else:
         os.environ["ELASTODYN_CACHE"] = old
+
+
+@pytest.fixture
+def register_formulation(tmp_path, monkeypatch):
+    """Register formulations the way a third-party package does: a distribution on
+    ``sys.path`` whose metadata declares entry points of ``elastodyn.formulations``.
+
+    ``register_formulation(module_name, source, {entry_name: "attr", ...})`` writes the
+    module ``module_name`` (its ``source``) and a ``module_name-0.1.dist-info`` beside it
+    into a temporary folder, puts that folder first on ``sys.path`` and makes the
+    registry discover again; undone after the test. Returns the folder (for
+    subprocesses: ``PYTHONPATH``)."""
+    from elastodyn.formulations import registry
+
+    def register(module_name, source, entries, folder=None):
+        folder = tmp_path / "site" if folder is None else folder
+        folder.mkdir(exist_ok=True)
+        (folder / f"{module_name}.py").write_text(source)
+        info = folder / f"{module_name}-0.1.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module_name}\n"
+                                       "Version: 0.1\n")
+        (info / "entry_points.txt").write_text(
+            "[elastodyn.formulations]\n"
+            + "".join(f"{name} = {module_name}:{attr}\n" for name, attr in entries.items()))
+        monkeypatch.syspath_prepend(str(folder))
+        registry.refresh()
+        return folder
+
+    yield register
+    registry.refresh()

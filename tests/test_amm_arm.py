@@ -10,7 +10,7 @@ from scipy.integrate import solve_ivp
 
 from elastodyn.description.arm import ArmLink, LumpedMass, PlanarArm, arm_yu2019
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.amm_model import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMArmModel
 
 
 
@@ -157,7 +157,7 @@ def test_generated_model_equals_lagrange_equations(n):
     differentiation). Random parameters (lumped masses anywhere on the links) and
     states; the parameters enter as symbols (input p) and as numbers: both agree to
     1e-10 relative (round-off)."""
-    from elastodyn.formulations.amm_arm import generate_amm
+    from elastodyn.formulations.amm.generator import generate_amm
     from elastodyn.symbolic.compiled import compile_program
     from reference_arm_lagrange import arm_lagrange
     rng = np.random.default_rng(30 + n)
@@ -349,7 +349,7 @@ def test_nepvp_serial_arm_equals_the_amm_model(basis, bodies):
     Random states: 1e-10 relative (round-off). With rotary inertias, hubs, several
     lumped masses per link and a payload (``bodies``), this checks the rotation of the
     carried bodies, phi_i + dy_i/dx, against the NE-PVP beam's carried frames."""
-    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPModel
     arm = _bodies_arm(3, basis=basis) if bodies else _arm(3, basis=basis)
     amm = AMMArmModel(arm)
     ne = NEPVPModel(_nepvp_arm(arm))

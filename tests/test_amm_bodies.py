@@ -14,8 +14,8 @@ from scipy.optimize import brentq
 
 from elastodyn.description.arm import ArmLink, LumpedMass, PlanarArm, arm_yu2019
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.amm_arm import generate_amm
-from elastodyn.formulations.amm_model import AMMArmModel
+from elastodyn.formulations.amm.generator import generate_amm
+from elastodyn.formulations.amm.engine import AMMArmModel
 
 
 

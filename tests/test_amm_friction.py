@@ -10,7 +10,7 @@ from scipy.integrate import solve_ivp
 
 from elastodyn.description.arm import COULOMB_SMOOTHING, arm_yu2019
 from elastodyn.description.friction import Friction
-from elastodyn.formulations.amm_model import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMArmModel
 
 
 

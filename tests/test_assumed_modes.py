@@ -214,7 +214,7 @@ def test_bad_input(cls):
 # ------------------------------------------------------------------ chord-frame ModeShapes
 def test_mode_shapes_live_in_fem_and_are_re_exported():
     from elastodyn.fem.assumed_modes import ModeShapes
-    from elastodyn.formulations.amm_arm import ModeShapes as FromArm
+    from elastodyn.formulations.amm.generator import ModeShapes as FromArm
     assert FromArm is ModeShapes
 
 

@@ -11,7 +11,7 @@ import pytest
 from elastodyn.analysis.arm import hold_reference, simulate_pd
 from elastodyn.description.arm import arm_yu2019
 from elastodyn.exceptions import ModelError
-from elastodyn.formulations.amm_model import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMArmModel
 from elastodyn.integrators.bounded import IntegrationStalled, bounded_solve_ivp
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from elastodyn.cli import main
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDDeltaModel
 
 
 def _json(capsys, argv):

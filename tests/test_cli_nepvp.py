@@ -12,7 +12,7 @@ import pytest
 
 from elastodyn.cli import main
 from elastodyn.description.tree import prrrp_briot2013
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 
 from reference_five_bar_frame import frame_frequencies
 
@@ -215,7 +215,7 @@ def test_generate_arm_json_and_python_file(capsys, tmp_path):
     ns: dict = {}
     exec((tmp_path / "amm_arm_yu2019.py").read_text(), ns)
     from elastodyn.description.arm import arm_yu2019
-    from elastodyn.formulations.amm_model import AMMArmModel
+    from elastodyn.formulations.amm.engine import AMMArmModel
     q = [0.3, -0.4, 1e-3, -2e-4, 5e-4, 1e-4]
     qd = [0.1, -0.2, 0.01, 0.02, -0.01, 0.0]
     M, H, N, F, B, c = ns["amm_arm_yu2019"](q, qd, [1.0, 0.5])

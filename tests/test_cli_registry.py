@@ -33,23 +33,32 @@ def test_unknown_formulation_one_line_exit_2(argv, capsys):
 
 
 # ------------------------------------------------------------------ a new formulation
-@pytest.fixture
-def fe2(monkeypatch):
-    """A formulation added to the registry only: NE-PVP beams of two finite elements by
-    default, under its own name, limits and verbs (the model reports the new name, so
-    no engine or table keyed by "nepvp" answers for it)."""
-    def build(form, robot, fam, opts):
-        model = R.build_model(robot, "nepvp", elements=opts["elements"])
-        model.formulation = form.name
-        return model
+FE2 = """
+from elastodyn.formulations import registry as R
 
-    entry = R.Formulation(
-        "fe2", ("tree",), "NE-PVP with two elements per beam", options={"elements": 2},
-        verbs=("modes", "map", "convergence", "torques", "simulate", "generate"),
-        limits=R.Limits(elements=3, simulate_time=0.5), problems=("model", "inverse"),
-        applies=lambda spec: R.get("nepvp").applies(spec), build=build)
-    monkeypatch.setitem(R.FORMULATIONS, "fe2", entry)
-    return entry
+
+def build(form, robot, fam, opts):
+    model = R.build_model(robot, "nepvp", elements=opts["elements"])
+    model.formulation = form.name
+    return model
+
+
+FE2 = R.Formulation(
+    "fe2", ("tree",), "NE-PVP with two elements per beam", options={"elements": 2},
+    verbs=("modes", "map", "convergence", "torques", "simulate", "generate"),
+    limits=R.Limits(elements=3, simulate_time=0.5), problems=("model", "inverse"),
+    applies=lambda spec: R.get("nepvp").applies(spec), build=build)
+"""
+
+
+@pytest.fixture
+def fe2(register_formulation):
+    """A formulation registered by an entry point of another distribution only: NE-PVP
+    beams of two finite elements by default, under its own name, limits and verbs (the
+    model reports the new name, so no engine or table keyed by "nepvp" answers for
+    it)."""
+    register_formulation("fe2_plugin", FE2, {"fe2": "FE2"})
+    return R.get("fe2")
 
 
 def test_new_formulation_listed_by_robots(fe2, capsys):

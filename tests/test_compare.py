@@ -12,8 +12,8 @@ from elastodyn.analysis.compare import compare
 from elastodyn.cli import main
 from elastodyn.description.delta_tree import delta_tree
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations.ked_contract import KEDContract
-from elastodyn.formulations.nepvp_contract import NEPVPContract
+from elastodyn.formulations.ked.model import KEDContract
+from elastodyn.formulations.nepvp.model import NEPVPContract
 
 
 def _json(capsys, args):
@@ -83,7 +83,7 @@ def test_delta_ked_and_nepvp_agree_without_preload():
 def test_a_disagreement_of_one_model_is_warned():
     """Two models declared the same discretization whose frequencies differ: warned."""
     from elastodyn.description.presets import get_preset
-    from elastodyn.formulations.ffrf_contract import FFRFContract
+    from elastodyn.formulations.ffrf.model import FFRFContract
     rob = get_preset("prrrp-briot2013")
     a = FFRFContract(rob, {"elements": 1})
     b = FFRFContract(rob, {"elements": 2})
@@ -139,7 +139,7 @@ def test_linear_ffrf_instability_is_detected():
     their loads: its tangent is the linear stiffness to 1e-4."""
     import scipy.linalg as sl
     from elastodyn.description.presets import get_preset
-    from elastodyn.formulations.ffrf_contract import FFRFContract
+    from elastodyn.formulations.ffrf.model import FFRFContract
     m = FFRFContract(get_preset("prrrp-briot2013"), {"elements": 2})
     S = m.system
     q = m.tree.q_home
@@ -180,7 +180,7 @@ def test_ffrf_motion_engine_against_the_contract_path():
     mode near 1e5 rad/s is resolved by 60 steps per period)."""
     from elastodyn.analysis.simulate import simulate_motion
     from elastodyn.description.presets import get_preset
-    from elastodyn.formulations.ffrf_contract import FFRFContract
+    from elastodyn.formulations.ffrf.model import FFRFContract
     from elastodyn.trajectories.polynomial import RestToRest
     m = FFRFContract(get_preset("slider-crank-simeon"), {"shape": "sine", "modes": 2})
     a0 = np.asarray(m.home_actuated())

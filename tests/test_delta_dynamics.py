@@ -1,4 +1,4 @@
-"""Tests of elastodyn.formulations.rigid_delta and the Delta mass/friction description.
+"""Tests of elastodyn.formulations.rigid_delta.engine and the Delta mass/friction description.
 
 The explicit model (Asadi 2020) is checked against an independent sympy Euler-Lagrange
 derivation (tests/reference_delta_lagrange.py), the multiplier model (Kuo 2016) against
@@ -29,7 +29,7 @@ from elastodyn.description.delta import (
     delta_kuo2016,
 )
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.rigid_delta import (
+from elastodyn.formulations.rigid_delta.engine import (
     ExplicitDeltaModel,
     MultiplierDeltaModel,
     delta_model,

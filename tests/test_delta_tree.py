@@ -44,10 +44,10 @@ from elastodyn.description.flexible_delta import (FlexibleDelta, Payload, Platfo
 from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.description.tree import FlexibleBeam
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ked_delta import rigid_motion
-from elastodyn.formulations.nepvp_contract import NEPVPContract
+from elastodyn.formulations.ked.engine import rigid_motion
+from elastodyn.formulations.nepvp.model import NEPVPContract
 from elastodyn.formulations.registry import build_model
-from elastodyn.formulations.rigid_delta import MultiplierDeltaModel
+from elastodyn.formulations.rigid_delta.engine import MultiplierDeltaModel
 from elastodyn.kinematics.delta import DeltaKinematics
 from elastodyn.trajectories import Circle
 

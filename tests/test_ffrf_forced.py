@@ -16,7 +16,7 @@ from elastodyn.cli import main
 from elastodyn.description.presets import get_preset
 from elastodyn.description.scenarios import SCENARIOS, scenario
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ffrf_contract import FFRFContract
+from elastodyn.formulations.ffrf.model import FFRFContract
 from elastodyn.trajectories import SineEfforts, TrianglePulse
 
 PRESET = "3prr-rosyid2020"

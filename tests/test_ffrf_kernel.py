@@ -16,7 +16,7 @@ from elastodyn.description.scenarios import scenario
 from elastodyn.exceptions import ModelError
 from elastodyn.fem.ffrf import BeamShape
 from elastodyn.formulations import ffrf_multibody as fm
-from elastodyn.formulations.ffrf_multibody import (Joint, Marker, MultibodySystem,
+from elastodyn.formulations.ffrf.multibody import (Joint, Marker, MultibodySystem,
                                                    SingularConfiguration, flexible_body,
                                                    rigid_body)
 from elastodyn.formulations.registry import build_model
@@ -117,7 +117,7 @@ def test_runs_agree_and_fallback_without_compiler(monkeypatch):
     the kernel and with the NumPy path (the kernel withheld, as without a C compiler):
     the same Newton iterates up to round-off, so the runs agree far below Newton's
     tolerance (1e-11 m)."""
-    from elastodyn.formulations.ffrf_solve import integrate
+    from elastodyn.formulations.ffrf.solve import integrate
     eff = build_efforts(scenario("3prr-rosyid2020", "sine")["efforts"], 3)
     runs = []
     for compiled in (True, False):
@@ -140,7 +140,7 @@ def test_runs_agree_and_fallback_without_compiler(monkeypatch):
 @pytest.mark.parametrize("tol", [0.0, -1e-11, float("nan")])
 def test_newton_tolerance_is_checked(tol):
     from elastodyn.exceptions import InputError
-    from elastodyn.formulations.ffrf_solve import integrate
+    from elastodyn.formulations.ffrf.solve import integrate
     system, q0 = CASES["3prr rr"]()
     with pytest.raises(InputError, match="newton_tol"):
         integrate(system, q0, np.zeros_like(q0), [0.0, 1e-3],

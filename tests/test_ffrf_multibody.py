@@ -34,10 +34,10 @@ from elastodyn.description.files import load_description
 from elastodyn.description.presets import get_preset
 from elastodyn.exceptions import InputError
 from elastodyn.fem.ffrf import BeamShape, ffrf_invariants, fitted_mass_per_length
-from elastodyn.formulations.ffrf_contract import FFRFContract
-from elastodyn.formulations.ffrf_multibody import (Joint, Marker, MultibodySystem,
+from elastodyn.formulations.ffrf.model import FFRFContract
+from elastodyn.formulations.ffrf.multibody import (Joint, Marker, MultibodySystem,
                                                    flexible_body)
-from elastodyn.formulations.ffrf_solve import integrate
+from elastodyn.formulations.ffrf.solve import integrate
 from elastodyn.formulations.registry import build_model
 
 L, E, RHO, B, H = 0.5, 70e9, 2800.0, 0.02, 0.005

@@ -22,9 +22,9 @@ import sympy as sp
 from elastodyn.cli import main
 from elastodyn.description.arm import PlanarArm
 from elastodyn.description.presets import get_preset
-from elastodyn.formulations.amm_arm import generate_amm
+from elastodyn.formulations.amm.generator import generate_amm
 from elastodyn.formulations.registry import build_model
-from elastodyn.formulations.rigid_delta_symbolic import (generate_explicit_delta,
+from elastodyn.formulations.rigid_delta.symbolic import (generate_explicit_delta,
                                                          generate_explicit_delta_actuated)
 from elastodyn.symbolic.core import Program, Recorder, count_ops, tidy
 from elastodyn.symbolic.printers import latex_name, print_files, print_program

@@ -234,10 +234,10 @@ def test_deflected_tangent_equals_differences_of_its_gradient():
     against central differences (step 1e-7) of its exact gradient: agreement to the
     differences' accuracy (truncation ~ h^2 V^(4), round-off eps |g_e| / h ~ 1e-8 of
     the largest entries)."""
-    from elastodyn.formulations.ked_blocks import dense_leg_blocks
+    from elastodyn.formulations.ked.blocks import dense_leg_blocks
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-    from elastodyn.formulations.ked_deflected import DeflectedReference
-    from elastodyn.formulations.ked_delta import KEDDeltaModel
+    from elastodyn.formulations.ked.deflected import DeflectedReference
+    from elastodyn.formulations.ked.engine import KEDDeltaModel
     m = KEDDeltaModel(flexible_delta_kuo2016(), elements=2)
     ref = DeflectedReference(m)
     mo = m.motion(np.array([[0.1, 0.05, 0.45]]))

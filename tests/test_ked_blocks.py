@@ -13,9 +13,9 @@ from threadpoolctl import threadpool_info
 from elastodyn.analysis.flexible_delta import simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.exceptions import ModelError
-from elastodyn.formulations.ked_blocks import LegBlockSolver, dense_leg_blocks
-from elastodyn.formulations.ked_delta import KEDDeltaModel
-from elastodyn.formulations.ked_delta_batch import KEDBatch
+from elastodyn.formulations.ked.blocks import LegBlockSolver, dense_leg_blocks
+from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.batch import KEDBatch
 from elastodyn.integrators.threads import THREAD_ENV_VARS, small_problem_threads
 from elastodyn.trajectories import Circle
 
@@ -163,7 +163,7 @@ def test_deflected_newton_per_sample_equals_single_sample_solves():
     the stiffest entries); the mass is evaluated at the same delta_s. The gradient
     vanishes at the result (to 1e-9 of the gradient at the undeformed pose, the
     loads)."""
-    from elastodyn.formulations.ked_deflected import NEWTON_TOL, DeflectedReference
+    from elastodyn.formulations.ked.deflected import NEWTON_TOL, DeflectedReference
     m = KEDDeltaModel(ROBOT, elements=2)
     smp = Circle.kuo2016().evaluate(np.array([0.0, 0.13, 0.27, 0.41]))
     mo = m.motion(smp.position, smp.velocity, smp.acceleration)

@@ -19,7 +19,7 @@ import scipy.linalg as sla
 
 from elastodyn.analysis.flexible_delta import simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDDeltaModel
 from elastodyn.trajectories import Circle, RestToRest
 
 ROBOT = flexible_delta_kuo2016()
@@ -45,7 +45,7 @@ def test_material_stiffness_is_the_elastic_stiffness_without_loads():
                       rayleigh=(0.0, 1e-3), reference="deflected")
     ref = m.deflected_reference(m.motion(X0[None]))
     assert np.max(np.abs(ref.delta)) < 1e-12
-    from elastodyn.formulations.ked_blocks import dense_leg_blocks
+    from elastodyn.formulations.ked.blocks import dense_leg_blocks
     D = dense_leg_blocks(ref.D[0], m.leg_blocks, m.dof)
     Kel = m.at_rest(X0).K_el
     assert np.max(np.abs(D - Kel)) <= 1e-9 * np.max(np.abs(Kel))

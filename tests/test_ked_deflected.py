@@ -14,8 +14,8 @@ from elastodyn.analysis.flexible_delta import ReferenceTrack, frequency_map, sim
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.description.materials import Section
 from elastodyn.exceptions import InputError, ModelError
-from elastodyn.formulations.ked_blocks import dense_leg_blocks
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked.blocks import dense_leg_blocks
+from elastodyn.formulations.ked.engine import KEDDeltaModel
 from elastodyn.trajectories import Circle
 
 ROBOT = flexible_delta_kuo2016()

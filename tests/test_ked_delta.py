@@ -14,7 +14,7 @@ import pytest
 from elastodyn.description.flexible_delta import FlexibleDelta, Platform, flexible_delta_kuo2016
 from elastodyn.exceptions import InputError, ModelError
 from elastodyn.fem.moving_frame import skew
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDDeltaModel
 from elastodyn.trajectories import Circle
 
 P0 = np.array([0.1, 0.0, 0.5])

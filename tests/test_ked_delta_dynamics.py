@@ -16,8 +16,8 @@ from elastodyn.description.delta import Friction
 from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
 from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ked_delta import KEDDeltaModel
-from elastodyn.formulations.ked_delta_batch import KEDBatch
+from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.batch import KEDBatch
 from elastodyn.trajectories import Circle, InvertedU
 
 FRICTION = Friction(viscous=0.02, coulomb=0.05, static=0.08, stribeck_velocity=0.05,
@@ -270,7 +270,7 @@ def test_interpolated_end_forces_match_exact(robot):
     with h = 5 ms and forces varying over the 0.2 s segments, f^(4) ~ (2 pi / 0.2 s)^4 x
     3 N: ~5e-6 N, i.e. ~1e-6 relative (measured 3e-6); asserted 1e-5."""
     from elastodyn.analysis.flexible_delta import interpolated_end_forces
-    from elastodyn.formulations.ked_delta_batch import KEDBatch
+    from elastodyn.formulations.ked.batch import KEDBatch
     m = KEDDeltaModel(robot)
     tr = InvertedU.kuo2016()
     time = np.arange(0, 801) * 1e-3

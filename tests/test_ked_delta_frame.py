@@ -14,7 +14,7 @@ import pytest
 
 from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
 from elastodyn.description.materials import STEEL, Material, Section
-from elastodyn.formulations.ked_delta import KEDDeltaModel as _KED
+from elastodyn.formulations.ked.engine import KEDDeltaModel as _KED
 
 from reference_delta_frame import frame_delta
 

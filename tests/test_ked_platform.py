@@ -16,7 +16,7 @@ from elastodyn.description.flexible_delta import (FlexibleDelta, Payload, Platfo
                                                   flexible_delta_kuo2016)
 from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDDeltaModel
 from elastodyn.trajectories import InvertedU
 
 ALU = Material(E=70e9, G=26e9, rho=2700.0)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from elastodyn.description.tree import prrrp_briot2013
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 
 from reference_five_bar_frame import frame_frequencies
 

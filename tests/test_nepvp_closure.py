@@ -26,7 +26,7 @@ from elastodyn.description.materials import Section
 from elastodyn.description.tree import (ALUMINIUM, FlexibleBeam, MDHJoint, RigidBody,
                                         TreeRobot, prrrp_briot2013)
 from elastodyn.exceptions import ModelError
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 from elastodyn.symbolic import compile_program, print_program
 from elastodyn.symbolic.core import Program, Recorder, is_identifier
 from elastodyn.symbolic.linalg import PivotedLU

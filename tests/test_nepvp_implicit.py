@@ -1,5 +1,5 @@
 """The compiled NE-PVP driver's generalized-alpha method and the cache of the compiled
-model (:mod:`elastodyn.formulations.nepvp_driver`).
+model (:mod:`elastodyn.formulations.nepvp.driver`).
 
 Independent checks: the driver's explicit RK4 (fourth order, a different scheme on the
 same generated model), the Python path (scipy's DOP853 on the generated inverse
@@ -18,8 +18,8 @@ from elastodyn.analysis.nepvp import simulate_motion
 from elastodyn.description.tree import prrrp_briot2013, slider_crank_simeon
 from elastodyn.exceptions import InputError
 from elastodyn.formulations import nepvp_model
-from elastodyn.formulations.nepvp_driver import MotionDriver, driver_key
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.driver import MotionDriver, driver_key
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 from elastodyn.trajectories.bangbang import BangBang
 
 

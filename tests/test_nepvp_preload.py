@@ -25,8 +25,8 @@ from elastodyn.description.tree import (FlexibleBeam, MDHJoint, RigidBody, TreeR
                                         prrrp_briot2013)
 from elastodyn.fem.elements import BeamElement
 from elastodyn.fem.shapes import gauss_legendre_01
-from elastodyn.formulations.nepvp_contract import NEPVPContract
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.model import NEPVPContract
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 
 import reference_sagged_cantilever as elastica
 

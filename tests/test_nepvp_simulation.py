@@ -8,7 +8,7 @@ import pytest
 
 from elastodyn.analysis.nepvp import _step_grid, simulate_motion
 from elastodyn.description.tree import prrrp_briot2013
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 from elastodyn.trajectories.bangbang import BangBang
 from elastodyn.trajectories.polynomial import RestToRest
 

@@ -15,7 +15,7 @@ from elastodyn.description.tree import (ALUMINIUM, FlexibleBeam, MDHJoint, Rigid
 from elastodyn.exceptions import InputError
 from elastodyn.fem import BeamElement, Link
 from elastodyn.fem.assembly import PointMass
-from elastodyn.formulations.nepvp_model import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPModel
 
 L = 0.5
 SEC = Section.rectangle(4e-3, 2e-3)      # two different bending planes

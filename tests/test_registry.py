@@ -147,19 +147,27 @@ def test_inapplicable_formulation_names_what_is_missing():
         R.build_model(load_description("arm-yu2019"), "ked")
 
 
-def test_a_new_formulation_is_one_entry(monkeypatch):
-    """An entry added to FORMULATIONS (here a finite-element NE-PVP with its own name,
-    default and limits) is taken by formulations_for, build_model and its limits,
-    without any other table."""
-    def build(form, robot, fam, opts):
-        model = R.build_model(robot, "nepvp", elements=opts["elements"])
-        model.formulation = form.name
-        return model
+PLUGIN = """
+from elastodyn.formulations import registry as R
 
-    entry = R.Formulation("nepvp-fe", ("tree",), "NE-PVP, two elements per beam",
-                          options={"elements": 2}, verbs=("modes",),
-                          limits=R.Limits(elements=3), build=build)
-    monkeypatch.setitem(R.FORMULATIONS, "nepvp-fe", entry)
+
+def build(form, robot, fam, opts):
+    model = R.build_model(robot, "nepvp", elements=opts["elements"])
+    model.formulation = form.name
+    return model
+
+
+FE = R.Formulation("nepvp-fe", ("tree",), "NE-PVP, two elements per beam",
+                   options={"elements": 2}, verbs=("modes",),
+                   limits=R.Limits(elements=3), build=build)
+"""
+
+
+def test_a_new_formulation_is_one_entry_point(register_formulation):
+    """A formulation registered by an entry point of another distribution (here a
+    finite-element NE-PVP with its own name, default and limits) is taken by
+    formulations_for, build_model and its limits, without any table of elastodyn."""
+    register_formulation("nepvp_fe_plugin", PLUGIN, {"nepvp-fe": "FE"})
     spec = load_description("prrrp-briot2013")
     assert R.formulations_for(spec) == ["nepvp", "ffrf", "nepvp-fe"]
     model = R.build_model(spec, "nepvp-fe")
@@ -169,6 +177,27 @@ def test_a_new_formulation_is_one_entry(monkeypatch):
         R.build_model(spec, "nepvp-fe", elements=4)
     with pytest.raises(InputError, match="it takes elements"):
         R.build_model(spec, "nepvp-fe", modes=2)
+
+
+def test_a_broken_plugin_is_left_out_with_a_warning(register_formulation):
+    register_formulation("broken_plugin", "raise ImportError('no such thing')\n",
+                         {"broken": "X"})
+    with pytest.warns(R.RegistryWarning, match="'broken'.*failed to load"):
+        names = list(R.FORMULATIONS)
+    assert "broken" not in names and names[0] == "ked"
+
+
+def test_builtins_are_entry_points_as_pyproject_declares():
+    """The built-ins register through the entry-point group (installed metadata), and
+    the registry's fallback table equals pyproject.toml's."""
+    import tomllib
+    from importlib.metadata import entry_points
+    from pathlib import Path
+    py = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    declared = py["project"]["entry-points"][R.ENTRY_POINT_GROUP]
+    assert declared == R.BUILTIN
+    installed = {ep.name: ep.value for ep in entry_points(group=R.ENTRY_POINT_GROUP)}
+    assert {k: installed.get(k) for k in declared} == declared
 
 
 def test_a_description_names_its_default_formulation():

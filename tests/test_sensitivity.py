@@ -10,7 +10,7 @@ import pytest
 from elastodyn.analysis.sensitivity import pose_sensitivity
 from elastodyn.cli import main
 from elastodyn.description.presets import get_preset
-from elastodyn.formulations.ffrf_contract import FFRFContract
+from elastodyn.formulations.ffrf.model import FFRFContract
 from elastodyn.trajectories.efforts import SineEfforts
 
 # short window and a coarse fixed step: the derivatives are those of the discretized

@@ -197,7 +197,7 @@ def test_simulate_rest_to_rest(robot_file, capsys):
     from elastodyn.analysis.nepvp import simulate_motion
     from elastodyn.description.convert import tree_robot
     from elastodyn.description.files import load_description
-    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPModel
     from elastodyn.trajectories import RestToRest
     end_pose = POSES[1]
     to = actuated(end_pose)

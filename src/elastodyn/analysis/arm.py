@@ -20,7 +20,7 @@ from scipy.optimize import brentq
 from ..description.arm import COULOMB_SMOOTHING, ArmLink, LumpedMass, PlanarArm
 from ..exceptions import InputError
 from ..integrators.bounded import bounded_solve_ivp
-from ..formulations.amm_model import AMMArmModel
+from ..formulations.amm.engine import AMMArmModel
 
 __all__ = ["clamped_link_frequencies", "cantilever_frequencies", "ArmSimulation",
            "simulate_pd", "circle_reference", "hold_reference", "pd_equilibrium",

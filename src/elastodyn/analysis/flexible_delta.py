@@ -70,10 +70,10 @@ import numpy as np
 from .._validate import choice, positive, positive_int
 from ..description.delta import DeltaMasses, RigidDelta
 from ..description.flexible_delta import FlexibleDelta
-from ..formulations.rigid_delta import ExplicitDeltaModel
+from ..formulations.rigid_delta.engine import ExplicitDeltaModel
 from ..exceptions import InputError, ModelError
-from ..formulations.ked_delta import DeltaMotion, KEDDeltaModel
-from ..formulations.ked_delta_batch import KEDBatch, rest_matrices
+from ..formulations.ked.engine import DeltaMotion, KEDDeltaModel
+from ..formulations.ked.batch import KEDBatch, rest_matrices
 from ..fem.modal import modal_batch
 from ..integrators.second_order import NewmarkScheme
 from ..integrators.bounded import bounded_solve_ivp
@@ -360,7 +360,7 @@ def interpolated_end_forces(model: KEDDeltaModel, motion: DeltaMotion, time, dt:
 REFERENCE_SPACING = 0.01
 """Largest time spacing [s] of the deflected-reference solves along a simulation
 (geometrically exact quasi-static deflection, tangent stiffness and mass,
-:mod:`elastodyn.formulations.ked_deflected`), and at most 1/40 of the shortest smooth
+:mod:`elastodyn.formulations.ked.deflected`), and at most 1/40 of the shortest smooth
 piece of a piecewise path; cubic splines per piece in between (interpolation error
 ~ h^4 f^(4) / 384: 1e-6 of the reference on Kuo's 1 s circle at 10 ms; on his 0.8 s
 pick-and-place (0.2 s pieces) 25 ms spacing changed the response by 80 %, 10 ms by

@@ -74,7 +74,7 @@ about either reference carry the materials, sections and masses listed in
 leg angles, the platform disc's thickness) and gravity. The KED's undeformed reference
 (``options={"reference": "undeformed"}``) includes the preload of Kuo's linear
 structure; its deflected reference (the default with preload,
-:mod:`~elastodyn.formulations.ked_deflected`) is carried whole: the corotational
+:mod:`~elastodyn.formulations.ked.deflected`) is carried whole: the corotational
 potential's gradient and Hessian are exact second-order jets
 (:mod:`elastodyn.fem.jets`) whose components may be complex, so the complex step goes
 through the potential, Newton's equilibrium (in complex arithmetic it converges to the

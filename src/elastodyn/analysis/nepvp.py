@@ -9,7 +9,7 @@
   respond), e.g. the free, unactuated mechanism.
 
 The motion-driven simulation runs by default in the compiled driver
-(:mod:`~elastodyn.formulations.nepvp_driver`: the implicit generalized-alpha method, or
+(:mod:`~elastodyn.formulations.nepvp.driver`: the implicit generalized-alpha method, or
 classical RK4, in C on a grid through the switch times of the trajectory, where the
 prescribed acceleration jumps; ``method="auto"`` picks the cheaper, see
 :func:`simulate_motion`). The Python path,
@@ -28,7 +28,7 @@ import numpy as np
 from .._validate import choice, positive
 from ..exceptions import InputError, ModelError
 from ..integrators.bounded import bounded_solve_ivp
-from ..formulations.nepvp_model import NEPVPModel
+from ..formulations.nepvp.engine import NEPVPModel
 
 __all__ = ["MotionSimulation", "simulate_motion", "simulate_direct", "INITIAL_CONDITIONS",
            "METHODS"]
@@ -105,7 +105,7 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
         Briot's simulation starts from equilibrium) or zero.
     method : {"auto", "generalized-alpha", "rk4", "dop853"}
         ``generalized-alpha``: the compiled driver's implicit scheme
-        (:mod:`~elastodyn.formulations.nepvp_driver`, second order, modified Newton),
+        (:mod:`~elastodyn.formulations.nepvp.driver`, second order, modified Newton),
         constant step ``max_step`` (default :data:`GALPHA_STEP`, 5e-5 s) on the same
         grid as rk4: its step follows the accuracy of the modes that respond, not the
         stiffest element mode. ``rk4``: the compiled driver's classical Runge-Kutta

@@ -1,7 +1,7 @@
 """Analyses of the rigid Delta: inverse dynamics along a trajectory, forward dynamics
 under given torques, and joint-space tracking control (PD and computed torque).
 
-Every function takes a model of :mod:`elastodyn.formulations.rigid_delta` (explicit or
+Every function takes a model of :mod:`elastodyn.formulations.rigid_delta.engine` (explicit or
 multipliers) and a trajectory of :mod:`elastodyn.trajectories` (3-D), and returns an
 immutable result with SI arrays and a ``to_dict()`` for JSON.
 """

@@ -161,7 +161,7 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
         finite differences the same with suffix ``_fd``; summary: the peak of each
         relative sensitivity and, with both methods, their largest difference.
     """
-    from ..formulations.ffrf_solve import default_step
+    from ..formulations.ffrf.solve import default_step
     require(model, "simulate_efforts", what="sensitivity (force-driven)")
     if method not in METHODS:
         raise InputError("--method", method, ", ".join(METHODS))

@@ -631,7 +631,7 @@ def _ffrf_motion(model, traj, times, step, initial, method, name, inputs, progre
     ne = model.n_elastic
     st0 = model.state(actuated=qa[0], rates=qda[0])
     e0 = model.static_deflection(st0).elastic if initial == "static" and ne else None
-    from ..formulations.ffrf_solve import default_step
+    from ..formulations.ffrf.solve import default_step
     bar = None if progress is None else (lambda t, T: progress(t - times[0], T - times[0]))
     q_start = model.system.close(model.tree.q_home, model.tree.from_joint(qa[0]),
                                  None if e0 is None else e0)
@@ -768,7 +768,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     method : "partitioning" (the paper's, eqs. (91)-(106)) or "projection" (index-3
         with velocity projection).
     """
-    from ..formulations.ffrf_solve import METHODS
+    from ..formulations.ffrf.solve import METHODS
     require(model, "simulate_efforts", what="simulate (force-driven)")
     if method not in METHODS:
         raise InputError("--method", method, " or ".join(METHODS))

@@ -160,7 +160,7 @@ def _symbolic_arm(a):
 
     from ..description.arm import BASES, PlanarArm
     from ..description.presets import get_preset
-    from ..formulations.amm_arm import generate_amm
+    from ..formulations.amm.generator import generate_amm
     refuse(a, {"sets": "--set", "formulation": "--formulation", "problem": "--problem",
                "elements": "--elements", "order": "--order", "joint_b": "--joint-b",
                "joint_d": "--joint-d"},

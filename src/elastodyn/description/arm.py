@@ -31,10 +31,13 @@ from .._validate import finite, non_negative, positive, positive_int, scalar
 from ..exceptions import InputError
 from .friction import Friction
 
-__all__ = ["ArmLink", "LumpedMass", "PlanarArm", "BASES", "COULOMB_SMOOTHING",
+__all__ = ["ArmLink", "LumpedMass", "PlanarArm", "BASES", "ASSUMED_MODES", "COULOMB_SMOOTHING",
            "arm_yu2019"]
 
 BASES = ("sine", "clamped-free")
+
+ASSUMED_MODES = {"modes": 2, "basis": "sine"}
+"""Defaults of assumed-mode links (the amm formulation; nepvp's assumed-mode beams)."""
 """Assumed-mode bases. ``sine``: phi_k = sin(k pi xi), xi in [0, 1] from the root
 (Yu eq. 4). ``clamped-free``: the cantilever eigenfunctions with their chord part removed,
 psi_k(xi) = phi_k(xi) - xi phi_k(1), so that they vanish at both ends as the chord frame

@@ -3,7 +3,7 @@
 :func:`delta_tree` writes a :class:`~.flexible_delta.FlexibleDelta` as the virtual tree
 plus platform of :class:`~.tree.TreeRobot`, so that the recursive Newton-Euler / virtual
 powers model (``formulations/nepvp.py``) describes the same structure as Kuo's
-kineto-elasto-dynamics (``formulations/ked_delta.py``): linearized about the same pose
+kineto-elasto-dynamics (``formulations/ked/engine.py``): linearized about the same pose
 without preload, the two models have the same natural frequencies (equal at every mesh
 to eigen-solver round-off: the same cubic spatial elements, the same joints, the same
 platform; tests/test_delta_tree.py).

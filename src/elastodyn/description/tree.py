@@ -121,7 +121,7 @@ class FlexibleBeam:
     shapes : {"fe", "sine", "clamped-free"}
         "fe" (default): the cubic finite elements above. Otherwise a planar beam with
         ``modes`` assumed modes of the transverse deflection only (the bases of Yu &
-        Chen 2019, :class:`~elastodyn.formulations.amm_arm.ModeShapes`), vanishing at
+        Chen 2019, :class:`~elastodyn.formulations.amm.generator.ModeShapes`), vanishing at
         both ends: the beam frame is its chord frame; coordinates f_1..f_modes [m].
         No axial coordinate, so ``geometric_stiffening`` must be False.
     modes : int
@@ -291,7 +291,7 @@ class TreeRobot:
         """The whole description as canonical JSON (sorted keys, no spaces, every float
         written exactly by ``float.hex``): equal for equal robots, different as soon as
         one entry differs; the key of the compiled-model cache
-        (:mod:`~elastodyn.formulations.nepvp_driver`)."""
+        (:mod:`~elastodyn.formulations.nepvp.driver`)."""
         import json
         return json.dumps(_canonical(self), sort_keys=True, separators=(",", ":"))
 

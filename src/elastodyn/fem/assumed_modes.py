@@ -20,7 +20,7 @@ rigid-elastic coupling, axial/geometric integral) as a frozen :class:`ModalInteg
 :class:`ModeShapes` is the dimensionless form used in chord (floating) frames through both
 ends of a link, where the deflection vanishes at both ends: ``sine`` (Yu & Chen eq. (4)) or
 ``clamped-free`` with the chord part removed. The assumed-modes arm
-(:mod:`elastodyn.formulations.amm_arm`) and the NE-PVP assumed-mode beams use it.
+(:mod:`elastodyn.formulations.amm.generator`) and the NE-PVP assumed-mode beams use it.
 """
 from __future__ import annotations
 

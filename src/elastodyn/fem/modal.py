@@ -1,7 +1,7 @@
 """Natural frequencies and mode shapes of K phi = omega^2 M phi (generalized symmetric
 eigenproblem, dense LAPACK or sparse shift-invert).
 
-A finite-element kernel: formulations (e.g. :mod:`elastodyn.formulations.ked_delta`) and
+A finite-element kernel: formulations (e.g. :mod:`elastodyn.formulations.ked.engine`) and
 analyses use it; :mod:`elastodyn.analysis.modal` re-exports it with the link-level helpers
 (:func:`~elastodyn.analysis.modal.beam_modes`, mode kinds).
 """

@@ -25,9 +25,14 @@ The order of :data:`FORMULATIONS` is the order of preference: a robot's default
 formulation is the first entry that takes it (ked before explicit for a Delta with
 flexible links, amm before nepvp for an arm).
 
-A new formulation adds its modules under ``formulations/`` (its model answering
-:mod:`elastodyn.model`) and one :class:`Formulation` entry here with its builder; a new
-robot family adds its schema and conversion in ``description/`` and its name in the
+Registration: every formulation, the built-ins included, is an entry point of the group
+``elastodyn.formulations`` (:data:`ENTRY_POINT_GROUP`) whose name is the formulation's
+and whose object is its :class:`Formulation` (the built-ins: ``pyproject.toml``'s
+``[project.entry-points."elastodyn.formulations"]``). A new formulation is a package of
+its own, in elastodyn or in another distribution, with a model answering
+:mod:`elastodyn.model`, a :class:`Formulation` with its builder and one entry point;
+no file of elastodyn changes (tests/plugins: a rigid pendulum registered that way). A
+new robot family adds its schema and conversion in ``description/`` and its name in the
 ``families`` of the formulations that take it.
 """
 from __future__ import annotations
@@ -37,12 +42,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..description import convert as C
-from ..description.arm import BASES
 from ..exceptions import InputError
 
 __all__ = ["Formulation", "Limits", "FORMULATIONS", "OPTIONS", "build_model",
            "formulations_for", "default_formulation", "describe_formulation", "get",
-           "lookup", "formulation_for"]
+           "lookup", "formulation_for", "as_spec", "refresh", "ALL_VERBS",
+           "ENTRY_POINT_GROUP", "BUILTIN", "RegistryWarning"]
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,9 @@ class Formulation:
     build : callable(entry, robot, family, options) -> model
         Builds the model (``entry``: this Formulation; ``options``: the defaults with the
         given ones applied, checked against ``options`` and ``limits``).
+    priority : int
+        Order of preference among the formulations that take a robot (lower first; the
+        built-ins use 10 to 60, a plugin defaults to 100).
     """
 
     name: str
@@ -130,209 +138,141 @@ class Formulation:
     applies: Callable = _always
     needs: str = ""
     build: Callable | None = None
+    priority: int = 100
 
     def __post_init__(self):
         object.__setattr__(self, "families", tuple(self.families))
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
 
 
-# ------------------------------------------------------------------ builders
+ALL_VERBS = ("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
+             "compensate", "generate")
+"""The verbs a flexible nonlinear model with symbolic programs answers."""
+
+ENTRY_POINT_GROUP = "elastodyn.formulations"
+"""The entry-point group every formulation registers in (the built-ins too)."""
+
+BUILTIN = {
+    "ked": "elastodyn.formulations.ked:FORMULATION",
+    "explicit": "elastodyn.formulations.rigid_delta:EXPLICIT",
+    "multipliers": "elastodyn.formulations.rigid_delta:MULTIPLIERS",
+    "amm": "elastodyn.formulations.amm:FORMULATION",
+    "nepvp": "elastodyn.formulations.nepvp:FORMULATION",
+    "ffrf": "elastodyn.formulations.ffrf:FORMULATION",
+}
+"""The built-in formulations' entry points, as ``pyproject.toml`` declares them (a test
+keeps the two equal). Used only for a built-in name the installed metadata does not
+list: a source tree run without installing (``PYTHONPATH=src``) or installed before
+the entry point existed."""
+
+
+class RegistryWarning(UserWarning):
+    """A registered formulation could not be loaded (it is left out, with this warning)."""
+
+
+def _load_entry(name: str, value: str, load):
+    """The Formulation of one entry point, or None with a warning."""
+    import warnings
+    try:
+        obj = load()
+    except Exception as exc:  # a broken plugin must not break the built-ins
+        warnings.warn(f"formulation {name!r} ({value}) failed to load: "
+                      f"{type(exc).__name__}: {exc}", RegistryWarning, stacklevel=3)
+        return None
+    if not isinstance(obj, Formulation) or obj.name != name:
+        warnings.warn(f"formulation {name!r} ({value}) is not a Formulation named "
+                      f"{name!r}; left out", RegistryWarning, stacklevel=3)
+        return None
+    return obj
+
+
+def _discover() -> dict:
+    """name -> Formulation of every entry point of :data:`ENTRY_POINT_GROUP`, in the
+    order of preference (``priority``, then name)."""
+    import importlib
+    from importlib.metadata import entry_points
+    found = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in found:
+            continue  # the same distribution seen twice on the path (editable installs)
+        f = _load_entry(ep.name, ep.value, ep.load)
+        if f is not None:
+            found[ep.name] = f
+    for name, value in BUILTIN.items():
+        if name not in found:
+            mod, attr = value.split(":")
+            f = _load_entry(name, value,
+                            lambda m=mod, a=attr: getattr(importlib.import_module(m), a))
+            if f is not None:
+                found[name] = f
+    return dict(sorted(found.items(), key=lambda kv: (kv[1].priority, kv[0])))
+
+
+class _Registry(Mapping):
+    """The registered formulations, discovered on first use (:func:`refresh` forgets
+    them, e.g. after a plugin's distribution was added to ``sys.path``)."""
+
+    def __init__(self):
+        self._entries = None
+
+    def _get(self) -> dict:
+        if self._entries is None:
+            self._entries = _discover()
+        return self._entries
+
+    def __getitem__(self, name):
+        return self._get()[name]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
+
+    def __repr__(self):
+        return f"<formulations {', '.join(self)}>"
+
+
+FORMULATIONS: Mapping = _Registry()
+"""name -> :class:`Formulation`, in the order of preference (a robot's default is the
+first that takes it), discovered from the entry points on first use."""
+
+
+class _Options(Mapping):
+    """name -> the model options it takes and their defaults (from :data:`FORMULATIONS`)."""
+
+    def __getitem__(self, name):
+        return dict(FORMULATIONS[name].options)
+
+    def __iter__(self):
+        return iter(FORMULATIONS)
+
+    def __len__(self):
+        return len(FORMULATIONS)
+
+
+OPTIONS: Mapping = _Options()
+"""name -> the model options it takes and their defaults (from :data:`FORMULATIONS`)."""
+
+
+def refresh() -> None:
+    """Forget the discovered formulations: the next use discovers them again."""
+    FORMULATIONS._entries = None
+
+
+def as_spec(robot):
+    """The spec of a robot (a spec, or a description dataclass written as one): what a
+    formulation's builder converts to its own description."""
+    return C.to_spec(robot)
+
+
 def _int_option(name, value, hi):
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
         raise InputError(f"--{name}", value, f"an integer in [1, {hi}]")
     return value
 
 
-def _rigid_delta(form, robot, fam, opts):
-    from .rigid_delta_contract import RigidDeltaContract
-    rigid = robot if _is_rigid_delta(robot) else C.rigid_delta(_spec(robot))
-    return RigidDeltaContract(rigid, form.name)
-
-
-def _ked(form, robot, fam, opts):
-    from .ked_contract import KEDContract
-    flex = robot if _is_flexible_delta(robot) else C.flexible_delta(_spec(robot))
-    ref = opts.get("reference", "auto")
-    return KEDContract(flex, elements=opts["elements"], order=opts["order"],
-                       preload=bool(opts["preload"]), rayleigh=tuple(opts["rayleigh"]),
-                       reference=None if ref == "auto" else ref)
-
-
-def _amm(form, robot, fam, opts):
-    from .amm_contract import AMMContract
-    modes = opts["modes"]
-    if opts["basis"] not in BASES:
-        raise InputError("--basis", opts["basis"], "one of " + ", ".join(BASES))
-    arm = C.planar_arm(_spec(robot), modes=modes, basis=opts["basis"])
-    return AMMContract(arm, {"modes": modes, "basis": opts["basis"]})
-
-
-_ASSUMED_MODES = {"modes": 2, "basis": "sine"}
-"""Defaults of assumed-mode links (amm; nepvp's assumed-mode beams)."""
-
-
-def _nepvp_takes(spec) -> bool:
-    """nepvp takes tree robots, arms, and flexible Deltas with universal joints at both
-    ends of the lower links (the only isostatic Delta tree, :mod:`~elastodyn.description.
-    delta_tree`)."""
-    if C.family_of(spec) != "delta":
-        return True
-    return bool(spec.flexible) and spec.joints.b == "universal" and \
-        spec.joints.d == "universal"
-
-
-def _nepvp(form, robot, fam, opts):
-    from .nepvp_contract import NEPVPContract
-    modes, basis, elements = opts["modes"], opts["basis"], opts["elements"]
-    if fam == "delta":
-        from ..description.delta_tree import delta_tree
-        if modes is not None or basis is not None:
-            raise InputError("--modes" if modes is not None else "--basis",
-                             modes if modes is not None else basis,
-                             "finite elements (--elements) for a Delta's spatial links")
-        flex = robot if _is_flexible_delta(robot) else C.flexible_delta(_spec(robot))
-        return NEPVPContract(delta_tree(flex, elements or 1), {"elements": elements or 1})
-    if (modes is None) != (basis is None):
-        if modes is None:
-            modes = _ASSUMED_MODES["modes"]
-        else:
-            basis = _ASSUMED_MODES["basis"]
-    if modes is not None:
-        if basis not in BASES:
-            raise InputError("--basis", basis, "one of " + ", ".join(BASES))
-        if elements not in (None, 1):
-            raise InputError("--elements", elements, "not with --modes (assumed-mode beams)")
-        shapes = {"shapes": basis, "modes": modes}
-        echo = {"modes": modes, "basis": basis}
-    else:
-        shapes = {"elements": elements}
-        echo = {"elements": elements}
-    if fam == "tree":
-        from dataclasses import replace
-
-        from ..description.tree import FlexibleBeam, TreeRobot
-        tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(_spec(robot))
-        if "shapes" in shapes:
-            bodies = {}
-            for j, b in tree.bodies.items():
-                if isinstance(b, FlexibleBeam):
-                    if b.spatial:
-                        raise InputError("--modes", modes, "finite elements (--elements) "
-                                         "for spatial beams")
-                    b = replace(b, shapes=shapes["shapes"], modes=shapes["modes"],
-                                geometric_stiffening=False)
-                bodies[j] = b
-            tree = replace(tree, bodies=bodies)
-        else:
-            tree = tree.with_elements(shapes["elements"])
-        return NEPVPContract(tree, echo)
-    tree = C.arm_as_tree(_spec(robot), **shapes)
-    return NEPVPContract(tree, echo)
-
-
-def _flexible_links(spec) -> bool:
-    return bool(spec.flexible)
-
-
-_PLANES = ({"vx", "vy", "wz"}, {"vx", "vz", "wy"}, {"vy", "vz", "wx"})
-
-
-def _planar_tree(spec) -> bool:
-    """ffrf is planar: the closure rows of a plane and planar beams."""
-    return (set(spec.closure) in _PLANES and len(spec.closure) == 3
-            and all(b.beam is None or not b.beam.spatial for b in spec.bodies.values()))
-
-
-def _ffrf(form, robot, fam, opts):
-    from .ffrf_contract import FFRFContract
-    from ..description.tree import TreeRobot
-    shape = opts["shape"]
-    if shape not in ("fem", "rr", "sine"):
-        raise InputError("--shape", shape, "fem, rr or sine")
-    if shape in ("rr", "sine") and opts["elements"] != form.options["elements"]:
-        raise InputError("--elements", opts["elements"], f"not with --shape {shape} (one "
-                         + ("Rayleigh-Ritz polynomial" if shape == "rr" else
-                            "set of sine modes") + " per body)")
-    if shape != "sine" and opts.get("modes") is not None:
-        raise InputError("--modes", opts["modes"], "only with --shape sine (lateral sine "
-                         "modes per beam)")
-    boundary = opts.get("boundary")
-    if shape == "sine":
-        if boundary not in (None, "pinned-pinned"):
-            raise InputError("--boundary", boundary, "pinned-pinned with --shape sine "
-                             "(Simeon's chord frame: the sine modes vanish at both ends)")
-        boundary = "pinned-pinned"
-    tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(_spec(robot))
-    model = FFRFContract(tree, {"shape": shape, "elements": opts["elements"],
-                                "boundary": boundary or "fixed-free",
-                                "modes": opts.get("modes") or 2})
-    if shape == "rr":
-        model.options = {"shape": "rr", "boundary": model.options["boundary"]}
-    elif shape == "sine":
-        model.options = {"shape": "sine", "modes": opts.get("modes") or 2,
-                         "boundary": "pinned-pinned"}
-    return model
-
-
-_RIGID_LIMITS = Limits(simulate_time=1000.0, torques_time=1000.0, torques_samples=1_000_000)
-_ALL_VERBS = ("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
-              "compensate", "generate")
-
-FORMULATIONS: dict[str, Formulation] = {f.name: f for f in (
-    Formulation(
-        "ked", ("delta",), "flexible links by kineto-elasto-dynamics (Kuo 2016)",
-        options={"elements": 1, "order": "cubic", "preload": True, "rayleigh": (0.0, 0.0),
-                 "reference": "auto"},
-        verbs=("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
-               "compensate"),
-        limits=Limits(elements=32, simulate_time=100.0),
-        pose_dim=3, task_space_only=True, applies=_flexible_links,
-        needs="links.upper/lower section and material", build=_ked),
-    Formulation(
-        "explicit", ("delta",), "rigid Delta, explicit task-space model (Asadi & Heydari "
-                                "2020)",
-        rigid=True, verbs=("torques", "simulate", "generate"), limits=_RIGID_LIMITS,
-        problems=("model",), closed_loop=True, pose_dim=3, task_space_only=True,
-        build=_rigid_delta),
-    Formulation(
-        "multipliers", ("delta",), "rigid Delta, Lagrange multipliers (Kuo 2016 section "
-                                   "2.3)",
-        rigid=True, verbs=("torques", "simulate"), limits=_RIGID_LIMITS, closed_loop=True,
-        pose_dim=3, task_space_only=True, build=_rigid_delta),
-    Formulation(
-        "amm", ("arm",), "assumed modes and Lagrange (Yu & Chen 2019)",
-        options=dict(_ASSUMED_MODES), verbs=_ALL_VERBS,
-        limits=Limits(modes=12, simulate_time=60.0), problems=("model",),
-        closed_loop=True, pose_dim=2, build=_amm),
-    Formulation(
-        "nepvp", ("tree", "arm", "delta"), "recursive Newton-Euler and virtual powers "
-                                           "(Briot & Khalil 2013)",
-        options={"elements": 1, "modes": None, "basis": None}, verbs=_ALL_VERBS,
-        limits=Limits(elements=8, modes=12, simulate_time=20.0),
-        problems=("inverse", "direct", "model"), applies=_nepvp_takes,
-        needs="a flexible Delta with universal joints (joints.b, joints.d)", build=_nepvp),
-    Formulation(
-        "ffrf", ("tree",), "planar floating frame of reference, Rayleigh-Ritz or finite "
-                           "elements (Rosyid & El-Khasawneh 2020)",
-        options={"shape": "fem", "elements": 4, "boundary": None, "modes": None},
-        verbs=("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
-               "compensate", "sensitivity"),
-        limits=Limits(elements=16, modes=8, simulate_time=10.0), applies=_planar_tree,
-        needs="a planar robot (closure rows of a plane, planar beams)", build=_ffrf),
-)}
-"""name -> :class:`Formulation`, in the order of preference (a robot's default is the
-first that takes it)."""
-
-OPTIONS = {name: dict(f.options) for name, f in FORMULATIONS.items()}
-"""name -> the model options it takes and their defaults (from :data:`FORMULATIONS`)."""
-
-
 # ------------------------------------------------------------------ questions
-def _spec(robot):
-    """The spec of a robot (a spec, or a description dataclass written as one)."""
-    return C.to_spec(robot)
-
-
 def lookup(name) -> Formulation | None:
     """The entry of formulation ``name``, or None for a name that is not registered."""
     return FORMULATIONS.get(name) if isinstance(name, str) else None
@@ -358,7 +298,7 @@ def formulations_for(robot) -> list[str]:
         if fam not in f.families:
             continue
         if f.applies is not _always:
-            spec = _spec(robot) if spec is None else spec
+            spec = as_spec(robot) if spec is None else spec
             if not f.applies(spec):
                 continue
         names.append(f.name)
@@ -373,7 +313,7 @@ def _preferred(robot) -> str | None:
     """The description's ``formulation`` (tree robots), or None."""
     if C.family_of(robot) != "tree":
         return None
-    return getattr(_spec(robot), "formulation", None)
+    return getattr(as_spec(robot), "formulation", None)
 
 
 def formulation_for(robot, name: str | None = None) -> Formulation:
@@ -456,13 +396,3 @@ def build_model(robot, formulation: str | None = None, **options):
     form = formulation_for(robot, formulation)
     opts = _check_options(form, options)
     return form.build(form, robot, C.family_of(robot), opts)
-
-
-def _is_rigid_delta(obj) -> bool:
-    from ..description.delta import RigidDelta
-    return isinstance(obj, RigidDelta)
-
-
-def _is_flexible_delta(obj) -> bool:
-    from ..description.flexible_delta import FlexibleDelta
-    return isinstance(obj, FlexibleDelta)

@@ -6,7 +6,7 @@ transverse displacements [m] and slopes [rad] in the beam's body frame). They ar
 independent coordinates of the coordinate partitioning of eqs. (91)-(106); the passive
 joint variables and every body's reference coordinates follow from the constraints
 (``State.detail["q"]``: the full FFRF coordinates). ``mass_matrix`` and ``bias`` are the
-partitioned equations ``N^T M N`` and ``N^T (M nu - Q)`` (:meth:`~.ffrf_multibody.
+partitioned equations ``N^T M N`` and ``N^T (M nu - Q)`` (:meth:`~.multibody.
 MultibodySystem.reduced`), so linearization, static deflection and the generic engines
 of the contract run on them; :func:`.ffrf_solve.integrate` integrates the system by
 partitioning or by projection.
@@ -24,12 +24,12 @@ import math
 import numpy as np
 import scipy.linalg
 
-from ..description.tree import TreeRobot
-from ..exceptions import InputError
-from ..model import Coordinates, State
-from .base import NONLINEAR_CAPABILITIES, NonlinearModel
-from .ffrf_multibody import Marker, scaled_body
-from .ffrf_tree import tree_system
+from ...description.tree import TreeRobot
+from ...exceptions import InputError
+from ...model import Coordinates, State
+from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
+from .multibody import Marker, scaled_body
+from .tree import tree_system
 
 __all__ = ["FFRFContract"]
 
@@ -131,7 +131,7 @@ class FFRFContract(NonlinearModel):
 
     def scaled_beams(self, *, mass=1.0, axial=1.0, bending=1.0) -> "FFRFContract":
         """The same model with every flexible beam's mass per length, EA and EI multiplied
-        by ``mass``, ``axial`` and ``bending`` (:func:`~.ffrf_multibody.scaled_body`;
+        by ``mass``, ``axial`` and ``bending`` (:func:`~.multibody.scaled_body`;
         rigid bodies unchanged). Complex factors give a complex-step model: its runs and
         poses carry the derivatives in their imaginary parts."""
         bodies = [b if b.shape is None else
@@ -181,7 +181,7 @@ class FFRFContract(NonlinearModel):
         [m, rad] (default :data:`~.ffrf_solve.NEWTON_TOL`). Returns the
         :class:`~.ffrf_solve.FFRFRun` (its ``q`` are the full FFRF coordinates; poses by
         :meth:`pose_of`)."""
-        from .ffrf_solve import integrate
+        from .solve import integrate
         sc = np.asarray(self.tree.scale, dtype=float)
         q0 = self.tree.q_home
         return integrate(self.system, q0, np.zeros_like(q0), t_eval,
@@ -196,7 +196,7 @@ class FFRFContract(NonlinearModel):
         m/s] from the home pose, the elastic coordinates starting at ``elastic`` and
         ``elastic_rates`` (n_e,) [m, rad and per s] (default 0). Returns the
         :class:`~.ffrf_solve.FFRFRun`."""
-        from .ffrf_solve import integrate
+        from .solve import integrate
         na, ne = self.n_actuated, self.n_elastic
         w = np.asarray(speed, dtype=float).reshape(na) / self.tree.scale
         e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)
@@ -219,7 +219,7 @@ class FFRFContract(NonlinearModel):
         at ``elastic`` (n_e,) (default 0) at rest relative to the motion (elastic rates 0).
         Generalized-alpha on the partitioned equations (:func:`~.ffrf_solve.integrate`).
         Returns the :class:`~.ffrf_solve.FFRFRun`."""
-        from .ffrf_solve import integrate
+        from .solve import integrate
         sc = np.asarray(self.tree.scale, dtype=float)
         ne = self.n_elastic
         e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)

@@ -59,13 +59,13 @@ import re
 import numpy as np
 import sympy as sp
 
-from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
-from ..exceptions import InputError
-from .._validate import real_array
-from ..symbolic.complex_eval import number
-from ..symbolic.core import Program, Recorder, Timer, is_identifier
-from ..symbolic.linalg import PivotedLU
-from .nepvp_beam import BeamShapes
+from ...description.tree import FlexibleBeam, RigidBody, TreeRobot
+from ...exceptions import InputError
+from ..._validate import real_array
+from ...symbolic.complex_eval import number
+from ...symbolic.core import Program, Recorder, Timer, is_identifier
+from ...symbolic.linalg import PivotedLU
+from .beam import BeamShapes
 
 __all__ = ["generate_nepvp", "NEPVPSymbols"]
 

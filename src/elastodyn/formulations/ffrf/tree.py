@@ -1,6 +1,6 @@
 """A planar tree or closed-loop robot (:class:`~elastodyn.description.tree.TreeRobot`,
 the description NE-PVP takes) as a floating-frame multibody system
-(:mod:`.ffrf_multibody`).
+(:mod:`.multibody`).
 
 The conversion, at the robot's home configuration (every joint at ``robot.home``,
 undeformed):
@@ -36,11 +36,11 @@ import math
 
 import numpy as np
 
-from .._validate import arctan2, real_array, scalar
-from ..description.tree import FlexibleBeam, RigidBody, TreeRobot
-from ..exceptions import InputError
-from ..fem.ffrf import BeamShape, SineShape, fitted_mass_per_length
-from .ffrf_multibody import Joint, Marker, MultibodySystem, flexible_body, rigid_body
+from ..._validate import arctan2, real_array, scalar
+from ...description.tree import FlexibleBeam, RigidBody, TreeRobot
+from ...exceptions import InputError
+from ...fem.ffrf import BeamShape, SineShape, fitted_mass_per_length
+from .multibody import Joint, Marker, MultibodySystem, flexible_body, rigid_body
 
 __all__ = ["tree_system", "TreeSystem", "PLANES"]
 

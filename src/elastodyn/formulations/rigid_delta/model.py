@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..description.delta import RigidDelta
-from ..exceptions import InputError
-from ..model import Coordinates, Efforts, State
-from .base import NonlinearModel
-from .rigid_delta import delta_model
+from ...description.delta import RigidDelta
+from ...exceptions import InputError
+from ...model import Coordinates, Efforts, State
+from ..base import NonlinearModel
+from .engine import delta_model
 
 __all__ = ["RigidDeltaContract"]
 
@@ -136,12 +136,12 @@ class RigidDeltaContract(NonlinearModel):
                              "model of the rigid Delta is Asadi's explicit one)")
         if problem != "model":
             raise InputError("--problem", problem, "model (M, C, G, J) for a rigid Delta")
-        from .rigid_delta_symbolic import generate_explicit_delta
+        from .symbolic import generate_explicit_delta
         return generate_explicit_delta(self.robot)
 
     def export_closure(self):
         """The loop closure printed next to the exported model (``generate``): the same
         model from the actuated joints, X by the closed-form forward kinematics
         (:func:`~.rigid_delta_symbolic.generate_explicit_delta_actuated`)."""
-        from .rigid_delta_symbolic import generate_explicit_delta_actuated
+        from .symbolic import generate_explicit_delta_actuated
         return generate_explicit_delta_actuated(self.robot)

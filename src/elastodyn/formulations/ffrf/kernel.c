@@ -1,5 +1,5 @@
 /* Compiled evaluation of the partitioned FFRF equations of a planar multibody system
- * (elastodyn.formulations.ffrf_multibody; Rosyid & El-Khasawneh 2020).
+ * (elastodyn.formulations.ffrf.multibody; Rosyid & El-Khasawneh 2020).
  *
  * One call does what MultibodySystem.close followed by MultibodySystem.reduced does in
  * NumPy: the loop closure by Newton (eqs. (91)-(94)), the velocity map N (eqs.

@@ -57,7 +57,7 @@ its angular velocity; their origins' accelerations differ by w x (w x s) + al x 
 the link-level integrals over s absorb): the constant link matrices and the coefficient
 functions of the gyroscopic, centrifugal, load and axial-force terms are those of
 :mod:`elastodyn.fem.moving_frame`, shared with the batched path
-(:mod:`elastodyn.formulations.ked_delta_batch`) and the element terms.
+(:mod:`elastodyn.formulations.ked.batch`) and the element terms.
 
 Axial loads (eq. 35). The geometric stiffness uses the axial force N(s) along each link,
 N(s) = P_end + rho A [(g_x - a_x)(L - s) + 1/2 (w_y^2 + w_z^2)(L^2 - s^2)] (s from the
@@ -86,15 +86,15 @@ from functools import cached_property
 import numpy as np
 import scipy.linalg as sla
 
-from .._validate import choice, non_negative, norm, positive_int, real_array
-from ..description.flexible_delta import FlexibleDelta
-from ..exceptions import InputError, ModelError
-from ..fem.elements import ORDERS, BeamElement
-from ..fem.modal import ModalResult, modal_analysis
-from ..fem.moving_frame import LinkMatrices, link_matrices, skew, stiffness_coefficients
-from ..kinematics.delta import DeltaKinematics
-from .ked_blocks import LegBlockSolver, dense_leg_blocks
-from .ked_deflected import DeflectedReference, DeflectedState
+from ..._validate import choice, non_negative, norm, positive_int, real_array
+from ...description.flexible_delta import FlexibleDelta
+from ...exceptions import InputError, ModelError
+from ...fem.elements import ORDERS, BeamElement
+from ...fem.modal import ModalResult, modal_analysis
+from ...fem.moving_frame import LinkMatrices, link_matrices, skew, stiffness_coefficients
+from ...kinematics.delta import DeltaKinematics
+from .blocks import LegBlockSolver, dense_leg_blocks
+from .deflected import DeflectedReference, DeflectedState
 
 __all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
            "rigid_motion", "ACTUATORS", "REFERENCES"]
@@ -273,7 +273,7 @@ class KEDDeltaModel:
         (:meth:`system`).
     reference : {"deflected", "undeformed"} or None
         Configuration the elastic equations are linearized about
-        (:mod:`elastodyn.formulations.ked_deflected`): "deflected", the geometrically
+        (:mod:`elastodyn.formulations.ked.deflected`): "deflected", the geometrically
         exact quasi-static deflection under gravity and the rigid motion's loads (the
         default where it applies: cubic elements, locked actuators, no mechanism), or
         "undeformed", Kuo's rigid configuration with the axial preload (the default
@@ -421,7 +421,7 @@ class KEDDeltaModel:
         """Global indices (3, nb) of the leg blocks: leg i touches only its own
         variables and the platform's, ordered [lower own | upper own, tip last | releases
         at B | releases at D | platform] (the lower link's shared variables contiguous
-        at the end; :mod:`elastodyn.formulations.ked_delta_batch`)."""
+        at the end; :mod:`elastodyn.formulations.ked.batch`)."""
         nd, n = self.links[0].nd, self.n_elements
         out = []
         for c in self._chains:
@@ -575,7 +575,7 @@ class KEDDeltaModel:
         With ``reference="deflected"``: M is the mass about the deflected links, K =
         K_T + K_mot (the tangent stiffness at the quasi-static deflection delta_s and the
         rigid-motion terms) and F = K_T delta_s
-        (:mod:`elastodyn.formulations.ked_deflected`), so that the static solution of
+        (:mod:`elastodyn.formulations.ked.deflected`), so that the static solution of
         K delta = F at rest is delta_s; ``deflected_state`` (F = K_T delta_s (3, nb), K_T
         and M (3, nb, nb), leg blocks, and the material stiffness D (3, nb, nb) or None
         without stiffness-proportional damping), when given, is used instead of solving

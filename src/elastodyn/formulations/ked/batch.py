@@ -1,4 +1,4 @@
-"""Fast, batched evaluation of the KED system of :mod:`elastodyn.formulations.ked_delta`.
+"""Fast, batched evaluation of the KED system of :mod:`elastodyn.formulations.ked.engine`.
 
 Same equations as :meth:`KEDDeltaModel.system` (the reference path, one sample at a time;
 the tests check both give the same matrices), organised for speed along a trajectory:
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..fem.moving_frame import gyroscopic_coefficients, skew, stiffness_coefficients
-from .ked_blocks import dense_leg_blocks
-from .ked_delta import DeltaMotion, KEDDeltaModel
+from ...fem.moving_frame import gyroscopic_coefficients, skew, stiffness_coefficients
+from .blocks import dense_leg_blocks
+from .engine import DeltaMotion, KEDDeltaModel
 
 __all__ = ["KEDBatch", "rest_matrices"]
 
@@ -48,7 +48,7 @@ class KEDBatch:
         For ``reference="deflected"`` models: ``reference.at(k0, k1)`` returns the
         deflected reference (F = K_T delta_s (c, 3, nb), K_T, M and the material
         stiffness D (c, 3, nb, nb), or None without stiffness-proportional damping, leg
-        blocks) at samples k0..k1-1 (:mod:`elastodyn.formulations.ked_deflected`); the
+        blocks) at samples k0..k1-1 (:mod:`elastodyn.formulations.ked.deflected`); the
         dynamic blocks are then M, C, K = K_T + K_mot and F. Required by such models.
     """
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from ..kinematics.delta import UnreachableError
+from ...kinematics.delta import UnreachableError
 
 
 class PointModel:

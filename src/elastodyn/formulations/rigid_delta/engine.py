@@ -33,10 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..description.delta import RigidDelta
-from ..exceptions import DimensionError, InputError
-from ..kinematics.delta import DeltaKinematics, KinematicState, as_points
-from ._delta_point import PointModel, solve3
+from ...description.delta import RigidDelta
+from ...exceptions import DimensionError, InputError
+from ...kinematics.delta import DeltaKinematics, KinematicState, as_points
+from .point import PointModel, solve3
 
 __all__ = ["DeltaDynamicsResult", "ExplicitDeltaModel", "MultiplierDeltaModel",
            "FORMULATIONS", "delta_model"]
@@ -223,7 +223,7 @@ class ExplicitDeltaModel(_DeltaModel):
     def point(self, X, Xd=(0.0, 0.0, 0.0)):
         """M, C Xd, G and J at one configuration by the scalar fast path (~10x faster
         than :meth:`matrices` for a single point; same equations, simplified closed form
-        in :mod:`elastodyn.formulations._delta_point`).
+        in :mod:`elastodyn.formulations.rigid_delta.point`).
 
         Parameters
         ----------

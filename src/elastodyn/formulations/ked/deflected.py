@@ -1,5 +1,5 @@
 """The KED Delta about its deflected equilibrium (the ``reference="deflected"`` option of
-:class:`elastodyn.formulations.ked_delta.KEDDeltaModel`).
+:class:`elastodyn.formulations.ked.engine.KEDDeltaModel`).
 
 Why
 ---
@@ -29,7 +29,7 @@ of every node is written *exactly* (finite rotations):
   Q_P = exp([r_P]) (first axis fixed to the platform); a spherical joint (at B or D)
   rotates by exp([R_l a]) with a the three release angles about the lower link's axes;
 * E(a, n) = exp(a [n]x). To first order these are the KED's S maps (Kuo eq. 47
-  linearized; :mod:`elastodyn.formulations.ked_delta`).
+  linearized; :mod:`elastodyn.formulations.ked.engine`).
 
 The total potential is V(delta) = sum of the corotational elements' strain energies and
 load potentials (:class:`elastodyn.fem.corotational.CorotationalBeam`: dead body forces
@@ -77,10 +77,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import real_array
-from ..exceptions import InputError, ModelError
-from ..fem import jets
-from ..fem.corotational import (CorotationalBeam, axis_rotation, potential_derivatives,
+from ..._validate import real_array
+from ...exceptions import InputError, ModelError
+from ...fem import jets
+from ...fem.corotational import (CorotationalBeam, axis_rotation, potential_derivatives,
                                 potential_gradient, so3_exp, spin_jacobian)
 
 __all__ = ["DeflectedReference", "DeflectedState", "NEWTON_TOL", "IMAG_RTOL"]

@@ -28,9 +28,9 @@ import re
 
 import sympy as sp
 
-from ..description.delta import RigidDelta
-from ..exceptions import InputError
-from ..symbolic.core import Program, Recorder, Timer
+from ...description.delta import RigidDelta
+from ...exceptions import InputError
+from ...symbolic.core import Program, Recorder, Timer
 
 __all__ = ["generate_explicit_delta", "generate_explicit_delta_actuated"]
 

@@ -1,4 +1,4 @@
-"""Time integration of a planar FFRF multibody system (:mod:`.ffrf_multibody`), force
+"""Time integration of a planar FFRF multibody system (:mod:`.multibody`), force
 driven or motion driven, by two methods that must agree:
 
 * ``partitioning`` (Rosyid & El-Khasawneh 2020, eqs. (91)-(106), as the paper): the state
@@ -34,13 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
-from ..integrators.bounded import bounded_solve_ivp
+from ...integrators.bounded import bounded_solve_ivp
 
-from ..exceptions import InputError, ModelError
-from ..integrators.nonlinear import (NonlinearProblem, StopIntegration,
+from ...exceptions import InputError, ModelError
+from ...integrators.nonlinear import (NonlinearProblem, StopIntegration,
                                      generalized_alpha_nonlinear)
-from ..integrators.threads import small_problem_threads
-from .ffrf_multibody import MultibodySystem, SingularConfiguration
+from ...integrators.threads import small_problem_threads
+from .multibody import MultibodySystem, SingularConfiguration
 
 __all__ = ["FFRFRun", "integrate", "default_step", "METHODS", "SCIPY_SOLVERS", "SINGULAR_COND",
            "NEWTON_TOL"]

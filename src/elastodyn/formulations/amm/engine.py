@@ -1,7 +1,7 @@
 """Numerical front end of the assumed-modes arm model (Yu & Chen 2019): compiled
 dynamics, friction, energy, kinematics and linearization.
 
-The symbolic model (:func:`~elastodyn.formulations.amm_arm.generate_amm`) is generated
+The symbolic model (:func:`~elastodyn.formulations.amm.generator.generate_amm`) is generated
 once per arm with its numbers as constants and compiled
 (:func:`~elastodyn.symbolic.compiled.compile_program`).
 """
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import complex_step_active, real_array
-from ..description.arm import PlanarArm
-from ..exceptions import InputError
-from ..fem.assumed_modes import ModeShapes
-from ..symbolic.compiled import compile_program
-from ..symbolic.complex_eval import ComplexProgram
-from .amm_arm import generate_amm
+from ..._validate import complex_step_active, real_array
+from ...description.arm import PlanarArm
+from ...exceptions import InputError
+from ...fem.assumed_modes import ModeShapes
+from ...symbolic.compiled import compile_program
+from ...symbolic.complex_eval import ComplexProgram
+from .generator import generate_amm
 
 __all__ = ["AMMArmModel"]
 

@@ -19,12 +19,12 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .._validate import real_array
-from ..description.tree import FlexibleBeam, TreeRobot
-from ..exceptions import InputError
-from ..model import Coordinates, Efforts, State
-from .base import FD_STEP, NONLINEAR_CAPABILITIES, NonlinearModel
-from .nepvp_model import NEPVPModel
+from ..._validate import real_array
+from ...description.tree import FlexibleBeam, TreeRobot
+from ...exceptions import InputError
+from ...model import Coordinates, Efforts, State
+from ..base import FD_STEP, NONLINEAR_CAPABILITIES, NonlinearModel
+from .engine import NEPVPModel
 
 __all__ = ["NEPVPContract"]
 
@@ -88,7 +88,7 @@ class NEPVPContract(NonlinearModel):
         if sloped and any(nm in robot.viscous or nm in robot.coulomb for nm in sloped):
             from dataclasses import replace
 
-            from ..description.friction import Friction
+            from ...description.friction import Friction
             self._shaft_friction = [
                 Friction(viscous=robot.viscous.get(nm, 0.0),
                          coulomb=robot.coulomb.get(nm, 0.0), smoothing_velocity=0.0)
@@ -137,7 +137,7 @@ class NEPVPContract(NonlinearModel):
         branch), retried from home when that fails. Returns the index of the first
         sample where the loops do not close, or -1 (one closure per sample, not a
         continuation from home each: 10x fewer evaluations on the five-bar)."""
-        from ..exceptions import ModelError
+        from ...exceptions import ModelError
         qa = np.asarray(actuated, dtype=float).reshape(-1, self.n_actuated)
         e = np.zeros(self.n_elastic)
         q = None

@@ -1,7 +1,7 @@
 """Compiled motion-driven simulation of an NE-PVP model (Briot & Khalil 2013, section V).
 
 One C file holds the generated programs of the model (closure, inverse, kinematics and
-model problems, :class:`~elastodyn.formulations.nepvp_model.NEPVPModel`) and a small
+model problems, :class:`~elastodyn.formulations.nepvp.engine.NEPVPModel`) and a small
 hand-written driver around them:
 
 * ``close_loop``: Newton on the closure residual h(q_a, q_p, e) = 0 for the passive
@@ -93,20 +93,20 @@ from pathlib import Path
 
 import numpy as np
 
-from ..exceptions import ModelError
-from ..integrators.second_order import generalized_alpha_parameters
-from ..symbolic.compiled import CompiledProgram, cached_library
+from ...exceptions import ModelError
+from ...integrators.second_order import generalized_alpha_parameters
+from ...symbolic.compiled import CompiledProgram, cached_library
 
 __all__ = ["MotionDriver", "code_digest", "driver_key", "program_library", "PROGRAMS"]
 
 PROGRAMS = ("model", "inverse", "closure", "kinematics")
-"""The problems of :data:`~elastodyn.formulations.nepvp_model.PROBLEMS` in the driver's
+"""The problems of :data:`~elastodyn.formulations.nepvp.engine.PROBLEMS` in the driver's
 library; ``direct`` (the largest program, unused by the driver: at 8 elements per beam
 it took 50 of the 65 s of the optimizing compile) gets a cached library of its own,
 built on first use (:func:`program_library`)."""
 
 _DRIVER = r"""
-/* ---- driver (elastodyn.formulations.nepvp_driver) ---- */
+/* ---- driver (elastodyn.formulations.nepvp.driver) ---- */
 #include <string.h>
 #include <stdlib.h>
 #define NA {na}
@@ -485,7 +485,7 @@ def code_digest() -> str:
     """SHA-256 of every Python and C source file of the installed elastodyn package
     (relative paths and contents, sorted): a change to any code that could change a
     generated program changes the cache key (cheap: a few milliseconds)."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]       # the elastodyn package
     h = hashlib.sha256()
     for f in sorted(p for ext in ("*.py", "*.c") for p in root.rglob(ext)):
         h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -514,7 +514,7 @@ def program_library(model, problem: str):
                           + "\0" + code_digest()).encode()).hexdigest()
 
     def build():
-        from ..symbolic.printers import print_program
+        from ...symbolic.printers import print_program
         p = model.program(problem)
         return print_program(p, "c"), _describe(p)
     res = cached_library(key, build, prefix=f"elastodyn_nepvp_{problem}")
@@ -567,7 +567,7 @@ class MotionDriver:
     def _generate(model):
         """(C source, metadata) of the library: every program of :data:`PROGRAMS`
         (generated symbolically on this call) and the driver."""
-        from ..symbolic.printers import print_program
+        from ...symbolic.printers import print_program
         progs = {k: model.program(k) for k in PROGRAMS}
         kin = progs["kinematics"].outputs
         na, ne, npas = model.na, model.ne, len(model.passive)

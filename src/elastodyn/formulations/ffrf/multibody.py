@@ -44,10 +44,10 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 
-from .._validate import real_array, scalar
-from ..exceptions import InputError, ModelError
-from ..symbolic.compiled import have_compiler, load_source
-from ..fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
+from ..._validate import real_array, scalar
+from ...exceptions import InputError, ModelError
+from ...symbolic.compiled import have_compiler, load_source
+from ...fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
                         planar_stiffness, planar_velocity_gravity_blocks, scale_invariants,
                         stack_invariants)
 
@@ -402,10 +402,10 @@ _UNBUILT = object()
 
 
 def _kernel_library():
-    """The compiled kernel (ffrf_kernel.c, built once into the cache of compiled code),
+    """The compiled kernel (ffrf/kernel.c, built once into the cache of compiled code),
     or None without a C compiler."""
     if "lib" not in _KERNEL_LIB:
-        source = resources.files(__package__).joinpath("ffrf_kernel.c").read_text()
+        source = resources.files(__package__).joinpath("kernel.c").read_text()
         lib = load_source(source)
         if lib is None and not have_compiler():   # (no folder at all: warned there)
             # simulate 3prr-rosyid2020 --formulation ffrf --duration 0.05: 0.68 s of
@@ -426,7 +426,7 @@ def _kernel_library():
 
 class _Kernel:
     """The closure and the partitioned equations of a system in one compiled call
-    (``ffrf_kernel.c``: the same formulas as :meth:`MultibodySystem.close` and
+    (``ffrf/kernel.c``: the same formulas as :meth:`MultibodySystem.close` and
     :meth:`MultibodySystem.reduced`, about 20x faster on the 3-PRR). The model is packed
     into an int array and a double array (layout: the header enum of the C file)."""
 
@@ -803,7 +803,7 @@ class MultibodySystem:
         actuated coordinates ``s``, elastic coordinates ``qf`` and independent rates
         ``v``, closing from ``q_guess`` (max |C| at q is left in
         ``closure_residual``, m or rad). Real inputs go through the compiled kernel
-        (``ffrf_kernel.c``, the same formulas in one C call) when a C compiler exists;
+        (``ffrf/kernel.c``, the same formulas in one C call) when a C compiler exists;
         complex inputs (complex-step runs) and ``compiled=False`` through NumPy. The
         returned arrays may be reused by the next call: copy what you keep.
 

@@ -68,11 +68,11 @@ import re
 
 import sympy as sp
 
-from ..description.arm import PlanarArm
-from ..exceptions import InputError
-from ..fem.assumed_modes import ModeShapes
-from ..symbolic.complex_eval import number
-from ..symbolic.core import Program, Recorder, Timer
+from ...description.arm import PlanarArm
+from ...exceptions import InputError
+from ...fem.assumed_modes import ModeShapes
+from ...symbolic.complex_eval import number
+from ...symbolic.core import Program, Recorder, Timer
 
 __all__ = ["ModeShapes", "generate_amm", "AMMSymbols"]
 

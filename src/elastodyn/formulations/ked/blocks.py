@@ -1,6 +1,6 @@
 """Linear systems of the KED Delta in leg blocks (shared by the batched KED system
-:mod:`elastodyn.formulations.ked_delta_batch`, the deflected reference
-:mod:`elastodyn.formulations.ked_deflected` and the model's own solves): leg i touches
+:mod:`elastodyn.formulations.ked.batch`, the deflected reference
+:mod:`elastodyn.formulations.ked.deflected` and the model's own solves): leg i touches
 only its own variables and the platform's six, so a global matrix is
 sum_i P_i^T G_i P_i with leg blocks G_i (:attr:`KEDDeltaModel.leg_blocks`).
 
@@ -39,7 +39,7 @@ from scipy.linalg import lapack
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..exceptions import InputError, ModelError
+from ...exceptions import InputError, ModelError
 
 __all__ = ["LegBlockSolver", "PreparedBlocks", "dense_leg_blocks", "band_order",
            "KERNELS"]

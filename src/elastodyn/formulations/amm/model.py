@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..description.arm import PlanarArm
-from ..exceptions import InputError
-from ..model import Coordinates, State
-from .amm_model import AMMArmModel
-from .base import NONLINEAR_CAPABILITIES, NonlinearModel
+from ...description.arm import PlanarArm
+from ...exceptions import InputError
+from ...model import Coordinates, State
+from .engine import AMMArmModel
+from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
 
 __all__ = ["AMMContract"]
 

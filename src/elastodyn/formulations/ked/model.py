@@ -8,18 +8,18 @@ motion-driven simulation (by the analysis layer's KED engine). It has no nonline
 mass matrix or bias: the rigid motion is not a coordinate of its equations.
 
 Contract coordinates: the actuated angles q1..q3 [rad] (the rigid motion, prescribed)
-then the elastic variables delta of :class:`~.ked_delta.KEDDeltaModel` (``labels``).
+then the elastic variables delta of :class:`~.engine.KEDDeltaModel` (``labels``).
 """
 from __future__ import annotations
 
 import numpy as np
 import scipy.linalg as sla
 
-from ..description.flexible_delta import FlexibleDelta
-from ..exceptions import InputError, ModelError
-from ..model import Coordinates, Linearization, State
-from .ked_delta import KEDDeltaModel
-from .ked_delta_batch import rest_matrices
+from ...description.flexible_delta import FlexibleDelta
+from ...exceptions import InputError, ModelError
+from ...model import Coordinates, Linearization, State
+from .engine import KEDDeltaModel
+from .batch import rest_matrices
 
 __all__ = ["KEDContract", "coordinate_unit"]
 
@@ -45,7 +45,7 @@ class KEDContract:
     ----------
     robot : FlexibleDelta
     elements, order, preload, rayleigh, reference
-        Options of :class:`~.ked_delta.KEDDeltaModel` (elements per link, element
+        Options of :class:`~.engine.KEDDeltaModel` (elements per link, element
         family, geometric stiffness of the axial link forces, Rayleigh damping, the
         configuration linearized about: "deflected", "undeformed" or None for the
         model's default).

@@ -19,7 +19,7 @@ angular velocity plus the torsion rate: T_rot = 1/2 int rho I_p (w_x + N_phi q_e
 (first order in the deformation; the torsion term of the element mass matrix).
 
 All the inertia operators of Briot's eq. (4) follow from the constant integrals below
-(module :mod:`elastodyn.formulations.nepvp` uses them symbolically):
+(module :mod:`elastodyn.formulations.nepvp.symbolic` uses them symbolically):
 
     m = int dm,  MS0 = int r0 dm,  J0 = int r0 r0^T dm,  MS_de = int Phi_d dm  (3, N)
     e_ab = int Phi_a^T r0_b dm  (N),  Q_ab = int Phi_a^T Phi_b dm  (N, N)
@@ -37,12 +37,12 @@ from functools import cached_property
 
 import numpy as np
 
-from ..description.tree import FlexibleBeam
-from ..exceptions import InputError
-from ..fem.assumed_modes import ModeShapes
-from ..fem.elements import BeamElement, stiffness_matrix
-from ..fem.ffrf import fitted_mass_per_length
-from ..fem.shapes import gauss_legendre_01
+from ...description.tree import FlexibleBeam
+from ...exceptions import InputError
+from ...fem.assumed_modes import ModeShapes
+from ...fem.elements import BeamElement, stiffness_matrix
+from ...fem.ffrf import fitted_mass_per_length
+from ...fem.shapes import gauss_legendre_01
 
 __all__ = ["BeamShapes"]
 

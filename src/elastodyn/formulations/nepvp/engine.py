@@ -29,13 +29,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from .._validate import complex_step_active, real_array
-from ..description.tree import TreeRobot
-from ..exceptions import InputError, ModelError
-from ..symbolic.compiled import compile_program
-from ..symbolic.complex_eval import ComplexProgram
-from ..symbolic.core import Closure, Program, identifier
-from .nepvp import NEPVPSymbols, generate_nepvp
+from ..._validate import complex_step_active, real_array
+from ...description.tree import TreeRobot
+from ...exceptions import InputError, ModelError
+from ...symbolic.compiled import compile_program
+from ...symbolic.complex_eval import ComplexProgram
+from ...symbolic.core import Closure, Program, identifier
+from .symbolic import NEPVPSymbols, generate_nepvp
 
 __all__ = ["NEPVPModel", "PROBLEMS", "CLOSURE_STEP"]
 
@@ -158,7 +158,7 @@ class NEPVPModel:
             elif problem in drv.programs:
                 fn = drv.programs[problem]
             else:
-                from .nepvp_driver import program_library
+                from .driver import program_library
                 fn = program_library(self, problem)
             self._compiled[problem] = fn
         return self._compiled[problem]
@@ -170,7 +170,7 @@ class NEPVPModel:
             raise ModelError("a model with a complex-step entry has no compiled driver "
                              "(only its linearization is evaluated, in complex arithmetic)")
         if "driver" not in self._compiled:
-            from .nepvp_driver import MotionDriver
+            from .driver import MotionDriver
             self._compiled["driver"] = MotionDriver(self)
         return self._compiled["driver"]
 

@@ -1,0 +1,41 @@
+"""The flexible Delta by kineto-elasto-dynamics (Kuo 2016), a formulation package.
+
+``FORMULATION`` is its registry entry (entry point ``ked`` of the group
+``elastodyn.formulations``); the model the analyses receive is
+:class:`~elastodyn.formulations.ked.model.KEDContract`, the engine it wraps
+:class:`~elastodyn.formulations.ked.engine.KEDDeltaModel` (the KED system, Kuo eqs.
+43-47), with its batched evaluation (``batch``), leg-block solver (``blocks``) and the
+deflected reference (``deflected``). Nothing heavy is imported here: the builder imports
+the model when a model is built.
+"""
+from __future__ import annotations
+
+from ...description import convert as C
+from ...description.flexible_delta import FlexibleDelta
+from ..registry import Formulation, Limits, as_spec
+
+__all__ = ["FORMULATION"]
+
+
+def _flexible_links(spec) -> bool:
+    return bool(spec.flexible)
+
+
+def _build(form, robot, family, opts):
+    from .model import KEDContract
+    flex = robot if isinstance(robot, FlexibleDelta) else C.flexible_delta(as_spec(robot))
+    ref = opts.get("reference", "auto")
+    return KEDContract(flex, elements=opts["elements"], order=opts["order"],
+                       preload=bool(opts["preload"]), rayleigh=tuple(opts["rayleigh"]),
+                       reference=None if ref == "auto" else ref)
+
+
+FORMULATION = Formulation(
+    "ked", ("delta",), "flexible links by kineto-elasto-dynamics (Kuo 2016)",
+    options={"elements": 1, "order": "cubic", "preload": True, "rayleigh": (0.0, 0.0),
+             "reference": "auto"},
+    verbs=("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",
+           "compensate"),
+    limits=Limits(elements=32, simulate_time=100.0),
+    pose_dim=3, task_space_only=True, applies=_flexible_links,
+    needs="links.upper/lower section and material", build=_build, priority=10)
