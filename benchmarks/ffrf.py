@@ -27,7 +27,7 @@ from elastodyn.analysis.scenario import build_efforts
 from elastodyn.analysis.simulate import simulate_efforts
 from elastodyn.description.presets import get_preset
 from elastodyn.description.scenarios import scenario
-from elastodyn.formulations.ffrf_solve import integrate
+from elastodyn.formulations.ffrf.solve import integrate
 from elastodyn.formulations.registry import build_model
 
 

@@ -83,8 +83,8 @@ def kernels(repeats):
 
     from elastodyn.analysis.flexible_delta import simulate_ked
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-    from elastodyn.formulations.ked_blocks import LegBlockSolver
-    from elastodyn.formulations.ked_delta import KEDDeltaModel
+    from elastodyn.formulations.ked.blocks import LegBlockSolver
+    from elastodyn.formulations.ked.engine import KEDDeltaModel
     from elastodyn.trajectories import Circle
 
     print("\n| leg-block kernel case | m | half-bandwidth | dense [s] | banded [s] | "

@@ -54,7 +54,7 @@ def bench_nepvp_speed(elements=(1, 2, 4, 8), methods=METHODS) -> list[dict]:
     relative to the peak platform deviation."""
     from elastodyn.analysis.nepvp import simulate_motion
     from elastodyn.description.tree import prrrp_briot2013
-    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPModel
     from elastodyn.trajectories.bangbang import BangBang
     rows = []
     traj = BangBang.briot2013()

@@ -187,7 +187,7 @@ class ElastodynFivebar:
 
     def build(self):
         from elastodyn.description.tree import prrrp_briot2013
-        from elastodyn.formulations.nepvp_model import NEPVPModel
+        from elastodyn.formulations.nepvp.engine import NEPVPModel
         self.model = NEPVPModel(prrrp_briot2013(elements=self.elements))
         self.model.program("inverse")
         return self
@@ -771,7 +771,7 @@ def bench_rnea(log=print):
     os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
     from elastodyn.description.presets import get_preset
     from elastodyn.description.tree import prrrp_briot2013
-    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPModel
     from elastodyn.formulations.registry import build_model
 
     rng = np.random.default_rng(0)

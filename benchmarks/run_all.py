@@ -157,7 +157,7 @@ def bench_ked():
 
     from elastodyn.analysis.flexible_delta import frequency_map, simulate_ked
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-    from elastodyn.formulations.ked_delta import KEDDeltaModel
+    from elastodyn.formulations.ked.engine import KEDDeltaModel
     from elastodyn.integrators import newmark
     from elastodyn.trajectories import Circle, InvertedU
 
@@ -204,7 +204,7 @@ def bench_nepvp():
 
     from elastodyn.analysis.nepvp import simulate_motion
     from elastodyn.description.tree import prrrp_briot2013
-    from elastodyn.formulations.nepvp_model import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPModel
     from elastodyn.trajectories.bangbang import BangBang
 
     warnings.simplefilter("ignore")
@@ -254,8 +254,8 @@ def bench_amm():
     from dataclasses import replace
 
     from elastodyn.description.arm import arm_yu2019
-    from elastodyn.formulations.amm_arm import generate_amm
-    from elastodyn.formulations.amm_model import AMMArmModel
+    from elastodyn.formulations.amm.generator import generate_amm
+    from elastodyn.formulations.amm.engine import AMMArmModel
 
     os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
     base = arm_yu2019()

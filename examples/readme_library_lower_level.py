@@ -16,7 +16,7 @@ from elastodyn.analysis.flexible_delta import simulate_ked
 from elastodyn.description.delta import delta_kuo2016
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.formulations import ExplicitDeltaModel, MultiplierDeltaModel
-from elastodyn.formulations.ked_delta import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDDeltaModel
 from elastodyn.kinematics import DeltaKinematics
 from elastodyn.trajectories import InvertedU
 
