@@ -81,7 +81,7 @@ def kernels(repeats):
 
     import numpy as np
 
-    from elastodyn.analysis.flexible_delta import simulate_ked
+    from elastodyn.formulations.ked.simulation import simulate_ked
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
     from elastodyn.formulations.ked.blocks import LegBlockSolver
     from elastodyn.formulations.ked.engine import KEDDeltaModel

@@ -52,7 +52,7 @@ def bench_nepvp_speed(elements=(1, 2, 4, 8), methods=METHODS) -> list[dict]:
     """One row per (elements, method): first process [s], cached process [s],
     integration alone [s], right-hand sides or Newton iterations, platform error
     relative to the peak platform deviation."""
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.description.tree import prrrp_briot2013
     from elastodyn.formulations.nepvp.engine import NEPVPModel
     from elastodyn.trajectories.bangbang import BangBang

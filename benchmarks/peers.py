@@ -205,7 +205,7 @@ class ElastodynFivebar:
 
     def solve(self, h):
         """Platform deviation (nt, 2) [m] on the 1 ms output grid; h the step bound [s]."""
-        from elastodyn.analysis.nepvp import simulate_motion
+        from elastodyn.formulations.nepvp.simulation import simulate_motion
         r = simulate_motion(self.model, bang_bang(), end=T_END, step=OUT_STEP,
                             method=self.method, max_step=h)
         self.evaluations = r.evaluations
@@ -634,7 +634,7 @@ def bench_delta(poses=12, map_points=360, exudyn_elements=(4, 8), count=8, dynam
     if exu is None:
         return None
     warnings.simplefilter("ignore")
-    from elastodyn.analysis.flexible_delta import circle_points, frequency_map
+    from elastodyn.formulations.ked.simulation import circle_points, frequency_map
     from elastodyn.description.presets import get_preset
     from elastodyn.formulations.registry import build_model
     from elastodyn.trajectories import Circle

@@ -155,7 +155,7 @@ def bench_delta(n_points=200, repeats=5):
 def bench_ked():
     import warnings
 
-    from elastodyn.analysis.flexible_delta import frequency_map, simulate_ked
+    from elastodyn.formulations.ked.simulation import frequency_map, simulate_ked
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
     from elastodyn.formulations.ked.engine import KEDDeltaModel
     from elastodyn.integrators import newmark
@@ -202,7 +202,7 @@ def bench_nepvp():
     import tempfile
     import warnings
 
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.description.tree import prrrp_briot2013
     from elastodyn.formulations.nepvp.engine import NEPVPModel
     from elastodyn.trajectories.bangbang import BangBang

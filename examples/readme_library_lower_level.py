@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from elastodyn import STEEL, BeamElement, Link, Section, beam_modes
-from elastodyn.analysis.flexible_delta import simulate_ked
+from elastodyn.formulations.ked.simulation import simulate_ked
 from elastodyn.description.delta import delta_kuo2016
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.formulations import ExplicitDeltaModel, MultiplierDeltaModel

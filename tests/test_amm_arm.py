@@ -196,7 +196,7 @@ def test_clamped_link_frequencies_converge_to_the_cantilever(tip):
     s = 8); the sine modes of Yu eq. 4 converge slowly, as 1/s (48 % then 5 % at s = 8
     without tip mass): they cannot bend at the clamped root, where their curvature
     vanishes."""
-    from elastodyn.analysis.arm import cantilever_frequencies, clamped_link_frequencies
+    from elastodyn.formulations.amm.simulation import cantilever_frequencies, clamped_link_frequencies
     lk = arm_yu2019().links[1]
     ref = cantilever_frequencies(lk, 3, tip)
     if tip == 0.0:     # the classical roots 1.87510, 4.69409, 7.85476 (Blevins 8-1)
@@ -225,7 +225,7 @@ def test_pd_loop_frequencies_spectrum_equals_linearization():
     spectral resolution 2 pi / 6 s = 1.05 rad/s (asserted 0.5 rad/s after peak
     interpolation). Radau and DOP853 give the same motion (1e-6 rad, their
     tolerances). The loop on the encoder angles is stable: every pair is damped."""
-    from elastodyn.analysis.arm import (hold_reference, linearized_closed_loop,
+    from elastodyn.formulations.amm.simulation import (hold_reference, linearized_closed_loop,
                                         simulate_pd, spectrum_peaks)
     m = AMMArmModel(arm_yu2019())
     th0 = np.radians([45.0, -45.0])
@@ -274,7 +274,7 @@ def test_stiff_links_reproduce_the_rigid_arm():
     (M by unit accelerations). The elastic effects scale as 1/E: largest joint-angle
     difference 7.8e-4, 7.8e-5, 7.8e-6 rad at E x 1e2, 1e3, 1e4 (measured); asserted
     2e-5 rad at 1e4, with modal coordinates below 1e-6 m."""
-    from elastodyn.analysis.arm import circle_reference, simulate_pd
+    from elastodyn.formulations.amm.simulation import circle_reference, simulate_pd
     from elastodyn.trajectories import Circle
     arm = arm_yu2019().with_stiffness_scale(1e4)
     m = AMMArmModel(arm)

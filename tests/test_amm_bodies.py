@@ -222,7 +222,7 @@ def test_clamped_link_with_tip_mass_and_rotary_inertia_equals_the_exact_beam():
       (2.5e-4 measured). (With the tip mass alone: 3.5e-6 on the first at s = 16.)
     * Without the rotary inertia the frequencies are higher (1.4 % and 41 %).
     * The hub inertia turns with the clamped root: it changes nothing (round-off)."""
-    from elastodyn.analysis.arm import cantilever_frequencies, clamped_link_frequencies
+    from elastodyn.formulations.amm.simulation import cantilever_frequencies, clamped_link_frequencies
     lk = arm_yu2019().links[1]
     M, J = 0.343, 1e-3
     r, j = M / lk.mass, J / (lk.mass * lk.length ** 2)

@@ -66,7 +66,7 @@ def test_simulate_pd_uses_the_smoothed_law_on_the_shaft_rates():
     and tolerances): 1e-9 rad and 1e-9 m asserted (the two runs do the same arithmetic
     up to the order of commutative sums; identical measured). Friction moves the
     motion by 3e-4 rad over this window, far above the tolerance."""
-    from elastodyn.analysis.arm import hold_reference, simulate_pd
+    from elastodyn.formulations.amm.simulation import hold_reference, simulate_pd
     m = AMMArmModel(arm_yu2019())
     th0 = np.radians([45.0, -45.0])
     qd0 = np.array([0.2, -0.1, 0.0, 0.0, 0.0, 0.0])

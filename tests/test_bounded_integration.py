@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from elastodyn.analysis.arm import hold_reference, simulate_pd
+from elastodyn.formulations.amm.simulation import hold_reference, simulate_pd
 from elastodyn.description.arm import arm_yu2019
 from elastodyn.exceptions import ModelError
 from elastodyn.formulations.amm.engine import AMMArmModel

@@ -126,7 +126,7 @@ def test_simulate_with_controller_needs_the_rigid_formulation(capsys):
     assert "add --formulation explicit" in capsys.readouterr().err
     doc = _json(capsys, ["simulate", "delta-kuo2016", "--formulation", "explicit",
                          "--controller", "pd", "--duration", "0.05", "--json"])
-    from elastodyn.analysis.rigid_delta import JointPD, simulate_tracking
+    from elastodyn.formulations.rigid_delta.simulation import JointPD, simulate_tracking
     from elastodyn.description.delta import delta_kuo2016
     from elastodyn.formulations import ExplicitDeltaModel
     from elastodyn.trajectories import Circle

@@ -66,7 +66,7 @@ def test_simulate_json_files_and_library(capsys, tmp_path):
     assert np.abs(fd - vel[1:-1]).max() < 1e-3 * np.abs(vel).max()
     # at rest at the end of the motion, rigidly; the flexible one still vibrates
     assert np.abs(rvel[-1]).max() < 1e-12
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
     sim = simulate_motion(NEPVPModel(prrrp_briot2013()),
                           BangBang([0, 0], [0.02, 0.04], t0=0.0, tf=0.2), end=0.25,
@@ -115,7 +115,7 @@ def test_torques_five_bar_equals_the_simulation(capsys):
     actuator forces of the motion-driven simulation, the library's numbers."""
     doc = _json(capsys, ["torques", "prrrp-briot2013", "--motion-time", "0.1", "--to", "0.01",
                          "0.02", "--duration", "0.12", "--json"])
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
     sim = simulate_motion(NEPVPModel(prrrp_briot2013()),
                           BangBang([0, 0], [0.01, 0.02], t0=0.0, tf=0.1), end=0.12,

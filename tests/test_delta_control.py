@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from elastodyn.analysis.rigid_delta import (ComputedTorque, JointPD, forward_simulation,
+from elastodyn.formulations.rigid_delta.simulation import (ComputedTorque, JointPD, forward_simulation,
                                             inverse_dynamics_along, sample_times,
                                             simulate_tracking)
 from elastodyn.description.delta import delta_asadi2020, delta_kuo2016

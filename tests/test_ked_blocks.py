@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info
 
-from elastodyn.analysis.flexible_delta import simulate_ked
+from elastodyn.formulations.ked.simulation import simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.exceptions import ModelError
 from elastodyn.formulations.ked.blocks import LegBlockSolver, dense_leg_blocks

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
-from elastodyn.analysis.flexible_delta import simulate_ked
+from elastodyn.formulations.ked.simulation import simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.formulations.ked.engine import KEDDeltaModel
 from elastodyn.trajectories import Circle, RestToRest

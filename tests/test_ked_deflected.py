@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import reference_delta_sagged as ref
-from elastodyn.analysis.flexible_delta import ReferenceTrack, frequency_map, simulate_ked
+from elastodyn.formulations.ked.simulation import ReferenceTrack, frequency_map, simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.description.materials import Section
 from elastodyn.exceptions import InputError, ModelError

@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from elastodyn.analysis.flexible_delta import (KEDValidityWarning, rigid_torques,
+from elastodyn.formulations.ked.simulation import (KEDValidityWarning, rigid_torques,
                                                simulate_ked)
 from elastodyn.description.delta import Friction
 from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
@@ -147,7 +147,7 @@ def test_reference_refined_where_the_loads_change_fast(robot, monkeypatch):
     fast a load; bound 1 %); with the refinement off the response diverges - and a response
     beyond a link length is refused by a ModelError, not returned as a number (it was a
     validity warning on 27 km)."""
-    import elastodyn.analysis.flexible_delta as fd
+    import elastodyn.formulations.ked.simulation as fd
     from elastodyn.exceptions import ModelError
     from elastodyn.trajectories.shaping import PathShaped, shaper
     m = KEDDeltaModel(robot, reference="deflected")
@@ -269,7 +269,7 @@ def test_interpolated_end_forces_match_exact(robot):
     are split at their knots, where higher derivatives jump): spline error h^4 f^(4)/384
     with h = 5 ms and forces varying over the 0.2 s segments, f^(4) ~ (2 pi / 0.2 s)^4 x
     3 N: ~5e-6 N, i.e. ~1e-6 relative (measured 3e-6); asserted 1e-5."""
-    from elastodyn.analysis.flexible_delta import interpolated_end_forces
+    from elastodyn.formulations.ked.simulation import interpolated_end_forces
     from elastodyn.formulations.ked.batch import KEDBatch
     m = KEDDeltaModel(robot)
     tr = InvertedU.kuo2016()

@@ -188,7 +188,7 @@ def test_unactuated_mechanism_conserves_energy(linear_models):
     constant. DOP853 at rtol 1e-10 over 0.05 s (about 9 periods of the stiffest mode):
     drift below 1e-7 of the energy."""
     from dataclasses import replace
-    from elastodyn.analysis.nepvp import simulate_direct
+    from elastodyn.formulations.nepvp.simulation import simulate_direct
     base = linear_models[1].robot
     m = NEPVPModel(replace(base, gravity=(0.0, 0.0, 0.0)))
     K = m.stiffness

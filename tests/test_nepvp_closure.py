@@ -286,7 +286,7 @@ def test_motion_compiled_rk4_equals_python_dop853(prr1):
     (measured ratio 16 from 2e-5 s) and stay below 1e-6 of each peak (the actuator
     forces; 7e-8 for the platform velocity); asserted 1e-5.
     The rigid outputs use the same closed joints on both paths (1e-12)."""
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
     traj = BangBang(np.zeros(3), np.array([0.01, 0.015, -0.01]), t0=0.0, tf=0.05)
     kw = dict(end=0.08, step=1e-3)
@@ -494,7 +494,7 @@ def test_names_starting_with_a_digit_generate_compile_and_run():
             np.testing.assert_allclose(np.ravel(g), w, rtol=1e-12,
                                        atol=1e-12 * np.abs(w).max())
     np.testing.assert_allclose(ren.closure([0.05, -0.1], e), q, atol=1e-12)
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
     traj = BangBang(np.zeros(2), np.array([0.01, 0.02]), t0=0.0, tf=0.05)
     a = simulate_motion(ren, traj, end=0.06, step=1e-3)

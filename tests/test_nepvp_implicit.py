@@ -14,7 +14,7 @@ import os
 import numpy as np
 import pytest
 
-from elastodyn.analysis.nepvp import simulate_motion
+from elastodyn.formulations.nepvp.simulation import simulate_motion
 from elastodyn.description.tree import prrrp_briot2013, slider_crank_simeon
 from elastodyn.exceptions import InputError
 from elastodyn.formulations import nepvp_model

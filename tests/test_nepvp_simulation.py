@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from elastodyn.analysis.nepvp import _step_grid, simulate_motion
+from elastodyn.formulations.nepvp.simulation import _step_grid, simulate_motion
 from elastodyn.description.tree import prrrp_briot2013
 from elastodyn.formulations.nepvp.engine import NEPVPModel
 from elastodyn.trajectories.bangbang import BangBang

@@ -109,7 +109,7 @@ def test_free_spatial_arm_conserves_energy():
     1e-9 (DOP853 at rtol 1e-11; measured 1.4e-11). Dropping the rate terms of the
     exact elastic rotation (dTm/dt phi_dot) gives a 49 % energy error: the test sees
     the kinematics of a frame carried by a spatial beam."""
-    from elastodyn.analysis.nepvp import simulate_direct
+    from elastodyn.formulations.nepvp.simulation import simulate_direct
     tip = RigidBody(0.05, ms=(1e-3, 5e-4, -7.5e-4),
                     inertia=np.diag([2e-5, 3e-5, 4e-5]) + 1e-6)
     m = NEPVPModel(arm(1, tip=tip, gravity=(0.0, 0.0, 0.0)))
@@ -137,7 +137,7 @@ def test_compiled_driver_on_a_serial_robot():
     Python DOP853 path along a bang-bang swing of the joint (RK4 at h <= 1e-4 s against
     rtol 1e-10: 1e-8 measured, 1e-6 asserted); the platform rows are all six twist
     components."""
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
     m = NEPVPModel(arm(1, stiffening=True))
     traj = BangBang([0.0], [0.5], t0=0.0, tf=0.5)

@@ -313,7 +313,7 @@ def test_path_map_batches_equal_modes(kuo, reference, rtol):
     `modes` at every pose: to round-off about the undeformed pose; to the Newton
     tolerance (1e-9 on the equilibrium) with the deflected reference warm-started along
     the path. Also the KED circle map (analysis.flexible_delta.frequency_map)."""
-    from elastodyn.analysis.flexible_delta import frequency_map as circle_map
+    from elastodyn.formulations.ked.simulation import frequency_map as circle_map
     from elastodyn.analysis.modes import frequency_map
     from elastodyn.trajectories import Circle
     model = build_model(kuo, "ked", reference=reference)

@@ -194,7 +194,7 @@ def test_simulate_rest_to_rest(robot_file, capsys):
       7e-9 at 1e-4, 5e-5, 2.5e-5 s against 5e-6 s); they stay within 2 % of the rigid
       ones (links stiff for this motion; measured 1.4e-3) but differ from them (the legs
       respond)."""
-    from elastodyn.analysis.nepvp import simulate_motion
+    from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.description.convert import tree_robot
     from elastodyn.description.files import load_description
     from elastodyn.formulations.nepvp.engine import NEPVPModel

@@ -207,13 +207,13 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     method : str, optional
         Integrator of the engine: KED ``newmark`` (default) or ``radau``; NE-PVP
         ``generalized-alpha`` or ``rk4`` (compiled; default: the cheaper for the mesh,
-        :func:`~elastodyn.analysis.nepvp.simulate_motion`) or ``dop853``; FFRF ``generalized-alpha`` (default: its
+        :func:`~elastodyn.formulations.nepvp.simulation.simulate_motion`) or ``dop853``; FFRF ``generalized-alpha`` (default: its
         engine, constant step, 40 per period of the first elastic mode, at most the
         output step) or the generic ``dop853`` or ``radau`` (error controlled, slow on
         stiff links); generic ``dop853`` (default) or ``radau``.
     integrator_step : float, optional
         NE-PVP's compiled integrators: the step bound [s] (> 0; default: the engine's,
-        :func:`~elastodyn.analysis.nepvp.simulate_motion`'s ``max_step``).
+        :func:`~elastodyn.formulations.nepvp.simulation.simulate_motion`'s ``max_step``).
     """
     require(model, "simulate_motion", what="simulate (motion-driven)")
     if initial not in INITIAL_STATES:
@@ -406,7 +406,7 @@ def _check_newmark_step(ked, traj, step: float, T: float, initial: str) -> None:
 
 
 def _ked(model, traj, T, step, initial, method, progress, name, inputs):
-    from .flexible_delta import simulate_ked
+    from ..formulations.ked.simulation import simulate_ked
     if _space(traj) == "joint":
         traj = _task_path(model, traj, T, step)
     if _space(traj) != "task" or traj.dim != 3:
@@ -418,7 +418,7 @@ def _ked(model, traj, T, step, initial, method, progress, name, inputs):
         _check_newmark_step(model.ked, traj, step, T, initial)
     import warnings
 
-    from .flexible_delta import KEDValidityWarning
+    from ..formulations.ked.simulation import KEDValidityWarning
     t0 = _time.perf_counter()
     with warnings.catch_warnings():   # the result carries the warning (warnings, summary)
         warnings.simplefilter("ignore", KEDValidityWarning)
@@ -469,8 +469,8 @@ def _ked(model, traj, T, step, initial, method, progress, name, inputs):
 
 
 def _nepvp(model, traj, times, step, initial, method, name, inputs, integrator_step=None):
-    from .nepvp import METHODS
-    from .nepvp import simulate_motion as engine
+    from ..formulations.nepvp.simulation import METHODS
+    from ..formulations.nepvp.simulation import simulate_motion as engine
     if method not in METHODS:
         raise InputError("--method", method, " or ".join(METHODS) + " for NE-PVP")
     if integrator_step is not None and not (math.isfinite(integrator_step) and
@@ -903,7 +903,7 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
 
 
 def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs, progress=None):
-    from .rigid_delta import ComputedTorque, JointPD, sample_times, simulate_tracking
+    from ..formulations.rigid_delta.simulation import ComputedTorque, JointPD, sample_times, simulate_tracking
     kind = ctrl.get("kind", "pd")
     if kind == "pd":
         c = JointPD(ctrl.get("kp", 200.0), ctrl.get("kd", 10.0),
@@ -943,7 +943,7 @@ def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs, progress=N
 
 
 def _arm_pd(model, traj, ctrl, T, step, name, inputs, free_vibration, progress=None):
-    from . import arm as A
+    from ..formulations.amm import simulation as A
     kp, kd = float(ctrl.get("kp", 125.0)), float(ctrl.get("kd", 25.0))
     for nm, v in (("--kp", kp), ("--kd", kd)):
         if not (v > 0 and math.isfinite(v)):
@@ -1027,7 +1027,7 @@ def torques(model, trajectory, *, duration: float | None = None, step: float = 1
 
 
 def _rigid_torques(model, traj, duration, step, name, inputs):
-    from .rigid_delta import inverse_dynamics_along
+    from ..formulations.rigid_delta.simulation import inverse_dynamics_along
     t0 = _time.perf_counter()
     prof = inverse_dynamics_along(model.model, traj, duration=duration, step=step)
     wall = _time.perf_counter() - t0

@@ -185,7 +185,7 @@ class NewmarkScheme:
     predictor and corrector serve :func:`newmark`, :func:`generalized_alpha` (whose
     balance is taken at the generalised midpoint) and structured solvers such as the
     leg-block (arrow) elimination of the KED Delta model
-    (:mod:`elastodyn.analysis.flexible_delta`).
+    (:mod:`elastodyn.formulations.ked.simulation`).
 
     Parameters
     ----------

@@ -78,7 +78,7 @@ class AMMArmModel:
         the friction law evaluated at a state, as :meth:`accelerations` uses it. A
         simulation that integrates through rest passes
         :data:`~elastodyn.description.arm.COULOMB_SMOOTHING` (tanh(theta_d / 1e-3), as
-        :func:`~elastodyn.analysis.arm.simulate_pd` does), so that the joints do not chatter.
+        :func:`~elastodyn.formulations.amm.simulation.simulate_pd` does), so that the joints do not chatter.
         """
         w = np.asarray(theta_d, dtype=float).reshape(self.n)
         laws = self._friction_laws.get(smoothing_velocity)

@@ -69,7 +69,7 @@ hand-written driver around them:
   (e = 0: efforts M_aa q_a_dd + c_a and twist).
 
 The whole simulation then runs in C: no Python call per right-hand side. The Python
-path of :mod:`elastodyn.analysis.nepvp` (DOP853, adaptive) is the independent check.
+path of :mod:`elastodyn.formulations.nepvp.simulation` (DOP853, adaptive) is the independent check.
 
 The library holds the problems the driver uses too (model, inverse, closure, kinematics:
 :attr:`MotionDriver.programs`), compiled as four translation units in parallel, and is

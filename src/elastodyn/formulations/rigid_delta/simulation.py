@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _validate
-from ..exceptions import DimensionError, InputError
-from ..integrators import simulate_state_space
-from ..trajectories import Trajectory
+from ... import _validate
+from ...exceptions import DimensionError, InputError
+from ...integrators import simulate_state_space
+from ...trajectories import Trajectory
 
 __all__ = ["TorqueProfile", "inverse_dynamics_along", "forward_simulation", "JointPD",
            "ComputedTorque", "TrackingResult", "simulate_tracking", "sample_times"]

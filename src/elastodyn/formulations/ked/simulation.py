@@ -67,19 +67,19 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from .._validate import choice, positive, positive_int
-from ..description.delta import DeltaMasses, RigidDelta
-from ..description.flexible_delta import FlexibleDelta
-from ..formulations.rigid_delta.engine import ExplicitDeltaModel
-from ..exceptions import InputError, ModelError
-from ..formulations.ked.engine import DeltaMotion, KEDDeltaModel
-from ..formulations.ked.batch import KEDBatch, rest_matrices
-from ..fem.modal import modal_batch
-from ..integrators.second_order import NewmarkScheme
-from ..integrators.bounded import bounded_solve_ivp
-from ..integrators.state_space import simulate_state_space
-from ..integrators.threads import small_problem_threads
-from ..trajectories import Circle
+from ..._validate import choice, positive, positive_int
+from ...description.delta import DeltaMasses, RigidDelta
+from ...description.flexible_delta import FlexibleDelta
+from ..rigid_delta.engine import ExplicitDeltaModel
+from ...exceptions import InputError, ModelError
+from .engine import DeltaMotion, KEDDeltaModel
+from .batch import KEDBatch, rest_matrices
+from ...fem.modal import modal_batch
+from ...integrators.second_order import NewmarkScheme
+from ...integrators.bounded import bounded_solve_ivp
+from ...integrators.state_space import simulate_state_space
+from ...integrators.threads import small_problem_threads
+from ...trajectories import Circle
 
 __all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
            "convergence", "simulate_ked", "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",

@@ -17,10 +17,10 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.optimize import brentq
 
-from ..description.arm import COULOMB_SMOOTHING, ArmLink, LumpedMass, PlanarArm
-from ..exceptions import InputError
-from ..integrators.bounded import bounded_solve_ivp
-from ..formulations.amm.engine import AMMArmModel
+from ...description.arm import COULOMB_SMOOTHING, ArmLink, LumpedMass, PlanarArm
+from ...exceptions import InputError
+from ...integrators.bounded import bounded_solve_ivp
+from .engine import AMMArmModel
 
 __all__ = ["clamped_link_frequencies", "cantilever_frequencies", "ArmSimulation",
            "simulate_pd", "circle_reference", "hold_reference", "pd_equilibrium",
@@ -68,7 +68,7 @@ def cantilever_frequencies(link: ArmLink, count: int, tip_mass: float = 0.0,
     divided by cosh to stay finite; its roots are found by a scan in steps of 0.05 (the
     roots are about pi apart) refined by Brent's method.
     """
-    from .._validate import non_negative, positive_int
+    from ..._validate import non_negative, positive_int
     if link.mass <= 0:
         raise InputError("mass", link.mass, "> 0 for a cantilever")
     count = positive_int("count", count)
@@ -174,7 +174,7 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
         advances: at most about every T/100, with t increasing, and once with (T, T) at
         the end. It does not change the results.
     """
-    from .._validate import positive
+    from ..._validate import positive
     T = positive("duration", duration)
     dt = positive("step", step)
     n, nq = model.n, model.nq
@@ -208,7 +208,7 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
     sol = bounded_solve_ivp(rhs, (0.0, T), np.concatenate([q0, qd0]), method=method,
                             t_eval=time, rtol=rtol, atol=atol, what="arm PD simulation")
     if not sol.success:
-        from ..exceptions import ModelError
+        from ...exceptions import ModelError
         raise ModelError(f"integration failed: {sol.message}")
     if progress is not None:
         progress(T, T)
@@ -278,7 +278,7 @@ def pd_equilibrium(model, theta_ref, kp, tol: float = 1e-12):
             dq[k] = h
             J[:, k] = (r(q + dq) - r(q - dq)) / (2 * h)
         q = q - np.linalg.solve(J, f)
-    from ..exceptions import ModelError
+    from ...exceptions import ModelError
     raise ModelError("the PD equilibrium under gravity did not converge")
 
 

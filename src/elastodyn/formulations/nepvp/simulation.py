@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import choice, positive
-from ..exceptions import InputError, ModelError
-from ..integrators.bounded import bounded_solve_ivp
-from ..formulations.nepvp.engine import NEPVPModel
+from ..._validate import choice, positive
+from ...exceptions import InputError, ModelError
+from ...integrators.bounded import bounded_solve_ivp
+from .engine import NEPVPModel
 
 __all__ = ["MotionSimulation", "simulate_motion", "simulate_direct", "INITIAL_CONDITIONS",
            "METHODS"]
