@@ -77,8 +77,10 @@ def sagged_equilibrium(L, EI, mu, m_tip, g, theta0=0.0, n=201, s_eval=None, rtol
     f0 = F(0.0) if kmax > 0 else 0.0
     if f0 == 0.0:
         k0 = 0.0
-    else:  # F(-kmax) <= 0 <= F(kmax); take the root on the gravity side
-        a, b = (-kmax, 0.0) if f0 > 0 else (0.0, kmax)
+    else:  # the root lies in [-kmax, kmax]; take it on the gravity side. In the linear
+        # limit it is at the bound itself (theta'(0) = -kmax for a straight beam), where
+        # F's sign is round-off: bracket out to 1.5 kmax, where F = -/+ 0.5 kmax clearly
+        a, b = (-1.5 * kmax, 0.0) if f0 > 0 else (0.0, 1.5 * kmax)
         k0 = brentq(F, a, b, xtol=1e-15 * kmax, rtol=1e-15, maxiter=200)
     s = np.linspace(0.0, L, n) if s_eval is None else np.asarray(s_eval, float)
     y, end = shoot(k0, s).y, shoot(k0).y[:, -1]

@@ -15,7 +15,7 @@ from elastodyn.description.presets import get_preset
 from elastodyn.description.scenarios import scenario
 from elastodyn.exceptions import ModelError
 from elastodyn.fem.ffrf import BeamShape
-from elastodyn.formulations import ffrf_multibody as fm
+from elastodyn.formulations.ffrf import multibody as fm
 from elastodyn.formulations.ffrf.multibody import (Joint, Marker, MultibodySystem,
                                                    SingularConfiguration, flexible_body,
                                                    rigid_body)

@@ -17,7 +17,7 @@ import pytest
 from elastodyn.formulations.nepvp.simulation import simulate_motion
 from elastodyn.description.tree import prrrp_briot2013, slider_crank_simeon
 from elastodyn.exceptions import InputError
-from elastodyn.formulations import nepvp_model
+from elastodyn.formulations.nepvp import engine as nepvp_model
 from elastodyn.formulations.nepvp.driver import MotionDriver, driver_key
 from elastodyn.formulations.nepvp.engine import NEPVPModel
 from elastodyn.trajectories.bangbang import BangBang

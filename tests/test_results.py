@@ -47,9 +47,13 @@ def test_save_writes_the_whole_set_and_replaces_an_earlier_one(tmp_path):
     names = _result().save(out)
     assert sorted(p.name for p in out.iterdir()) == sorted(names + [MARKER])
     assert {"simulation.json", "simulation.csv", "summary.md"} <= set(names)
-    (out / "stale.txt").write_text("from an earlier run")
-    _result().save(out)                                          # replaced whole
-    assert not (out / "stale.txt").exists()
+    (out / "summary.md").write_text("edited")
+    _result().save(out)                               # our own set: replaced whole
+    assert (out / "summary.md").read_text() != "edited"
+    (out / "stale.txt").write_text("the user's")      # a file the set did not write
+    with pytest.raises(InputError, match="stale.txt"):
+        _result().save(out)
+    assert (out / "stale.txt").read_text() == "the user's"
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("keep me")
