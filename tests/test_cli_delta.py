@@ -31,7 +31,7 @@ def test_torques_kuo_default_is_the_paper_circle(capsys):
     assert lam.shape == ten.shape == (101, 3)
     assert np.allclose(ten, -2 * 0.6 * lam)          # tension = -2 lambda L2
     # the circle of Kuo 5.3: centre (0, 0, 0.5), radius 0.1, starts at (0.1, 0, 0.5)
-    pos = np.array(doc["position_m"])
+    pos = np.array(doc["ee_position_m"])
     assert pos.shape == (101, 3)
     assert np.allclose(pos[0], [0.1, 0.0, 0.5])
     assert np.allclose(np.hypot(pos[:, 0], pos[:, 1]), 0.1) and np.allclose(pos[:, 2], 0.5)
@@ -47,7 +47,7 @@ def test_torques_asadi_default_is_the_paper_circle(capsys):
     doc = _json(capsys, "torques", "delta-asadi2020", "--json", "--step", "0.05")
     assert doc["summary"]["period_s"] == pytest.approx(2 * math.pi)
     assert doc["formulation"] == "explicit" and "multipliers_n_per_m" not in doc
-    pos = np.array(doc["position_m"])
+    pos = np.array(doc["ee_position_m"])
     assert np.allclose(pos[0], [0.25, 0.0, 0.45])
     assert np.array(doc["torque_nm"]).shape == (len(doc["time_s"]), 3)
 
@@ -63,12 +63,13 @@ def test_torques_inverted_u_writes_files(tmp_path, capsys):
     assert "period_s" not in doc["summary"] and doc["time_s"][-1] == pytest.approx(0.8)
     assert doc["inputs"]["trajectory"]["law"] == "inverted-u"
     rows = list(csv.reader((out / "torques.csv").open()))
-    assert rows[0][:4] == ["time_s", "x_m", "y_m", "z_m"] and len(rows) == 82
+    assert rows[0][:4] == ["time_s", "q1_rad", "q2_rad", "q3_rad"] and len(rows) == 82
+    assert rows[0][7:10] == ["ee_x_m", "ee_y_m", "ee_z_m"]
     # the CSV holds the JSON's numbers (10 significant digits)
-    np.testing.assert_allclose(np.array(rows[1:], float)[:, 1:4], doc["position_m"],
+    np.testing.assert_allclose(np.array(rows[1:], float)[:, 7:10], doc["ee_position_m"],
                                rtol=1e-9, atol=1e-12)
     # the path starts at rest at (-0.08, -0.02, 0.5) and deepens by 0.2 m (Z down)
-    z = np.array(doc["position_m"])[:, 2]
+    z = np.array(doc["ee_position_m"])[:, 2]
     assert z[0] == pytest.approx(0.5) and z.max() == pytest.approx(0.7)
 
 
@@ -77,7 +78,7 @@ def test_torques_trajectory_options(capsys):
                 "--radius", "0.05", "--period", "0.5", "--step", "0.01",
                 "--formulation", "explicit")
     assert doc["summary"]["period_s"] == 0.5 and doc["formulation"] == "explicit"
-    assert np.allclose(np.array(doc["position_m"])[0], [0.05, -0.05, 0.55])
+    assert np.allclose(np.array(doc["ee_position_m"])[0], [0.05, -0.05, 0.55])
     assert doc["inputs"]["trajectory"] == {"law": "circle", "space": "task",
                                            "centre": [0.0, -0.05, 0.55], "radius": 0.05,
                                            "period": 0.5}
@@ -174,7 +175,7 @@ def test_asadi_default_simulation_is_the_paper_pd(capsys):
     assert doc["formulation"] == "explicit"
     assert (doc["inputs"]["controller"], doc["inputs"]["kp"], doc["inputs"]["kd"]) == (
         "pd", 200.0, 10.0)
-    pos, ref = np.array(doc["position_m"]), np.array(doc["reference_position_m"])
+    pos, ref = np.array(doc["ee_position_m"]), np.array(doc["reference_position_m"])
     assert pos.shape == ref.shape == (21, 3)
     np.testing.assert_allclose(ref[0], [0.25, 0.0, 0.45], atol=1e-12)
     np.testing.assert_allclose(np.array(doc["position_error_m"]), pos - ref, atol=1e-12)

@@ -91,19 +91,23 @@ def test_simulate_ked_json_and_report(capsys, tmp_path):
                          "0.05", "--step", "0.001", "--json", "--out", str(tmp_path)])
     s = doc["summary"]
     assert doc["formulation"] == "ked" and s["steps"] == 50
-    for key in ("max_position_variation_m", "final_position_variation_m",
+    for key in ("max_ee_deviation_xyz_m", "final_ee_deviation_m",
                 "max_attitude_variation_deg", "final_attitude_variation_deg"):
         assert len(s[key]) == 3
     assert s["validity_warning"] is None and doc["warnings"] == []
     # the static start: the platform sags along +Z by ~2.6 cm at (0.1, 0, 0.5)
-    assert 0.02 < s["final_position_variation_m"][2] < 0.03
-    dz = np.array(doc["position_variation_m"])                  # (n_samples, 3)
-    assert dz.shape == (51, 3) and s["final_position_variation_m"] == list(dz[-1])
+    assert 0.02 < s["final_ee_deviation_m"][2] < 0.03
+    dz = np.array(doc["ee_position_m"]) - np.array(doc["rigid_ee_position_m"])  # (n_t, 3)
+    assert dz.shape == (51, 3)
+    np.testing.assert_allclose(s["final_ee_deviation_m"], dz[-1], rtol=1e-12, atol=1e-15)
     for f in ("simulation.json", "simulation.csv", "summary.md", "torques.png",
               "position_variation.png", "attitude_variation.png", "midspan.png"):
         assert (tmp_path / f).stat().st_size > 0
     header = (tmp_path / "simulation.csv").read_text().splitlines()[0].split(",")
-    assert "lower3_mid_w_m" in header and len(header) == 1 + 3 + 6 + 6 + 24
+    # time, actuated 3, efforts 3 + 3 rigid, end-effector 3 + 3 rigid, the elastic
+    # coordinates (dof), the platform's attitude 3, the midspans 24 (schema 2)
+    assert "lower3_mid_w_m" in header and "q1_torque_nm" in header
+    assert len(header) == 1 + 3 + 6 + 6 + s["dof"] + 3 + 24
 
 
 def test_simulate_warns_on_stderr_and_in_json(capsys):

@@ -58,10 +58,13 @@ def test_simulate_json_files_and_library(capsys, tmp_path):
     t = np.array(doc["time_s"])
     np.testing.assert_allclose(np.diff(t), 2e-4, atol=1e-12)
     assert t[0] == 0.0 and abs(t[-1] - 0.25) < 1e-12
+    # schema 2: end-effector quantities are (n_t, 3), x y z (the five-bar's rows x, z)
     pos, vel = np.array(doc["ee_position_m"]), np.array(doc["ee_velocity_m_s"])
     rvel = np.array(doc["rigid_ee_velocity_m_s"])
-    assert pos.shape == vel.shape == rvel.shape == (len(t), 2)
-    assert doc["ee_rows"] == ["x", "z"]
+    assert pos.shape == vel.shape == rvel.shape == (len(t), 3)
+    assert doc["summary"]["ee_rows"] == ["x", "z"]
+    assert not np.any(pos[:, 1]) and not np.any(vel[:, 1])
+    pos, vel, rvel = pos[:, [0, 2]], vel[:, [0, 2]], rvel[:, [0, 2]]
     fd = (pos[2:] - pos[:-2]) / 4e-4
     assert np.abs(fd - vel[1:-1]).max() < 1e-3 * np.abs(vel).max()
     # at rest at the end of the motion, rigidly; the flexible one still vibrates

@@ -98,7 +98,7 @@ def test_describe_rigid_delta_file_gives_the_same_torques(capsys, tmp_path):
     a = _json(capsys, ["torques", "delta-asadi2020", *circle])
     b = _json(capsys, ["torques", str(f), *circle])
     assert a["formulation"] == b["formulation"] == "explicit"
-    assert a["torque_nm"] == b["torque_nm"] and a["position_m"] == b["position_m"]
+    assert a["torque_nm"] == b["torque_nm"] and a["ee_position_m"] == b["ee_position_m"]
 
 
 def test_describe_output_to_a_folder_is_refused(capsys, tmp_path):

@@ -36,7 +36,7 @@ def test_periods_with_a_ramp_count_the_ramp(capsys):
     ref = _json(capsys, base + ["--duration", "4"])
     assert _numbers(doc) == _numbers(ref)
     # from rest: the platform starts still (position of the first samples)
-    p = doc["position_m"]
+    p = doc["rigid_ee_position_m"]
     assert math.dist(p[0], p[1]) < 1e-6
 
 

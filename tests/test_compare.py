@@ -207,7 +207,7 @@ def test_ked_takes_a_joint_space_motion():
     traj = RestToRest(a0, a0 + 0.02, t0=0.0, tf=0.05, order=7, space="joint")
     r = simulate_motion(ked, traj, duration=0.05, step=5e-4)
     t = np.asarray(r["time_s"])
-    rigid = np.asarray(r["position_m"])          # KED's reference: the rigid platform
+    rigid = np.asarray(r["rigid_ee_position_m"])  # KED's reference: the rigid platform
     fk = np.array([ked.kinematics.forward_kinematics(q)
                    for q in traj.evaluate(t).position])
     np.testing.assert_allclose(rigid, fk, atol=1e-12)

@@ -96,8 +96,8 @@ def test_torques_equal_the_preset(files, capsys):
     ta, tb = np.array(a["torque_nm"]), np.array(b["torque_nm"])
     assert ta.shape == (126, 3) and np.abs(tb).max() > 1.0
     np.testing.assert_allclose(ta, tb, rtol=0, atol=1e-12 * np.abs(tb).max())
-    np.testing.assert_allclose(a["joint_angle_rad"], b["joint_angle_rad"], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(a["position_m"], b["position_m"], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(a["actuated"], b["actuated"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(a["ee_position_m"], b["ee_position_m"], rtol=0, atol=1e-15)
     described = d / "described.yaml"
     rc, text, err = run(["describe", "delta-asadi2020"], capsys)
     assert rc == 0, err
@@ -119,7 +119,7 @@ def test_pd_simulation_equals_the_preset(files, capsys):
     assert a["inputs"]["controller"] == "pd" and (a["inputs"]["kp"], a["inputs"]["kd"]) == (
         200.0, 10.0)
     assert 1e-4 < a["summary"]["max_position_error_m"] < 1e-2
-    for key in ("torque_nm", "position_m", "joint_error_rad", "position_error_m"):
+    for key in ("torque_nm", "ee_position_m", "joint_error_rad", "position_error_m"):
         x, y = np.array(a[key]), np.array(b[key])
         assert x.shape == (201, 3)
         np.testing.assert_allclose(x, y, rtol=0, atol=1e-9 * np.abs(y).max())

@@ -38,7 +38,11 @@ import numpy as np
 from .exceptions import InputError, ModelError
 
 __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABILITIES",
-           "require", "ModelCapabilityError", "KINDS"]
+           "require", "ModelCapabilityError", "KINDS", "MotionResponse", "Linearizes",
+           "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
+           "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
+           "InverseDynamicsAlong",
+           "effort_key"]
 
 KINDS = ("actuated", "elastic")
 """Kinds of generalized coordinates, in the order they appear."""
@@ -54,6 +58,8 @@ CAPABILITIES = (
     "static_deflection",  # static_deflection(state, inertial=...): elastic state under
                           # gravity at rest (inertial: and the loads of the state's motion)
     "inverse_dynamics",   # inverse_dynamics(state): efforts (and elastic accelerations)
+    "inverse_dynamics_along",  # inverse_dynamics_along(trajectory, times): a rigid
+                          # model's efforts along a motion, batched (MotionResponse)
     "direct_dynamics",    # direct_dynamics(state, tau): accelerations
     "energy",             # energy(state): kinetic and potential energy
     "simulate_motion",    # simulate_motion(trajectory, ...): prescribed actuators or pose
@@ -288,6 +294,190 @@ class Model(Protocol):
 
     def state(self, *, actuated=None, pose=None, rates=None, accelerations=None,
               elastic=None, elastic_rates=None) -> State: ...
+
+
+def effort_key(units) -> tuple[str, str]:
+    """(result key, unit) of the efforts of actuated coordinates with ``units`` ("rad"
+    or "m" each): ``torque_nm`` for revolute actuators, ``force_n`` for prismatic ones,
+    ``effort_si`` for a mix (the same key whatever the formulation)."""
+    units = set(units)
+    if units == {"rad"}:
+        return "torque_nm", "N m"
+    if units == {"m"}:
+        return "force_n", "N"
+    return "effort_si", "N or N m"
+
+
+@dataclass(frozen=True, eq=False)
+class MotionResponse:
+    """What a motion-driven run returns, whatever the formulation (the actuators follow
+    the prescribed motion; the elastic coordinates respond).
+
+    Attributes
+    ----------
+    time : numpy.ndarray, shape (n_t,)
+        Output times [s].
+    actuated : numpy.ndarray, shape (n_t, n_a)
+        The actuated coordinates followed [rad or m].
+    efforts, rigid_efforts : numpy.ndarray, shape (n_t, n_a)
+        Actuator efforts of the flexible model and of the rigid one at the same actuated
+        motion [N m or N].
+    ee_position, rigid_ee_position : numpy.ndarray, shape (n_t, 3)
+        End-effector position of the flexible and of the rigid model, world frame [m]
+        (planar robots: z = 0).
+    elastic : numpy.ndarray, shape (n_t, n_e)
+        Elastic coordinates (the model's ``coordinates.elastic``) [m, rad].
+    ee_angle, rigid_ee_angle : numpy.ndarray, shape (n_t,), or None
+        Planar end-effector orientation [rad], where the model has one.
+    extra : dict
+        Further quantities of this engine (unit-suffixed keys, arrays (n_t, k)), e.g. a
+        Delta platform's attitude variation ``ee_attitude_deg`` or the links' midspan
+        deflections ``midspan``; the analyses pass them on.
+    columns : dict
+        Key of ``extra`` -> component names.
+    summary : dict
+        Headline values the engine adds (step used, evaluations, validity measures).
+    warnings : tuple of str
+        Validity and accuracy warnings of this run.
+    method : str
+        The integrator used.
+    description : str
+        One line: discretization and integrator (for the result's title).
+    """
+
+    time: np.ndarray
+    actuated: np.ndarray
+    efforts: np.ndarray
+    rigid_efforts: np.ndarray
+    ee_position: np.ndarray
+    rigid_ee_position: np.ndarray
+    elastic: np.ndarray
+    ee_angle: np.ndarray | None = None
+    rigid_ee_angle: np.ndarray | None = None
+    extra: dict = field(default_factory=dict)
+    columns: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    warnings: tuple = ()
+    method: str = ""
+    description: str = ""
+
+
+# --------------------------------------------------------------------------------------
+# One protocol per capability: an analysis checks ``require(model, "linearize", ...)``
+# (the model's declared capabilities) and then calls the methods below, nothing else.
+# --------------------------------------------------------------------------------------
+@runtime_checkable
+class Linearizes(Protocol):
+    """Capability ``linearize`` (and ``steady_motion`` for states with actuated rates)."""
+
+    def linearize(self, st: State, *, actuators: str = "locked",
+                  preload: bool | None = None) -> Linearization:
+        """The linear equations about ``st`` (:class:`Linearization`): actuators
+        ``"locked"`` (over the elastic coordinates; natural frequencies of the structure)
+        or ``"free"`` (all coordinates); ``preload``: the static internal forces'
+        geometric stiffness (None: the model's default). Shapes (m, m), SI."""
+
+
+@runtime_checkable
+class RestMatrices(Protocol):
+    """Batched rest matrices (with ``linearize``): many poses at once."""
+
+    def rest_matrices(self, states, *, preload: bool | None = None):
+        """(M, K), each (B, n_e, n_e), at rest at the poses of ``states`` (B states,
+        neighbouring poses in order), equal to :meth:`Linearizes.linearize`'s."""
+
+
+@runtime_checkable
+class StaticDeflection(Protocol):
+    """Capability ``static_deflection``."""
+
+    def static_deflection(self, st: State, *, inertial: bool = True) -> State:
+        """The elastic equilibrium at ``st``'s actuated positions (and rates: a steady
+        motion's quasi-static deflection; ``inertial`` False: gravity alone, at rest);
+        raises ModelError for a mechanism."""
+
+
+@runtime_checkable
+class InverseDynamics(Protocol):
+    """Capability ``inverse_dynamics``."""
+
+    def inverse_dynamics(self, st: State) -> Efforts:
+        """Efforts tau (n_a,) [N m or N] for the actuated accelerations of ``st`` and the
+        elastic accelerations (n_e,) that come with them."""
+
+
+@runtime_checkable
+class DirectDynamics(Protocol):
+    """Capability ``direct_dynamics``."""
+
+    def direct_dynamics(self, st: State, tau) -> np.ndarray:
+        """Accelerations (n,) under efforts tau (n_a,)."""
+
+
+@runtime_checkable
+class SimulatesMotion(Protocol):
+    """Capability ``simulate_motion``: the elastic response to a prescribed actuated
+    motion."""
+
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None) -> MotionResponse:
+        """Run along ``trajectory`` (joint space: the actuated coordinates; task space:
+        the end-effector through the model's inverse kinematics) at output ``times``
+        (n_t,) [s], evenly spaced from the trajectory's start. ``initial``: "static"
+        (the static deflection at the first pose) or "zero"; ``method``: the model's
+        integrator (None: its default; an unknown one is an InputError naming
+        ``--method``); ``integrator_step`` [s]: a bound on the integrator's step (an
+        engine that has none refuses it, naming ``--integrator-step``); ``progress``:
+        callable(done, total) or None."""
+
+
+@runtime_checkable
+class TaskSpace(Protocol):
+    """Capabilities ``pose`` and ``inverse_kinematics``."""
+
+    pose_names: tuple
+
+    def inverse_kinematics(self, pose) -> np.ndarray:
+        """Actuated coordinates (n_a,) of an end-effector pose (``pose_names``) [m, rad];
+        raises InputError for an unreachable pose."""
+
+
+@runtime_checkable
+class SymbolicPrograms(Protocol):
+    """Capability ``program``."""
+
+    def program(self, problem: str):
+        """The straight-line program of ``problem`` (one of the registry entry's
+        ``problems``) for ``generate``."""
+
+
+@runtime_checkable
+class Energy(Protocol):
+    """Capability ``energy``."""
+
+    def energy(self, st: State) -> tuple[float, float]:
+        """(kinetic, potential) energy [J] at ``st``."""
+
+
+@runtime_checkable
+class InverseDynamicsAlong(Protocol):
+    """Capability ``inverse_dynamics_along``: a rigid model's batched inverse dynamics
+    (without it, the analyses evaluate :class:`InverseDynamics` sample by sample)."""
+
+    def inverse_dynamics_along(self, trajectory, times) -> MotionResponse:
+        """Efforts (n_t, n_a) along ``trajectory`` at ``times`` (n_t,) [s], as a
+        :class:`MotionResponse` with no elastic coordinates (the rigid efforts and poses
+        equal the efforts and poses; ``extra``: the model's own quantities, e.g. Kuo's
+        multipliers)."""
+
+
+PROTOCOLS = {"linearize": Linearizes, "inverse_dynamics_along": InverseDynamicsAlong, "static_deflection": StaticDeflection,
+             "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
+             "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,
+             "program": SymbolicPrograms, "energy": Energy}
+"""Capability -> the protocol a model declaring it must satisfy (checked by the
+contract tests, tests/test_contract.py)."""
 
 
 def require(model, *needs: str, what: str) -> None:

@@ -118,10 +118,7 @@ def _short_run(model, state, simulation, robot):
     q = r.quantities
     key = next(k for k in q if "rigid_" + k in q and not k.startswith("ee_"))
     tau = np.asarray(q[key]) - np.asarray(q["rigid_" + key])
-    if "ee_position_m" in q:
-        dev = np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"])
-    else:       # KED: the platform's variation from the rigid motion
-        dev = np.asarray(q["position_variation_m"])
+    dev = np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"])
     return np.asarray(q["time_s"]), tau, dev, list(r.warnings)
 
 

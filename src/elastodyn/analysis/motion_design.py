@@ -142,12 +142,10 @@ def _xyz(result, key) -> np.ndarray:
 
 def deviation_history(result):
     """(time (n,) [s], D (n, 3) [m]) of a motion-driven simulation result: the
-    end-effector's deviation from the rigid robot's (KED: the platform displacement), x,
+    end-effector's deviation from the rigid robot's (a Delta: the platform's), x,
     y, z (a planar robot's missing axis zero)."""
     q = result.quantities
     t = np.asarray(q["time_s"], dtype=float)
-    if "position_variation_m" in q:
-        return t, _pad3(q["position_variation_m"])
     if "ee_position_m" in q and "rigid_ee_position_m" in q:
         return t, _xyz(result, "ee_position_m") - _xyz(result, "rigid_ee_position_m")
     raise InputError("--formulation", result.formulation, "a formulation whose motion-"
@@ -925,12 +923,9 @@ times (each sweep gains the factor |dD/dX| ~ D / L)."""
 
 def flexible_end_effector(result):
     """(time (n,) [s], X (n, 3) [m]): the flexible robot's end-effector position along a
-    motion-driven simulation (KED: the rigid platform plus its elastic displacement)."""
+    motion-driven simulation (a Delta: the platform centre)."""
     q = result.quantities
     t = np.asarray(q["time_s"], dtype=float)
-    if "position_variation_m" in q:
-        return t, _pad3(np.asarray(q["position_m"], dtype=float) + np.asarray(
-            q["position_variation_m"], dtype=float))
     if "ee_position_m" in q:
         return t, _xyz(result, "ee_position_m")
     raise InputError("--formulation", result.formulation, "a formulation whose motion-"

@@ -4,7 +4,7 @@ Every analysis returns a :class:`Result` (immutable). Its :meth:`Result.to_dict`
 documented JSON layout of every verb (README, "Results"):
 
 ``schema_version``
-    integer, 1.
+    integer, 2 (1 before the one layout per verb of issue 30; CHANGELOG lists the renamed keys).
 ``command``, ``robot``, ``formulation``
     the analysis, the robot's name (a preset name or the file's ``name``), the
     formulation that built the model.
@@ -39,7 +39,7 @@ from .._version import __version__
 
 __all__ = ["Result", "DatasetResult", "SCHEMA_VERSION", "jsonable", "status_csv"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def jsonable(value):

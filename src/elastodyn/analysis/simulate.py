@@ -25,7 +25,7 @@ import numpy as np
 
 from ..exceptions import InputError, ModelError
 from ..integrators.bounded import bounded_solve_ivp
-from ..model import require
+from ..model import MotionResponse, effort_key, require
 from .results import Result
 
 __all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torques",
@@ -40,11 +40,9 @@ def _space(traj) -> str:
 
 
 def _rigid(model) -> bool:
-    """The registry's answer: the model's formulation has no elastic coordinates (False
-    for a formulation the registry does not know)."""
-    from ..formulations.registry import lookup
-    entry = lookup(model.formulation)
-    return entry is not None and entry.rigid
+    """A model without elastic coordinates (no motion-driven response: its torques are
+    its inverse dynamics)."""
+    return model.coordinates.n_elastic == 0
 
 
 def _closed_loop_formulations() -> str:
@@ -92,15 +90,6 @@ def _name(model, robot):
     return robot or getattr(model.robot, "name", "robot")
 
 
-def _effort_key(model) -> tuple[str, str]:
-    units = set(model.coordinates.units[:model.coordinates.n_actuated])
-    if units == {"rad"}:
-        return "torque_nm", "N m"
-    if units == {"m"}:
-        return "force_n", "N"
-    return "effort_si", "N or N m"
-
-
 # ====================================================================== results
 class SimulationResult(Result):
     """Time series of a simulation (index ``time_s``): efforts, poses, elastic
@@ -111,6 +100,10 @@ class SimulationResult(Result):
         from ..plot.figure import (axis_name, elastic_groups, finish, new_figure,
                                    plot_elastic, z_down)
         q, t = self.quantities, np.asarray(self.quantities["time_s"])
+        if "ee_attitude_deg" in q and "midspan" in q and "torque_nm" in q:
+            # a platform robot's run (its attitude and its links' midspans): Kuo's layout
+            from ..plot.flexible_delta import platform_figures
+            return platform_figures(q, self.title)
         ekey = next((k for k in ("torque_nm", "force_n", "effort_si") if k in q), None)
         panels = []
         if ekey:
@@ -148,14 +141,6 @@ class SimulationResult(Result):
                 plot_elastic(ax, t, e, names, key)
         axes[0].set_title(self.title, fontsize=9)
         return {"simulation": finish(fig, axes, xlabel="time [s]")}
-
-
-class KEDSimulationResult(SimulationResult):
-    """A KED simulation of a Delta (Kuo 2016's figures)."""
-
-    def figures(self) -> dict:
-        from ..plot.flexible_delta import ked_figures
-        return ked_figures(self.quantities, self.title)
 
 
 class TrackingSimulationResult(SimulationResult):
@@ -222,472 +207,59 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     times = _times(trajectory, T, step)
     inputs = dict(inputs or {})
     inputs.update({"duration_s": T, "step_s": step, "initial": initial})
-    if integrator_step is not None and model.formulation != "nepvp":
-        raise InputError("--integrator-step", integrator_step,
-                         "only for the compiled NE-PVP engine or a force-driven ffrf "
-                         "scenario")
-    if model.formulation == "ked":
-        return _ked(model, trajectory, T, step, initial, method or "newmark", progress,
-                    _name(model, robot), inputs)
-    if model.formulation == "ffrf" and method in (None, "generalized-alpha"):
-        return _ffrf_motion(model, trajectory, times, step, initial, method,
-                            _name(model, robot), inputs, progress)
-    if model.formulation == "nepvp" and getattr(model, "_plain", False) and \
-            _space(trajectory) == "joint":
-        return _nepvp(model, trajectory, times, step, initial, method or "auto",
-                      _name(model, robot), inputs, integrator_step)
-    if integrator_step is not None:
-        raise InputError("--integrator-step", integrator_step,
-                         "only for the compiled NE-PVP engine (a joint-space motion of a "
-                         "model without root slopes) or a force-driven ffrf scenario")
-    return _generic_motion(model, trajectory, times, initial, method or "dop853",
-                           _name(model, robot), inputs, progress)
-
-
-def _task_path(model, traj, T, step):
-    """A joint-space trajectory of a Delta as the platform path KED needs: at every
-    sample (the output step, which is KED's Newmark step) the platform position,
-    velocity and acceleration of the rigid motion (forward kinematics and the Jacobian
-    and its derivative, ``model.state``), joined by quintic Hermite pieces (exact at the
-    samples)."""
-    from ..trajectories.table import TableTrajectory
-    times = _times(traj, T, step)
-    smp = traj.evaluate(times)
-    if smp.position.shape[1] != model.n_actuated:
-        raise InputError("--trajectory", smp.position.shape[1],
-                         f"{model.n_actuated} actuated coordinates (joint space)")
-    X, Xd, Xdd = [], [], []
-    for q, qd, qdd in zip(smp.position, smp.velocity, smp.acceleration):
-        d = model.state(actuated=q, rates=qd, accelerations=qdd).detail
-        X.append(d["X"])
-        Xd.append(d["Xd"])
-        Xdd.append(d["Xdd"])
-    return TableTrajectory(times, np.array(X), np.array(Xd), np.array(Xdd), space="task")
-
-
-NEWMARK_STEPS_PER_PERIOD = 8
-"""Fewest Newmark steps per period of each of the modes that matter (below). KED
-integrates with the average-acceleration Newmark rule (gamma = 1/2, beta = 1/4):
-unconditionally stable and without amplitude decay, its only error on a mode of period T
-is the period elongation dT/T = (omega h)^2 / 12 = pi^2 / (3 N^2) for N = T / h steps
-per period (Hughes, The Finite Element Method, 2000, sec. 9.3); N = 8 keeps it at
-5 %. Measured on delta-kuo2016's circle (1 s; peak attitude variations against the 1 ms
-run): within 0.1 % and 8 % at 5 ms, 3 % at 10 ms, 1.5x at 20 ms, 25x at 50 ms."""
-
-NEWMARK_MODES = 6
-"""The candidate modes: the lowest six elastic modes at the start of the motion, the
-platform's six motions on the elastic legs (three translations, three rotations: the
-position and attitude variations the results report; on Kuo's Delta 3.3 to 10.1 Hz,
-then a gap to 17.7 Hz). Stiffer modes respond nearly quasi-statically, and Newmark's
-static limit is exact."""
-
-EXCITED_RATIO = 0.02
-"""A candidate mode matters when the motion excites it: its dynamic (vibration) part
-may reach this fraction of the quasi-static response to the motion's loads
-(:func:`excitation_ratios`). The dynamic part of an unresolved mode is mistimed but
-bounded (the rule is unconditionally stable), so its error stays below twice this
-fraction of the quasi-static response to the load component that excites it: 4 %, the
-order of the 5 % period error accepted for a resolved mode."""
-
-COMPONENT_FLOOR = 0.01
-"""Load components are measured each against its own peak, but not against less than
-this fraction of the largest load (:func:`excitation_ratios`): an abrupt component of
-1 % of the load still counts as fully abrupt, one of 0.1 % as a tenth."""
-
-
-def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.ndarray:
-    """How much a motion excites modes of circular frequencies ``omega`` [rad/s].
-
-    For a mode driven by a load f(t) from its static state at t0 (x'' + w^2 x = f,
-    x(t0) = 0 before the motion's loads), the response is the quasi-static part
-    f/w^2 - f''/w^4 + ... plus a free vibration whose amplitude is, to O(f''/w^2)::
-
-        | f(t0) + int_t0^t f'(s) exp(-i w (s - t0)) ds - i exp(-i w (t - t0)) f'(t) / w | / w^2
-
-    (u = x' + i w x obeys u' = f + i w u: Duhamel's integral for u, integrated by parts
-    twice; f(t0) is the load switched on at the start, e.g. a circle entered at speed;
-    the last term removes the quasi-static rate f'/w^2 from the vibration). After the
-    motion (f' = 0) it is the residual vibration exactly. The ratio returned is its
-    largest value over the window [t0, t0 + T] (and the residual of a load stopped at
-    its end), per load component k divided by that component's peak ``max |f_k|``
-    (at least :data:`COMPONENT_FLOOR` times the largest load: a small but abrupt
-    component, which a mode may see alone, is not hidden by a large smooth one), the
-    largest over the components, per mode: 0 for a load too slow to excite the mode,
-    about 1 for an abrupt one (a step of load, a circle without ramp).
-
-    The load is taken as the inertial accelerations of the motion: the end-effector
-    acceleration (3) and the centripetal terms v_j v_k / ``length`` (6; ``length`` [m]
-    the shortest link), which drive the links' elastic coordinates (Kuo 2016, eq. 43:
-    the loads of the rigid motion; gravity's share changes with the pose slowly, as
-    the motion does). Sampled at 20 points per period of the highest mode (at most
-    400,000 samples) and at least 4000 over the window; the load's rate by second-order
-    finite differences (a jump of the load becomes a spike: conservative); the running
-    integral by the trapezoid rule.
-
-    Parameters
-    ----------
-    traj : Trajectory (task space)
-    t0, T : float
-        Start [s] and length [s] (> 0) of the window.
-    omega : array_like (m,)
-        Circular frequencies [rad/s], finite and > 0.
-    length : float
-        The length [m] (> 0) dividing v_j v_k.
-
-    Returns
-    -------
-    ndarray (m,), dimensionless, >= 0.
-    """
-    omega = np.asarray(omega, dtype=float).reshape(-1)
-    if omega.size == 0:
-        return np.zeros(0)
-    if not np.all(np.isfinite(omega) & (omega > 0)):
-        raise InputError("omega", omega.tolist(), "finite circular frequencies > 0 [rad/s]")
-    n = int(min(400_000, max(4000, 20 * T * float(omega.max()) / (2 * np.pi)))) + 1
-    t = t0 + np.linspace(0.0, T, n)
-    smp = traj.evaluate(t)
-    a, v = np.asarray(smp.acceleration), np.asarray(smp.velocity)
-    iu = np.triu_indices(v.shape[1])
-    f = np.concatenate([a, (v[:, :, None] * v[:, None, :])[:, iu[0], iu[1]] / length],
-                       axis=1)
-    peak = np.max(np.abs(f), axis=0)
-    scale = float(np.max(peak))
-    if not scale > 0:
-        return np.zeros(omega.shape)
-    inv = 1.0 / np.maximum(peak, COMPONENT_FLOOR * scale)
-    from scipy.integrate import cumulative_trapezoid
-    fd = np.gradient(f, t, axis=0)
-    out = []
-    for w in omega:
-        phase = np.exp(-1j * w * (t - t0))[:, None]
-        run = cumulative_trapezoid(fd * phase, t, axis=0, initial=0)
-        free = np.abs(f[0] + run - 1j * phase * fd / w) * inv
-        # and the residual if the load stopped at the end of the window (the last
-        # sample's rate is one-sided: a rest-to-rest motion ending there has stopped)
-        last = np.abs(f[0] + run[-1]) * inv
-        out.append(max(float(free.max()), float(last.max())))
-    return np.array(out)
-
-
-def _check_newmark_step(ked, traj, step: float, T: float, initial: str) -> None:
-    """InputError naming --step when the Newmark step cannot resolve the modes that
-    matter: of the lowest :data:`NEWMARK_MODES` elastic modes at the start of the
-    motion, those the motion excites (:func:`excitation_ratios` >= :data:`EXCITED_RATIO`;
-    all of them when the start is undeformed, as gravity is then switched on at once),
-    and always the lowest; :data:`NEWMARK_STEPS_PER_PERIOD` steps per period of the
-    highest of them."""
-    X0 = traj.evaluate(np.array([traj.t_start])).position[0]
-    try:
-        res = ked.modes(X0, count=min(NEWMARK_MODES + 6, ked.dof))
-    except (InputError, ModelError):
-        return              # no frequencies at the start: the simulation reports why
-    om = res.omega_rad_s[res.omega_rad_s > 0][:NEWMARK_MODES]
-    if not om.size:
-        return
-    if initial == "static":
-        g = ked.robot.geometry
-        ratios = excitation_ratios(traj, float(traj.t_start), T, om,
-                                   min(g.upper_length, g.lower_length))
-        excited = np.flatnonzero(ratios >= EXCITED_RATIO)
-        k = int(excited[-1]) if excited.size else 0
-        why = (f"mode {k + 1} of the platform's {om.size} lowest, the highest this "
-               f"motion excites")
-    else:
-        k = om.size - 1
-        why = f"the platform's {om.size} lowest elastic modes (the undeformed start " \
-              "excites them all)"
-    period = 2 * np.pi / float(om[k])
-    largest = period / NEWMARK_STEPS_PER_PERIOD
-    if step > largest:
-        raise InputError("--step", step, f"at most {largest:.3g} s for the Newmark "
-                         f"integrator ({NEWMARK_STEPS_PER_PERIOD} steps per period of "
-                         f"{why}, {1 / period:.4g} Hz at the start; a larger step "
-                         "distorts the vibration), or --method radau")
-
-
-def _ked(model, traj, T, step, initial, method, progress, name, inputs):
-    from ..formulations.ked.simulation import simulate_ked
-    if _space(traj) == "joint":
-        traj = _task_path(model, traj, T, step)
-    if _space(traj) != "task" or traj.dim != 3:
-        raise InputError("--trajectory", getattr(traj, "space", "?"),
-                         "a platform path (3-D) or the actuated angles for KED")
-    if method not in ("newmark", "radau"):
-        raise InputError("--method", method, "newmark or radau for KED")
-    if method == "newmark":
-        _check_newmark_step(model.ked, traj, step, T, initial)
-    import warnings
-
-    from ..formulations.ked.simulation import KEDValidityWarning
     t0 = _time.perf_counter()
-    with warnings.catch_warnings():   # the result carries the warning (warnings, summary)
-        warnings.simplefilter("ignore", KEDValidityWarning)
-        sim = simulate_ked(model.ked, traj, duration=T, step=step, initial=initial,
-                           method=method, progress=progress)
-    wall = _time.perf_counter() - t0
-    s = sim.summary()
-    q = {"time_s": sim.time, "position_m": sim.position,
-         "position_variation_m": sim.position_variation,
-         "attitude_variation_deg": sim.attitude_variation_deg,
-         "torque_nm": sim.torque, "rigid_torque_nm": sim.rigid_torque}
-    mid, mid_names = [], []
-    for i in range(3):
-        for li, link in ((0, "upper"), (1, "lower")):
-            for f, (nm, unit) in enumerate((("u", "m"), ("phi", "rad"), ("v", "m"),
-                                            ("w", "m"))):
-                mid.append(sim.midspan[:, i, li, f])
-                mid_names.append(f"{link}{i + 1}_mid_{nm}_{unit}")
-    q["midspan"] = np.column_stack(mid)
-    q["midspan_names"] = mid_names
-    if traj.period is None:
-        smp = traj.evaluate(sim.time)
-        q["reference_velocity_m_s"] = smp.velocity
-        q["reference_acceleration_m_s2"] = smp.acceleration
-    summary = {k: s[k] for k in ("max_position_variation_m", "final_position_variation_m",
-                                 "max_attitude_variation_deg", "final_attitude_variation_deg",
-                                 "peak_torque_nm", "max_displacement_ratio",
-                                 "max_rotation_rad", "dof", "steps")}
-    summary["validity_warning"] = sim.validity_warning
-    summary["model_error"] = sim.model_error
-    summary["reference"] = sim.reference
-    cols = {"position_m": ["x_m", "y_m", "z_m"],
-            "position_variation_m": [f"delta{i}_m" for i in (1, 2, 3)],
-            "attitude_variation_deg": [f"delta{i}_deg" for i in (4, 5, 6)],
-            "torque_nm": [f"tau{i}_nm" for i in (1, 2, 3)],
-            "rigid_torque_nm": [f"tau{i}_rigid_nm" for i in (1, 2, 3)],
-            "midspan": mid_names,
-            "reference_velocity_m_s": [f"v{c}_ref_m_s" for c in "xyz"],
-            "reference_acceleration_m_s2": [f"a{c}_ref_m_s2" for c in "xyz"]}
-    warnings = (sim.validity_warning,) if sim.validity_warning else ()
-    inputs = {**inputs, "method": sim.method}
-    title = (f"{name}: KED simulation ({T:.4g} s, {sim.method}, step {step:g} s, "
-             f"{model.ked.n_elements} {model.ked.order} element(s) per link, "
-             f"{model.ked.dof} dof, initial state: {sim.initial})")
-    return KEDSimulationResult("simulate", name, "ked", dict(model.options), inputs, q,
-                               summary, warnings, {"wall_time_s": wall}, cols, "time_s",
-                               "simulation", title)
+    resp = model.simulate_motion(trajectory, times, initial=initial, method=method,
+                                 integrator_step=integrator_step, progress=progress)
+    return motion_result(model, resp, _name(model, robot), inputs, initial,
+                         _time.perf_counter() - t0)
 
 
-def _nepvp(model, traj, times, step, initial, method, name, inputs, integrator_step=None):
-    from ..formulations.nepvp.simulation import METHODS
-    from ..formulations.nepvp.simulation import simulate_motion as engine
-    if method not in METHODS:
-        raise InputError("--method", method, " or ".join(METHODS) + " for NE-PVP")
-    if integrator_step is not None and not (math.isfinite(integrator_step) and
-                                            integrator_step > 0):
-        raise InputError("--integrator-step", integrator_step, "a finite step > 0 [s]")
-    if traj.dim != model.n_actuated:
-        raise InputError("--trajectory", traj.dim, f"{model.n_actuated} actuated coordinates")
-    t0 = _time.perf_counter()
-    sim = engine(model.model, traj, end=float(times[-1]), step=step, initial=initial,
-                 method=method, max_step=integrator_step)
-    wall = _time.perf_counter() - t0
-    ekey, _ = _effort_key(model)
-    rows = list(sim.rows)
-    q = {"time_s": sim.time, "actuated": traj.evaluate(sim.time).position,
-         ekey: sim.tau, "rigid_" + ekey: sim.rigid_tau,
-         "ee_position_m": sim.ee_position, "ee_velocity_m_s": sim.ee_velocity,
-         "rigid_ee_position_m": sim.rigid_ee_position,
-         "rigid_ee_velocity_m_s": sim.rigid_ee_velocity,
-         "elastic": sim.e, "elastic_names": list(sim.elastic_names), "ee_rows": rows}
-    names = list(model.coordinates.actuated)
-    units = model.coordinates.units[:len(names)]
-    cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
-            ekey: [f"{ekey.split('_')[0]}_{n}_{ekey.split('_', 1)[1]}" for n in names],
-            "rigid_" + ekey: [f"rigid_{ekey.split('_')[0]}_{n}_{ekey.split('_', 1)[1]}"
-                              for n in names],
-            "ee_position_m": [f"ee_{r}_m" for r in rows],
-            "ee_velocity_m_s": [f"ee_v{r}_m_s" for r in rows],
-            "rigid_ee_position_m": [f"rigid_ee_{r}_m" for r in rows],
-            "rigid_ee_velocity_m_s": [f"rigid_ee_v{r}_m_s" for r in rows],
-            "elastic": [f"{n}_{u}" for n, u in zip(sim.elastic_names,
-                                                   model.coordinates.units[len(names):])]}
-    dv = sim.ee_velocity - sim.rigid_ee_velocity
-    summary = {"max_ee_velocity_m_s": np.abs(sim.ee_velocity).max(axis=0).tolist(),
-               "max_velocity_deviation_m_s": np.abs(dv).max(axis=0).tolist(),
-               "peak_" + ekey: np.abs(sim.tau).max(axis=0).tolist(),
-               "peak_rigid_" + ekey: np.abs(sim.rigid_tau).max(axis=0).tolist(),
-               "max_elastic": np.abs(sim.e).max(axis=0).tolist(),
-               "rhs_evaluations": sim.evaluations}
-    inputs = {**inputs, "method": sim.method}
-    title = (f"{name}: NE-PVP motion-driven simulation to {times[-1]:.4g} s "
-             f"({model.model.ne} elastic dof, {sim.method}, initial state: {sim.initial})")
-    return SimulationResult("simulate", name, "nepvp", dict(model.options), inputs, q,
-                            summary, (), {"wall_time_s": wall}, cols, "time_s",
-                            "simulation", title)
-
-
-def _actuated_motion(model, traj, times):
-    """(q_a, qd_a, qdd_a) (nt, n_a) of the prescribed motion: a joint-space trajectory
-    directly, a task-space one through the model's rigid inverse kinematics (rates by
-    the finite differences of a cubic spline through the joint values)."""
-    smp = traj.evaluate(times)
-    if _space(traj) == "joint":
-        if smp.position.shape[1] != model.n_actuated:
-            raise InputError("--trajectory", smp.position.shape[1],
-                             f"{model.n_actuated} actuated coordinates (joint space)")
-        return smp.position, smp.velocity, smp.acceleration
-    require(model, "inverse_kinematics", what="a task-space trajectory")
-    from scipy.interpolate import CubicSpline
-    qa = np.array([model.inverse_kinematics(p) for p in smp.position])
-    sp = CubicSpline(times, qa, axis=0)
-    return qa, sp(times, 1), sp(times, 2)
-
-
-def _motion_result(model, name, inputs, times, qa, tau, rtau, pose, rpose, elastic,
-                   summary_extra, method, initial, t0w, warnings=()):
-    """The result of a motion-driven run (one layout for every engine): actuated
-    coordinates, efforts flexible and rigid, end-effector position flexible and rigid,
-    elastic coordinates."""
-    ne = model.n_elastic
-    ekey, _ = _effort_key(model)
-    tau, rtau = np.asarray(tau), np.asarray(rtau)
-    X = np.asarray(elastic).reshape(len(times), ne)
-    (pos, ang), (rpos, rang) = _ee_split(model, pose), _ee_split(model, rpose)
-    q = {"time_s": times, "actuated": qa, ekey: tau, "rigid_" + ekey: rtau,
-         "ee_position_m": pos, "rigid_ee_position_m": rpos,
-         "elastic": X, "elastic_names": list(model.coordinates.elastic)}
-    if ang is not None:
-        q["ee_angle_rad"], q["rigid_ee_angle_rad"] = ang, rang
-    names = list(model.coordinates.actuated)
-    units = model.coordinates.units[:len(names)]
+def motion_result(model, resp, name: str, inputs: dict, initial: str,
+                  wall: float) -> "SimulationResult":
+    """The result of a motion-driven run (one layout whatever the formulation, schema
+    2): ``time_s``, ``actuated``, the efforts (``torque_nm``, ``force_n`` or
+    ``effort_si`` by the actuators' units) and the rigid model's (``rigid_`` + key),
+    ``ee_position_m`` and ``rigid_ee_position_m`` (n_t, 3), ``ee_angle_rad`` and
+    ``rigid_ee_angle_rad`` for a planar pose, ``elastic`` with ``elastic_names``, then
+    the engine's own quantities (:attr:`~elastodyn.model.MotionResponse.extra`)."""
+    c = model.coordinates
+    na = c.n_actuated
+    ekey, _ = effort_key(c.units[:na])
+    names, units = list(c.actuated), c.units[:na]
+    q = {"time_s": resp.time, "actuated": resp.actuated, ekey: resp.efforts,
+         "rigid_" + ekey: resp.rigid_efforts, "ee_position_m": resp.ee_position,
+         "rigid_ee_position_m": resp.rigid_ee_position}
     cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
             ekey: [f"{n}_{ekey}" for n in names],
-            "rigid_" + ekey: [f"rigid_{n}_{ekey}" for n in names],
-            "ee_position_m": [f"ee_{c}_m" for c in "xyz"],
-            "rigid_ee_position_m": [f"rigid_ee_{c}_m" for c in "xyz"],
-            "elastic": [f"{n}_{u}" for n, u in zip(model.coordinates.elastic,
-                                                   model.coordinates.units[len(names):])]}
-    dev = np.linalg.norm(q["ee_position_m"] - q["rigid_ee_position_m"], axis=1)
-    summary = {"peak_" + ekey: np.abs(tau).max(axis=0).tolist(),
-               "peak_rigid_" + ekey: np.abs(rtau).max(axis=0).tolist(),
+            "rigid_" + ekey: [f"{n}_rigid_{ekey}" for n in names],
+            "ee_position_m": [f"ee_{x}_m" for x in "xyz"],
+            "rigid_ee_position_m": [f"rigid_ee_{x}_m" for x in "xyz"]}
+    if resp.ee_angle is not None:
+        q["ee_angle_rad"], q["rigid_ee_angle_rad"] = resp.ee_angle, resp.rigid_ee_angle
+    q["elastic"] = resp.elastic
+    q["elastic_names"] = list(c.elastic)
+    cols["elastic"] = [f"{n}_{u}" for n, u in zip(c.elastic, c.units[na:])]
+    for k, v in resp.extra.items():
+        q[k] = v
+        if k in resp.columns:
+            cols[k] = list(resp.columns[k])
+    dev = np.linalg.norm(resp.ee_position - resp.rigid_ee_position, axis=1)
+    summary = {"peak_" + ekey: np.abs(resp.efforts).max(axis=0).tolist(),
+               "peak_rigid_" + ekey: np.abs(resp.rigid_efforts).max(axis=0).tolist(),
                "max_ee_deviation_m": float(dev.max()),
-               "max_elastic": np.abs(X).max(axis=0).tolist(), **summary_extra}
-    inputs = {**inputs, "method": method}
-    title = (f"{name}: motion-driven simulation to {times[-1]:.4g} s ({model.formulation}, "
-             f"{ne} elastic dof, {method}, initial state: {initial})")
+               "max_ee_deviation_xyz_m": np.abs(resp.ee_position - resp.rigid_ee_position
+                                                ).max(axis=0).tolist(),
+               "final_ee_deviation_m": (resp.ee_position[-1]
+                                        - resp.rigid_ee_position[-1]).tolist(),
+               "max_elastic": (np.abs(resp.elastic).max(axis=0).tolist()
+                               if resp.elastic.size else []),
+               "dof": int(c.n_elastic), **resp.summary}
+    inputs = {**inputs, "method": resp.method}
+    T = float(resp.time[-1] - resp.time[0])
+    title = f"{name}: motion-driven simulation, {T:.4g} s ({resp.description})"
     return SimulationResult("simulate", name, model.formulation, dict(model.options),
-                            inputs, q, summary, tuple(warnings),
-                            {"wall_time_s": _time.perf_counter() - t0w}, cols, "time_s",
-                            "simulation", title)
-
-
-def _motion_fn(traj, times, qa):
-    """t -> (q_a, q_a_dot, q_a_ddot) of the prescribed motion: a joint-space trajectory
-    itself, a task-space one through a cubic spline of its joint values qa at times."""
-    if _space(traj) == "joint":
-        def motion(t):
-            s = traj.evaluate(np.array([t]))
-            return s.position[0], s.velocity[0], s.acceleration[0]
-        return motion
-    from scipy.interpolate import CubicSpline
-    sp = CubicSpline(times, qa, axis=0)
-    return lambda t: (sp(t), sp(t, 1), sp(t, 2))
-
-
-def _ee_split(model, poses):
-    """(positions (n_t, 3) [m], orientations (n_t,) [rad] or None) of end-effector poses:
-    a planar pose (x, y, theta) (``model.pose_names``) gives (x, y, 0) and theta, a
-    planar position (x, y) gives (x, y, 0)."""
-    P = np.asarray(poses, dtype=float)
-    P = P.reshape(len(P), -1)
-    if tuple(getattr(model, "pose_names", ())) == ("x", "y", "theta"):
-        return np.column_stack([P[:, :2], np.zeros(len(P))]), P[:, 2].copy()
-    if P.shape[1] < 3:
-        P = np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
-    return P[:, :3], None
-
-
-def _along(model, st, times, qa, qda, qdda, E, Ed, progress=None):
-    """Efforts (n_t, n_a) from the contract's inverse dynamics (the elastic accelerations
-    solved for), end-effector positions, and the rigid efforts and positions at the same
-    actuated motion (elastic coordinates zero), at every sample of a motion-driven run
-    with elastic coordinates E and rates Ed (n_t, n_e)."""
-    ne, na = model.n_elastic, model.n_actuated
-    tau, rtau, pose, rpose = [], [], [], []
-    for k in range(len(times)):
-        st = model.at(st, q=np.concatenate([qa[k], E[k]]), v=np.concatenate([qda[k], Ed[k]]),
-                      a=np.concatenate([qdda[k], np.zeros(ne)]))
-        tau.append(model.inverse_dynamics(st).tau)
-        pose.append(st.pose if st.pose is not None else np.zeros(3))
-        rs = model.at(st, q=np.concatenate([qa[k], np.zeros(ne)]),
-                      v=np.concatenate([qda[k], np.zeros(ne)]))
-        M, c = model.mass_matrix(rs), model.bias(rs)
-        rtau.append(M[:na, :na] @ qdda[k] + c[:na])
-        rpose.append(rs.pose if rs.pose is not None else np.zeros(3))
-        if progress is not None:
-            progress(k + 1, len(times))
-    return tau, rtau, pose, rpose
-
-
-def _ffrf_motion(model, traj, times, step, initial, method, name, inputs, progress):
-    """The FFRF engine along a prescribed actuated motion: generalized-alpha on the
-    partitioned equations (:meth:`~elastodyn.formulations.ffrf_contract.FFRFContract.
-    run_motion`), the step at most the output step; efforts and rigid counterpart as
-    the other engines (:func:`_along`)."""
-    t0w = _time.perf_counter()
-    qa, qda, qdda = _actuated_motion(model, traj, times)
-    motion = _motion_fn(traj, times, qa)
-    ne = model.n_elastic
-    st0 = model.state(actuated=qa[0], rates=qda[0])
-    e0 = model.static_deflection(st0).elastic if initial == "static" and ne else None
-    from ..formulations.ffrf.solve import default_step
-    bar = None if progress is None else (lambda t, T: progress(t - times[0], T - times[0]))
-    q_start = model.system.close(model.tree.q_home, model.tree.from_joint(qa[0]),
-                                 None if e0 is None else e0)
-    warn = model.stability_warning(q_start)
-    h = min(default_step(model.system, q_start), step)
-    try:
-        run = model.run_motion(motion, times, elastic=e0, step=h, progress=bar)
-    except ModelError as exc:
-        raise ModelError(f"{exc}; {warn}" if warn else str(exc)) from None
-    if run.singular_time is not None:
-        raise ModelError(run.message)
-    el = model.system.el_index
-    tau, rtau, pose, rpose = _along(model, st0, times, qa, qda, qdda, run.q[:, el],
-                                    run.qd[:, el])
-    return _motion_result(model, name, inputs, times, qa, tau, rtau, pose, rpose,
-                          run.q[:, el], {"integrator_step_s": float(run.step)},
-                          "generalized-alpha", initial, t0w, [warn] if warn else [])
-
-
-_SCIPY = {"dop853": "DOP853", "radau": "Radau"}     # --method -> solve_ivp's name
-
-
-def _generic_motion(model, traj, times, initial, method, name, inputs, progress):
-    """Integrate (e, e_d) with e_dd from the contract's inverse dynamics along the
-    prescribed actuated motion (scipy solve_ivp; DOP853 rtol 1e-9 by default)."""
-    if method not in ("dop853", "radau"):
-        raise InputError("--method", method, "dop853 or radau")
-    t0w = _time.perf_counter()
-    qa, qda, qdda = _actuated_motion(model, traj, times)
-    motion = _motion_fn(traj, times, qa)
-    ne = model.n_elastic
-    st0 = model.state(actuated=qa[0], rates=qda[0])
-    if initial == "static" and ne:
-        st0 = model.static_deflection(st0)
-    guess = {"st": st0}
-    count = [0]
-
-    def rhs(t, x):
-        count[0] += 1
-        a, ad, add = motion(t)
-        st = model.at(guess["st"], q=np.concatenate([a, x[:ne]]),
-                      v=np.concatenate([ad, x[ne:]]),
-                      a=np.concatenate([add, np.zeros(ne)]))
-        guess["st"] = st
-        return np.concatenate([x[ne:], model.inverse_dynamics(st).elastic_accelerations])
-
-    x0 = np.concatenate([st0.elastic, st0.elastic_rates])
-    sol = bounded_solve_ivp(rhs, (times[0], times[-1]), x0, method=_SCIPY[method],
-                            t_eval=times, rtol=1e-9, atol=1e-13, what="simulation")
-    if not sol.success:
-        raise ModelError(f"simulation failed: {sol.message}")
-    X = sol.y.T
-    tau, rtau, pose, rpose = _along(model, st0, times, qa, qda, qdda, X[:, :ne], X[:, ne:],
-                                    progress)
-    return _motion_result(model, name, inputs, times, qa, tau, rtau, pose, rpose,
-                          X[:, :ne], {"rhs_evaluations": count[0]}, method, initial, t0w)
+                            inputs, q, summary, tuple(resp.warnings),
+                            {"wall_time_s": wall}, cols, "time_s", "simulation", title)
 
 
 # ====================================================================== force-driven
@@ -922,15 +494,16 @@ def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs, progress=N
     res = simulate_tracking(plant, traj, c, duration=T, step=step, initial_offset=offset,
                             progress=progress)
     wall = _time.perf_counter() - t0
-    q = {"time_s": res.time, "position_m": res.position,
+    names = list(model.coordinates.actuated)
+    q = {"time_s": res.time, "ee_position_m": res.position,
          "reference_position_m": res.reference_position,
          "position_error_m": res.position_error, "joint_error_rad": res.joint_error,
          "torque_nm": res.torque}
-    cols = {"position_m": [f"{c_}_m" for c_ in "xyz"],
-            "reference_position_m": [f"{c_}_ref_m" for c_ in "xyz"],
-            "position_error_m": [f"e{c_}_m" for c_ in "xyz"],
-            "joint_error_rad": [f"eq{i}_rad" for i in (1, 2, 3)],
-            "torque_nm": [f"tau{i}_nm" for i in (1, 2, 3)]}
+    cols = {"ee_position_m": [f"ee_{c_}_m" for c_ in "xyz"],
+            "reference_position_m": [f"reference_{c_}_m" for c_ in "xyz"],
+            "position_error_m": [f"error_{c_}_m" for c_ in "xyz"],
+            "joint_error_rad": [f"{n}_error_rad" for n in names],
+            "torque_nm": [f"{n}_torque_nm" for n in names]}
     e = np.linalg.norm(res.position_error, axis=1)
     summary = {"max_position_error_m": float(e.max()), "final_position_error_m": float(e[-1]),
                "peak_torque_nm": np.abs(res.torque).max(axis=0).tolist()}
@@ -1015,7 +588,7 @@ def torques(model, trajectory, *, duration: float | None = None, step: float = 1
     sim = simulate_motion(model, trajectory, duration=duration, step=step, initial=initial,
                           method=method, robot=robot, inputs=inputs, progress=progress)
     ekey = next(k for k in ("torque_nm", "force_n", "effort_si") if k in sim.quantities)
-    keep = ("time_s", "position_m", "actuated", ekey, "rigid_" + ekey)
+    keep = ("time_s", "actuated", ekey, "rigid_" + ekey, "ee_position_m")
     q = {k: v for k, v in sim.quantities.items() if k in keep}
     summary = {"peak_" + ekey: np.abs(np.asarray(q[ekey])).max(axis=0).tolist(),
                "peak_rigid_" + ekey: np.abs(np.asarray(q["rigid_" + ekey])).max(axis=0).tolist()}
@@ -1027,28 +600,55 @@ def torques(model, trajectory, *, duration: float | None = None, step: float = 1
 
 
 def _rigid_torques(model, traj, duration, step, name, inputs):
-    from ..formulations.rigid_delta.simulation import inverse_dynamics_along
+    """A rigid model's efforts along a motion: its batched inverse dynamics
+    (capability ``inverse_dynamics_along``), else the contract's inverse dynamics at
+    every sample (the actuated motion from a joint-space trajectory, or a task-space one
+    through the inverse kinematics)."""
+    from ..formulations.base import actuated_motion
+    require(model, "inverse_dynamics", what="torques")
+    T = _window(traj, duration)
+    if not (step > 0 and math.isfinite(step)):
+        raise InputError("--step", step, "a finite number > 0 [s]")
+    if step > T:
+        raise InputError("--step", step, f"a step <= the window ({T:g} s)")
+    if T / step > 1e7:
+        raise InputError("--step", step, f"at most 1e7 samples over {T:g} s")
+    times = traj.t_start + step * np.arange(int(math.floor(T / step * (1 + 1e-12))) + 1)
     t0 = _time.perf_counter()
-    prof = inverse_dynamics_along(model.model, traj, duration=duration, step=step)
+    if "inverse_dynamics_along" in model.capabilities:
+        resp = model.inverse_dynamics_along(traj, times)
+    else:
+        qa, qda, qdda = actuated_motion(model, traj, times)
+        tau, pose = [], []
+        for k in range(len(times)):
+            st = model.state(actuated=qa[k], rates=qda[k], accelerations=qdda[k])
+            tau.append(model.inverse_dynamics(st).tau)
+            p = np.zeros(3)
+            if st.pose is not None:
+                p[:min(3, len(st.pose))] = np.asarray(st.pose, float)[:3]
+            pose.append(p)
+        tau, pose = np.array(tau), np.array(pose)
+        resp = MotionResponse(times, qa, tau, tau, pose, pose, np.zeros((len(times), 0)),
+                              method="inverse dynamics", description=model.formulation)
     wall = _time.perf_counter() - t0
-    q = {"time_s": prof.time, "position_m": prof.position, "joint_angle_rad": prof.joint_angle,
-         "torque_nm": prof.torque}
-    cols = {"position_m": ["x_m", "y_m", "z_m"],
-            "joint_angle_rad": [f"q{i}_rad" for i in (1, 2, 3)],
-            "torque_nm": [f"tau{i}_nm" for i in (1, 2, 3)]}
-    if prof.multipliers is not None:
-        q["multipliers_n_per_m"] = prof.multipliers
-        q["lower_link_tension_n"] = prof.lower_link_tension
-        cols["multipliers_n_per_m"] = [f"lambda{i}_n_per_m" for i in (1, 2, 3)]
-        cols["lower_link_tension_n"] = [f"tension{i}_n" for i in (1, 2, 3)]
-    summary = {"peak_torque_nm": np.abs(prof.torque).max(axis=0).tolist()}
+    c = model.coordinates
+    na = c.n_actuated
+    ekey, _ = effort_key(c.units[:na])
+    q = {"time_s": resp.time, "actuated": resp.actuated, ekey: resp.efforts,
+         "ee_position_m": resp.ee_position}
+    cols = {"actuated": [f"{n}_{u}" for n, u in zip(c.actuated, c.units[:na])],
+            ekey: [f"{n}_{ekey}" for n in c.actuated],
+            "ee_position_m": [f"ee_{x}_m" for x in "xyz"]}
+    for k, v in resp.extra.items():
+        q[k] = v
+        if k in resp.columns:
+            cols[k] = list(resp.columns[k])
+    summary = {"peak_" + ekey: np.abs(resp.efforts).max(axis=0).tolist(), **resp.summary}
     if traj.period is not None:
         summary["period_s"] = float(traj.period)
-    if prof.lower_link_tension is not None:
-        summary["lower_link_tension_range_n"] = [float(prof.lower_link_tension.min()),
-                                                 float(prof.lower_link_tension.max())]
-    inputs = {**inputs, "duration_s": float(prof.time[-1] - prof.time[0]), "step_s": step}
-    title = (f"{name}: inverse dynamics, {len(prof.time)} samples over "
-             f"{prof.time[-1] - prof.time[0]:.4g} s ({model.formulation})")
-    return TorquesResult("torques", name, model.formulation, {}, inputs, q, summary, (),
-                         {"wall_time_s": wall}, cols, "time_s", "torques", title)
+    inputs = {**inputs, "duration_s": float(times[-1] - times[0]), "step_s": step}
+    title = (f"{name}: inverse dynamics, {len(times)} samples over "
+             f"{times[-1] - times[0]:.4g} s ({model.formulation})")
+    return TorquesResult("torques", name, model.formulation, dict(model.options), inputs, q,
+                         summary, tuple(resp.warnings), {"wall_time_s": wall}, cols,
+                         "time_s", "torques", title)

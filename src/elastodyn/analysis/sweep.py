@@ -69,7 +69,7 @@ def parse_range(item: str):
 
 def peak_deviation(result) -> float:
     """Largest distance [m] between the end-effector and the rigid robot's in a
-    simulation result (KED: the norm of the platform's position variation)."""
+    simulation result."""
     s = result.summary
     if "max_ee_deviation_m" in s:
         return float(s["max_ee_deviation_m"])
@@ -77,8 +77,6 @@ def peak_deviation(result) -> float:
     if "ee_position_m" in q and "rigid_ee_position_m" in q:
         d = np.asarray(q["ee_position_m"]) - np.asarray(q["rigid_ee_position_m"])
         return float(np.linalg.norm(d, axis=1).max())
-    if "position_variation_m" in q:
-        return float(np.linalg.norm(np.asarray(q["position_variation_m"]), axis=1).max())
     raise InputError("--output", "peak-deviation", "frequencies or deflection (this "
                      "simulation reports no end-effector position)")
 

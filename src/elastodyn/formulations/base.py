@@ -26,9 +26,17 @@ import numpy as np
 
 from .._validate import real_array
 from ..exceptions import InputError, ModelError
-from ..model import Coordinates, Efforts, Linearization, State, require
+from ..model import (Coordinates, Efforts, Linearization, MotionResponse, State,
+                     require)
 
-__all__ = ["NonlinearModel", "FD_STEP"]
+__all__ = ["NonlinearModel", "FD_STEP", "actuated_motion", "motion_function",
+           "efforts_along", "motion_response", "GENERIC_METHODS", "INITIAL_STATES"]
+
+INITIAL_STATES = ("static", "zero")
+"""Elastic states a motion-driven run can start from."""
+
+GENERIC_METHODS = {"dop853": "DOP853", "radau": "Radau"}
+"""--method of the generic motion-driven engine -> solve_ivp's name."""
 
 FD_STEP = 1e-6
 """Central finite-difference step [m or rad] (module docstring)."""
@@ -52,6 +60,8 @@ class NonlinearModel:
     coordinates: Coordinates
     capabilities = NONLINEAR_CAPABILITIES
     default_preload = False
+    pose_names: tuple = ("x", "y", "z")
+    """Names of the end-effector pose's coordinates (a planar pose: x, y, theta)."""
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -102,6 +112,20 @@ class NonlinearModel:
                          v=state.v if v is None else real_array(v),   # in a complex
                          a=state.a if a is None else real_array(a))   # step
         return self._complete(st)
+
+    # ------------------------------------------------------------------ motion
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None) -> MotionResponse:
+        """The elastic response to a prescribed actuated motion
+        (:class:`~elastodyn.model.SimulatesMotion`) by the generic engine
+        (:func:`generic_motion`), which takes no step bound."""
+        if integrator_step is not None:
+            raise InputError("--integrator-step", integrator_step,
+                             f"only for an engine with a step bound ({self.formulation}'s "
+                             "engine for this motion has none)")
+        return generic_motion(self, trajectory, times, initial=initial, method=method,
+                              progress=progress)
 
     # ------------------------------------------------------------------ dynamics
     def mass_matrix(self, state: State) -> np.ndarray:  # pragma: no cover - abstract
@@ -256,3 +280,121 @@ class NonlinearModel:
             st = self.at(st, q=q)
         raise ModelError(f"static deflection did not converge in {max_iter} Newton steps "
                          f"(residual {np.abs(r).max():.3g}); buckled or diverging?")
+
+
+# ------------------------------------------------------------------ motion-driven runs
+def actuated_motion(model, traj, times):
+    """(q_a, qd_a, qdd_a) (nt, n_a) of a prescribed motion: a joint-space trajectory
+    directly, a task-space one through the model's inverse kinematics (rates by the
+    derivatives of a cubic spline through the joint values)."""
+    smp = traj.evaluate(times)
+    if traj.space == "joint":
+        if smp.position.shape[1] != model.n_actuated:
+            raise InputError("--trajectory", smp.position.shape[1],
+                             f"{model.n_actuated} actuated coordinates (joint space)")
+        return smp.position, smp.velocity, smp.acceleration
+    require(model, "inverse_kinematics", what="a task-space trajectory")
+    from scipy.interpolate import CubicSpline
+    qa = np.array([model.inverse_kinematics(p) for p in smp.position])
+    sp = CubicSpline(times, qa, axis=0)
+    return qa, sp(times, 1), sp(times, 2)
+
+
+def motion_function(traj, times, qa):
+    """t -> (q_a, q_a_dot, q_a_ddot) of the prescribed motion: a joint-space trajectory
+    itself, a task-space one through a cubic spline of its joint values qa at times."""
+    if traj.space == "joint":
+        def motion(t):
+            s = traj.evaluate(np.array([t]))
+            return s.position[0], s.velocity[0], s.acceleration[0]
+        return motion
+    from scipy.interpolate import CubicSpline
+    sp = CubicSpline(times, qa, axis=0)
+    return lambda t: (sp(t), sp(t, 1), sp(t, 2))
+
+
+def _ee_split(model, poses):
+    """(positions (n_t, 3) [m], orientations (n_t,) [rad] or None) of end-effector poses:
+    a planar pose (x, y, theta) gives (x, y, 0) and theta, a planar position (x, y)
+    gives (x, y, 0)."""
+    P = np.asarray(poses, dtype=float)
+    P = P.reshape(len(P), -1)
+    if tuple(model.pose_names) == ("x", "y", "theta"):
+        return np.column_stack([P[:, :2], np.zeros(len(P))]), P[:, 2].copy()
+    if P.shape[1] < 3:
+        P = np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])
+    return P[:, :3], None
+
+
+def efforts_along(model, st, times, qa, qda, qdda, E, Ed, progress=None):
+    """Efforts (n_t, n_a) from the contract's inverse dynamics (the elastic accelerations
+    solved for), end-effector positions, and the rigid efforts and positions at the same
+    actuated motion (elastic coordinates zero), at every sample of a motion-driven run
+    with elastic coordinates E and rates Ed (n_t, n_e)."""
+    ne, na = model.n_elastic, model.n_actuated
+    tau, rtau, pose, rpose = [], [], [], []
+    for k in range(len(times)):
+        st = model.at(st, q=np.concatenate([qa[k], E[k]]), v=np.concatenate([qda[k], Ed[k]]),
+                      a=np.concatenate([qdda[k], np.zeros(ne)]))
+        tau.append(model.inverse_dynamics(st).tau)
+        pose.append(st.pose if st.pose is not None else np.zeros(3))
+        rs = model.at(st, q=np.concatenate([qa[k], np.zeros(ne)]),
+                      v=np.concatenate([qda[k], np.zeros(ne)]))
+        M, c = model.mass_matrix(rs), model.bias(rs)
+        rtau.append(M[:na, :na] @ qdda[k] + c[:na])
+        rpose.append(rs.pose if rs.pose is not None else np.zeros(3))
+        if progress is not None:
+            progress(k + 1, len(times))
+    return tau, rtau, pose, rpose
+
+
+def motion_response(model, times, qa, tau, rtau, pose, rpose, elastic, *, method: str,
+                    summary=None, warnings=(), description: str = "") -> MotionResponse:
+    """A :class:`~elastodyn.model.MotionResponse` from the samples of a run."""
+    (pos, ang), (rpos, rang) = _ee_split(model, pose), _ee_split(model, rpose)
+    X = np.asarray(elastic, dtype=float).reshape(len(times), model.n_elastic)
+    return MotionResponse(np.asarray(times, dtype=float), np.asarray(qa, dtype=float),
+                          np.asarray(tau, dtype=float), np.asarray(rtau, dtype=float),
+                          pos, rpos, X, ang, rang, summary=dict(summary or {}),
+                          warnings=tuple(warnings), method=method,
+                          description=description or
+                          f"{model.formulation}, {model.n_elastic} elastic dof, {method}")
+
+
+def generic_motion(model, traj, times, *, initial: str = "static",
+                   method: str | None = None, progress=None) -> MotionResponse:
+    """The generic motion-driven engine of every model with inverse dynamics: integrate
+    (e, e_d) with e_dd from the contract's inverse dynamics along the prescribed
+    actuated motion (solve_ivp, DOP853 by default, rtol 1e-9, atol 1e-13)."""
+    from ..integrators.bounded import bounded_solve_ivp
+    method = method or "dop853"
+    if method not in GENERIC_METHODS:
+        raise InputError("--method", method, " or ".join(GENERIC_METHODS))
+    qa, qda, qdda = actuated_motion(model, traj, times)
+    motion = motion_function(traj, times, qa)
+    ne = model.n_elastic
+    st0 = model.state(actuated=qa[0], rates=qda[0])
+    if initial == "static" and ne:
+        st0 = model.static_deflection(st0)
+    guess = {"st": st0}
+    count = [0]
+
+    def rhs(t, x):
+        count[0] += 1
+        a, ad, add = motion(t)
+        st = model.at(guess["st"], q=np.concatenate([a, x[:ne]]),
+                      v=np.concatenate([ad, x[ne:]]),
+                      a=np.concatenate([add, np.zeros(ne)]))
+        guess["st"] = st
+        return np.concatenate([x[ne:], model.inverse_dynamics(st).elastic_accelerations])
+
+    x0 = np.concatenate([st0.elastic, st0.elastic_rates])
+    sol = bounded_solve_ivp(rhs, (times[0], times[-1]), x0, method=GENERIC_METHODS[method],
+                            t_eval=times, rtol=1e-9, atol=1e-13, what="simulation")
+    if not sol.success:
+        raise ModelError(f"simulation failed: {sol.message}")
+    X = sol.y.T
+    tau, rtau, pose, rpose = efforts_along(model, st0, times, qa, qda, qdda, X[:, :ne],
+                                           X[:, ne:], progress)
+    return motion_response(model, times, qa, tau, rtau, pose, rpose, X[:, :ne],
+                           method=method, summary={"rhs_evaluations": count[0]})

@@ -1,12 +1,14 @@
-"""Figures of the flexible-Delta (KED) simulations, laid out like Kuo 2016's, from a
-result's quantities, without pyplot. World frame Z down (stated on the figures)."""
+"""Figures of a platform robot's motion-driven run, laid out like Kuo 2016's (flexible
+Delta), from a result's quantities, without pyplot: drawn for any result that carries
+the platform's attitude variation and the links' midspan deflections. World frame Z
+down (stated on the figures)."""
 from __future__ import annotations
 
 import numpy as np
 
 from .figure import finish, new_figure, wrap_title
 
-__all__ = ["ked_figures"]
+__all__ = ["ked_figures", "platform_figures"]
 
 _AXES = ("X", "Y", "Z")
 _AXES_DOWN = ("X", "Y", "Z, down")
@@ -19,6 +21,11 @@ def _three(ax, t, y, labels, ylabel):
 
 
 def ked_figures(q: dict, title: str = "") -> dict:
+    """The figures of :func:`platform_figures` (name kept for scripts)."""
+    return platform_figures(q, title)
+
+
+def platform_figures(q: dict, title: str = "") -> dict:
     """torques (Kuo Figs. 5, 14), position_variation (6, 15), attitude_variation (7, 16),
     midspan (8-11: axial, torsion, y and z transverse displacements of every link at half
     length) and, for a path with a start and an end, trajectory (12) and path (13).
@@ -29,17 +36,18 @@ def ked_figures(q: dict, title: str = "") -> dict:
     out = {}
     fig, axes = new_figure(1, height=3.4)
     tau, rig = np.asarray(q["torque_nm"]), np.asarray(q["rigid_torque_nm"])
+    ee, ree = np.asarray(q["ee_position_m"]), np.asarray(q["rigid_ee_position_m"])
     _three(axes[0], t, tau, [f"actuator {i + 1}" for i in range(3)], "torque [N m]")
     for i in range(3):
         axes[0].plot(t, rig[:, i], "k:", lw=0.8, label="rigid links" if i == 0 else None)
-    axes[0].set_title(head + "actuator torques (KED)", fontsize=9)
+    axes[0].set_title(head + "actuator torques", fontsize=9)
     out["torques"] = finish(fig, axes, xlabel="time [s]")
     for name, y, labels, ylabel, what in (
-            ("position_variation", np.asarray(q["position_variation_m"]) * 1e3,
+            ("position_variation", (ee - ree) * 1e3,
              [f"delta_{i + 1} ({a})" for i, a in enumerate(_AXES_DOWN)],
              "position variation [mm]\n(world frame, Z down)",
              "end-effector position variations (world frame, Z down)"),
-            ("attitude_variation", np.asarray(q["attitude_variation_deg"]),
+            ("attitude_variation", np.asarray(q["ee_attitude_deg"]),
              [f"delta_{i + 4} (about {a})" for i, a in enumerate(_AXES)],
              "attitude variation [deg]",
              "end-effector attitude variations (about the world axes, Z down)")):
@@ -62,7 +70,7 @@ def ked_figures(q: dict, title: str = "") -> dict:
     axes[0].set_title(head + "link displacements at half length (link frames)", fontsize=9)
     out["midspan"] = finish(fig, axes, xlabel="time [s]")
     if "reference_velocity_m_s" in q:
-        p = np.asarray(q["position_m"])
+        p = ree
         fig, axes = new_figure(3, height=2.3)
         for ax, y, lab in zip(axes, (p, np.asarray(q["reference_velocity_m_s"]),
                                      np.asarray(q["reference_acceleration_m_s2"])),

@@ -25,7 +25,7 @@ import numpy as np
 import scipy.linalg
 
 from ...description.tree import TreeRobot
-from ...exceptions import InputError
+from ...exceptions import InputError, ModelError
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
 from .multibody import Marker, scaled_body
@@ -234,6 +234,52 @@ class FFRFContract(NonlinearModel):
         qd0 = self.system.velocity_map(q0) @ np.concatenate([sd0, np.zeros(ne)])
         return integrate(self.system, q0, qd0, t_eval, motion=sys_motion, step=step,
                          rho_inf=rho_inf, progress=progress)
+
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None):
+        """The elastic response to a prescribed actuated motion
+        (:class:`~elastodyn.model.SimulatesMotion`): ``generalized-alpha`` (default) on
+        the partitioned equations (:meth:`run_motion`), its step at most the output step
+        and at most ``integrator_step``; efforts and the rigid counterpart from the
+        contract's inverse dynamics; ``dop853`` or ``radau``: the generic engine."""
+        from ..base import actuated_motion, efforts_along, motion_function, motion_response
+        from .solve import default_step
+        if method not in (None, "generalized-alpha"):
+            return super().simulate_motion(trajectory, times, initial=initial,
+                                           method=method, integrator_step=integrator_step,
+                                           progress=progress)
+        if integrator_step is not None and not (np.isfinite(integrator_step) and
+                                                integrator_step > 0):
+            raise InputError("--integrator-step", integrator_step, "a finite step > 0 [s]")
+        qa, qda, qdda = actuated_motion(self, trajectory, times)
+        motion = motion_function(trajectory, times, qa)
+        ne = self.n_elastic
+        st0 = self.state(actuated=qa[0], rates=qda[0])
+        e0 = self.static_deflection(st0).elastic if initial == "static" and ne else None
+        bar = None if progress is None else (
+            lambda t, T: progress(min(len(times), int(len(times) * (t - times[0])
+                                                      / max(T - times[0], 1e-300))),
+                                  len(times)))
+        q_start = self.system.close(self.tree.q_home, self.tree.from_joint(qa[0]),
+                                    None if e0 is None else e0)
+        warn = self.stability_warning(q_start)
+        step = float(times[1] - times[0]) if len(times) > 1 else np.inf
+        h = min(default_step(self.system, q_start), step,
+                np.inf if integrator_step is None else float(integrator_step))
+        try:
+            run = self.run_motion(motion, times, elastic=e0, step=h, progress=bar)
+        except ModelError as exc:
+            raise ModelError(f"{exc}; {warn}" if warn else str(exc)) from None
+        if run.singular_time is not None:
+            raise ModelError(run.message)
+        el = self.system.el_index
+        tau, rtau, pose, rpose = efforts_along(self, st0, times, qa, qda, qdda, run.q[:, el],
+                                               run.qd[:, el])
+        return motion_response(self, times, qa, tau, rtau, pose, rpose, run.q[:, el],
+                               method="generalized-alpha",
+                               summary={"integrator_step_s": float(run.step)},
+                               warnings=[warn] if warn else [])
 
     def tangent_stability(self, q, s=None) -> tuple[float, float]:
         """(lowest eigenvalue of the tangent stiffness, lowest of the linear elastic

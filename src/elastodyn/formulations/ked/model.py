@@ -180,6 +180,22 @@ class KEDContract:
         q[3:] = e
         return st.with_(q=q)
 
+    # ------------------------------------------------------------------ motion
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None):
+        """The KED run along a platform path or the actuated angles
+        (:class:`~elastodyn.model.SimulatesMotion`; Kuo 2016 section 5.3): Newmark
+        (default; its step is the output step, checked against the modes the motion
+        excites) or Radau. KED's Newmark step is the output step: no separate step
+        bound."""
+        if integrator_step is not None:
+            raise InputError("--integrator-step", integrator_step, "not for KED (its "
+                             "Newmark step is --step)")
+        from .simulation import motion_response
+        return motion_response(self, trajectory, times, initial=initial, method=method,
+                               progress=progress)
+
     def elastic_stiffness(self) -> np.ndarray:
         """The elastic stiffness K_el = sum S^T K_e S at the home pose is
         configuration-dependent for KED; use :meth:`linearize`."""

@@ -85,7 +85,9 @@ __all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
            "convergence", "simulate_ked", "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
            "KEDValidityWarning", "INITIAL_CONDITIONS", "interpolated_end_forces",
            "rigid_torques", "model_error_estimate", "MODEL_ERROR_LIMIT", "ReferenceTrack",
-           "REFERENCE_SPACING"]
+           "REFERENCE_SPACING", "excitation_ratios", "check_newmark_step", "task_path",
+           "NEWMARK_STEPS_PER_PERIOD", "NEWMARK_MODES", "EXCITED_RATIO", "COMPONENT_FLOOR",
+           "motion_response"]
 
 MODEL_ERROR_LIMIT = 0.05
 """Estimated model error (relative to the peak platform deviation) above which a
@@ -810,3 +812,224 @@ def _outputs(model, batch, time, position, Q, V, A, QS, initial, method) -> KEDS
                          max_rotation_rad=max_rot, validity_warning=warn, initial=initial,
                          method=method, dof=model.dof, labels=model.labels,
                          model_error=err, reference=model.reference)
+
+
+# ====================================================================== motion-driven runs
+def task_path(model, traj, T, step):
+    """A joint-space trajectory of a Delta as the platform path KED needs: at every
+    sample (the output step, which is KED's Newmark step) the platform position,
+    velocity and acceleration of the rigid motion (forward kinematics and the Jacobian
+    and its derivative, ``model.state``), joined by quintic Hermite pieces (exact at the
+    samples)."""
+    from ...trajectories.table import TableTrajectory
+    n = int(round(T / step))
+    times = traj.t_start + step * np.arange(n + 1)
+    smp = traj.evaluate(times)
+    if smp.position.shape[1] != model.n_actuated:
+        raise InputError("--trajectory", smp.position.shape[1],
+                         f"{model.n_actuated} actuated coordinates (joint space)")
+    X, Xd, Xdd = [], [], []
+    for q, qd, qdd in zip(smp.position, smp.velocity, smp.acceleration):
+        d = model.state(actuated=q, rates=qd, accelerations=qdd).detail
+        X.append(d["X"])
+        Xd.append(d["Xd"])
+        Xdd.append(d["Xdd"])
+    return TableTrajectory(times, np.array(X), np.array(Xd), np.array(Xdd), space="task")
+
+
+NEWMARK_STEPS_PER_PERIOD = 8
+"""Fewest Newmark steps per period of each of the modes that matter (below). KED
+integrates with the average-acceleration Newmark rule (gamma = 1/2, beta = 1/4):
+unconditionally stable and without amplitude decay, its only error on a mode of period T
+is the period elongation dT/T = (omega h)^2 / 12 = pi^2 / (3 N^2) for N = T / h steps
+per period (Hughes, The Finite Element Method, 2000, sec. 9.3); N = 8 keeps it at
+5 %. Measured on delta-kuo2016's circle (1 s; peak attitude variations against the 1 ms
+run): within 0.1 % and 8 % at 5 ms, 3 % at 10 ms, 1.5x at 20 ms, 25x at 50 ms."""
+
+NEWMARK_MODES = 6
+"""The candidate modes: the lowest six elastic modes at the start of the motion, the
+platform's six motions on the elastic legs (three translations, three rotations: the
+position and attitude variations the results report; on Kuo's Delta 3.3 to 10.1 Hz,
+then a gap to 17.7 Hz). Stiffer modes respond nearly quasi-statically, and Newmark's
+static limit is exact."""
+
+EXCITED_RATIO = 0.02
+"""A candidate mode matters when the motion excites it: its dynamic (vibration) part
+may reach this fraction of the quasi-static response to the motion's loads
+(:func:`excitation_ratios`). The dynamic part of an unresolved mode is mistimed but
+bounded (the rule is unconditionally stable), so its error stays below twice this
+fraction of the quasi-static response to the load component that excites it: 4 %, the
+order of the 5 % period error accepted for a resolved mode."""
+
+COMPONENT_FLOOR = 0.01
+"""Load components are measured each against its own peak, but not against less than
+this fraction of the largest load (:func:`excitation_ratios`): an abrupt component of
+1 % of the load still counts as fully abrupt, one of 0.1 % as a tenth."""
+
+
+def excitation_ratios(traj, t0: float, T: float, omega, length: float) -> np.ndarray:
+    """How much a motion excites modes of circular frequencies ``omega`` [rad/s].
+
+    For a mode driven by a load f(t) from its static state at t0 (x'' + w^2 x = f,
+    x(t0) = 0 before the motion's loads), the response is the quasi-static part
+    f/w^2 - f''/w^4 + ... plus a free vibration whose amplitude is, to O(f''/w^2)::
+
+        | f(t0) + int_t0^t f'(s) exp(-i w (s - t0)) ds - i exp(-i w (t - t0)) f'(t) / w | / w^2
+
+    (u = x' + i w x obeys u' = f + i w u: Duhamel's integral for u, integrated by parts
+    twice; f(t0) is the load switched on at the start, e.g. a circle entered at speed;
+    the last term removes the quasi-static rate f'/w^2 from the vibration). After the
+    motion (f' = 0) it is the residual vibration exactly. The ratio returned is its
+    largest value over the window [t0, t0 + T] (and the residual of a load stopped at
+    its end), per load component k divided by that component's peak ``max |f_k|``
+    (at least :data:`COMPONENT_FLOOR` times the largest load: a small but abrupt
+    component, which a mode may see alone, is not hidden by a large smooth one), the
+    largest over the components, per mode: 0 for a load too slow to excite the mode,
+    about 1 for an abrupt one (a step of load, a circle without ramp).
+
+    The load is taken as the inertial accelerations of the motion: the end-effector
+    acceleration (3) and the centripetal terms v_j v_k / ``length`` (6; ``length`` [m]
+    the shortest link), which drive the links' elastic coordinates (Kuo 2016, eq. 43:
+    the loads of the rigid motion; gravity's share changes with the pose slowly, as
+    the motion does). Sampled at 20 points per period of the highest mode (at most
+    400,000 samples) and at least 4000 over the window; the load's rate by second-order
+    finite differences (a jump of the load becomes a spike: conservative); the running
+    integral by the trapezoid rule.
+
+    Parameters
+    ----------
+    traj : Trajectory (task space)
+    t0, T : float
+        Start [s] and length [s] (> 0) of the window.
+    omega : array_like (m,)
+        Circular frequencies [rad/s], finite and > 0.
+    length : float
+        The length [m] (> 0) dividing v_j v_k.
+
+    Returns
+    -------
+    ndarray (m,), dimensionless, >= 0.
+    """
+    omega = np.asarray(omega, dtype=float).reshape(-1)
+    if omega.size == 0:
+        return np.zeros(0)
+    if not np.all(np.isfinite(omega) & (omega > 0)):
+        raise InputError("omega", omega.tolist(), "finite circular frequencies > 0 [rad/s]")
+    n = int(min(400_000, max(4000, 20 * T * float(omega.max()) / (2 * np.pi)))) + 1
+    t = t0 + np.linspace(0.0, T, n)
+    smp = traj.evaluate(t)
+    a, v = np.asarray(smp.acceleration), np.asarray(smp.velocity)
+    iu = np.triu_indices(v.shape[1])
+    f = np.concatenate([a, (v[:, :, None] * v[:, None, :])[:, iu[0], iu[1]] / length],
+                       axis=1)
+    peak = np.max(np.abs(f), axis=0)
+    scale = float(np.max(peak))
+    if not scale > 0:
+        return np.zeros(omega.shape)
+    inv = 1.0 / np.maximum(peak, COMPONENT_FLOOR * scale)
+    from scipy.integrate import cumulative_trapezoid
+    fd = np.gradient(f, t, axis=0)
+    out = []
+    for w in omega:
+        phase = np.exp(-1j * w * (t - t0))[:, None]
+        run = cumulative_trapezoid(fd * phase, t, axis=0, initial=0)
+        free = np.abs(f[0] + run - 1j * phase * fd / w) * inv
+        # and the residual if the load stopped at the end of the window (the last
+        # sample's rate is one-sided: a rest-to-rest motion ending there has stopped)
+        last = np.abs(f[0] + run[-1]) * inv
+        out.append(max(float(free.max()), float(last.max())))
+    return np.array(out)
+
+
+def check_newmark_step(ked, traj, step: float, T: float, initial: str) -> None:
+    """InputError naming --step when the Newmark step cannot resolve the modes that
+    matter: of the lowest :data:`NEWMARK_MODES` elastic modes at the start of the
+    motion, those the motion excites (:func:`excitation_ratios` >= :data:`EXCITED_RATIO`;
+    all of them when the start is undeformed, as gravity is then switched on at once),
+    and always the lowest; :data:`NEWMARK_STEPS_PER_PERIOD` steps per period of the
+    highest of them."""
+    X0 = traj.evaluate(np.array([traj.t_start])).position[0]
+    try:
+        res = ked.modes(X0, count=min(NEWMARK_MODES + 6, ked.dof))
+    except (InputError, ModelError):
+        return              # no frequencies at the start: the simulation reports why
+    om = res.omega_rad_s[res.omega_rad_s > 0][:NEWMARK_MODES]
+    if not om.size:
+        return
+    if initial == "static":
+        g = ked.robot.geometry
+        ratios = excitation_ratios(traj, float(traj.t_start), T, om,
+                                   min(g.upper_length, g.lower_length))
+        excited = np.flatnonzero(ratios >= EXCITED_RATIO)
+        k = int(excited[-1]) if excited.size else 0
+        why = (f"mode {k + 1} of the platform's {om.size} lowest, the highest this "
+               f"motion excites")
+    else:
+        k = om.size - 1
+        why = f"the platform's {om.size} lowest elastic modes (the undeformed start " \
+              "excites them all)"
+    period = 2 * np.pi / float(om[k])
+    largest = period / NEWMARK_STEPS_PER_PERIOD
+    if step > largest:
+        raise InputError("--step", step, f"at most {largest:.3g} s for the Newmark "
+                         f"integrator ({NEWMARK_STEPS_PER_PERIOD} steps per period of "
+                         f"{why}, {1 / period:.4g} Hz at the start; a larger step "
+                         "distorts the vibration), or --method radau")
+
+
+def motion_response(contract, traj, times, *, initial: str = "static",
+                    method: str | None = None, progress=None):
+    """The KED run of a flexible Delta model (:class:`~.model.KEDContract`) along a
+    platform path (or the actuated angles, turned into the rigid platform path) as a
+    :class:`~elastodyn.model.MotionResponse`: the end-effector is the platform centre
+    (rigid path plus the variation delta_1..3); ``extra`` holds the platform's attitude
+    variation (delta_4..6, deg), the links' midspan deflections and, for a
+    non-periodic path, the reference velocity and acceleration."""
+    from ...model import MotionResponse
+    method = method or "newmark"
+    step = float(times[1] - times[0]) if len(times) > 1 else 1e-3
+    T = float(times[-1] - times[0])
+    if traj.space == "joint":
+        traj = task_path(contract, traj, T, step)
+    if traj.space != "task" or traj.dim != 3:
+        raise InputError("--trajectory", traj.space,
+                         "a platform path (3-D) or the actuated angles for KED")
+    if method not in ("newmark", "radau"):
+        raise InputError("--method", method, "newmark or radau for KED")
+    ked = contract.ked
+    if method == "newmark":
+        check_newmark_step(ked, traj, step, T, initial)
+    with warnings.catch_warnings():   # the response carries the warning
+        warnings.simplefilter("ignore", KEDValidityWarning)
+        sim = simulate_ked(ked, traj, duration=T, step=step, initial=initial,
+                           method=method, progress=progress)
+    s = sim.summary()
+    mid, mid_names = [], []
+    for i in range(3):
+        for li, link in ((0, "upper"), (1, "lower")):
+            for f, (nm, unit) in enumerate((("u", "m"), ("phi", "rad"), ("v", "m"),
+                                            ("w", "m"))):
+                mid.append(sim.midspan[:, i, li, f])
+                mid_names.append(f"{link}{i + 1}_mid_{nm}_{unit}")
+    extra = {"ee_attitude_deg": sim.attitude_variation_deg,
+             "midspan": np.column_stack(mid)}
+    cols = {"ee_attitude_deg": [f"ee_r{c}_deg" for c in "xyz"], "midspan": mid_names}
+    if traj.period is None:
+        smp = traj.evaluate(sim.time)
+        extra["reference_velocity_m_s"] = smp.velocity
+        extra["reference_acceleration_m_s2"] = smp.acceleration
+        cols["reference_velocity_m_s"] = [f"v{c}_ref_m_s" for c in "xyz"]
+        cols["reference_acceleration_m_s2"] = [f"a{c}_ref_m_s2" for c in "xyz"]
+    summary = {k: s[k] for k in ("max_attitude_variation_deg", "final_attitude_variation_deg",
+                                 "max_displacement_ratio", "max_rotation_rad", "steps")}
+    summary["validity_warning"] = sim.validity_warning
+    summary["model_error"] = sim.model_error
+    summary["reference"] = sim.reference
+    qa = np.array([contract.inverse_kinematics(p) for p in sim.position])
+    return MotionResponse(
+        sim.time, qa, sim.torque, sim.rigid_torque, sim.position + sim.position_variation,
+        sim.position.copy(), sim.delta, extra=extra, columns=cols, summary=summary,
+        warnings=(sim.validity_warning,) if sim.validity_warning else (),
+        method=sim.method,
+        description=(f"KED, {ked.n_elements} {ked.order} element(s) per link, {ked.dof} "
+                     f"dof, {sim.method}, step {step:g} s, initial state: {sim.initial}"))

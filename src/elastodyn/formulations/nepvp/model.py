@@ -258,6 +258,61 @@ class NEPVPContract(NonlinearModel):
         K[na:, na:] += J
         return K, C
 
+    # ------------------------------------------------------------------ motion
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None):
+        """The elastic response to a prescribed actuated motion
+        (:class:`~elastodyn.model.SimulatesMotion`): a joint-space motion of a model
+        without root slopes runs on the compiled engine
+        (:func:`~elastodyn.formulations.nepvp.simulation.simulate_motion`: rk4 or
+        generalized-alpha, ``auto`` by default, or dop853; ``integrator_step`` its step
+        bound), any other on the generic engine of the contract."""
+        if not (self._plain and trajectory.space == "joint"):
+            if integrator_step is not None:
+                raise InputError("--integrator-step", integrator_step,
+                                 "only for the compiled NE-PVP engine (a joint-space "
+                                 "motion of a model without root slopes)")
+            return super().simulate_motion(trajectory, times, initial=initial,
+                                           method=method, progress=progress)
+        import math
+
+        from ...model import MotionResponse
+        from .simulation import METHODS
+        from .simulation import simulate_motion as engine
+        method = method or "auto"
+        if method not in METHODS:
+            raise InputError("--method", method, " or ".join(METHODS) + " for NE-PVP")
+        if integrator_step is not None and not (math.isfinite(integrator_step) and
+                                                integrator_step > 0):
+            raise InputError("--integrator-step", integrator_step, "a finite step > 0 [s]")
+        if trajectory.dim != self.n_actuated:
+            raise InputError("--trajectory", trajectory.dim,
+                             f"{self.n_actuated} actuated coordinates")
+        step = float(times[1] - times[0]) if len(times) > 1 else 1e-3
+        sim = engine(self.model, trajectory, end=float(times[-1]), step=step,
+                     initial=initial, method=method, max_step=integrator_step)
+        where = ["xyz".index(r) for r in sim.rows]
+
+        def xyz(a):
+            out = np.zeros((len(sim.time), 3))
+            out[:, where] = a
+            return out
+        extra = {"ee_velocity_m_s": xyz(sim.ee_velocity),
+                 "rigid_ee_velocity_m_s": xyz(sim.rigid_ee_velocity)}
+        cols = {"ee_velocity_m_s": [f"ee_v{c}_m_s" for c in "xyz"],
+                "rigid_ee_velocity_m_s": [f"rigid_ee_v{c}_m_s" for c in "xyz"]}
+        dv = sim.ee_velocity - sim.rigid_ee_velocity
+        summary = {"max_ee_velocity_m_s": np.abs(sim.ee_velocity).max(axis=0).tolist(),
+                   "max_velocity_deviation_m_s": np.abs(dv).max(axis=0).tolist(),
+                   "rhs_evaluations": sim.evaluations, "ee_rows": list(sim.rows)}
+        return MotionResponse(
+            sim.time, trajectory.evaluate(sim.time).position, sim.tau, sim.rigid_tau,
+            xyz(sim.ee_position), xyz(sim.rigid_ee_position), sim.e, extra=extra,
+            columns=cols, summary=summary, method=sim.method,
+            description=(f"NE-PVP, {self.model.ne} elastic dof, {sim.method}, initial "
+                         f"state: {sim.initial}"))
+
     def program(self, problem: str = "inverse"):
         """The symbolic straight-line program of ``problem`` (model, inverse, direct,
         closure, kinematics) in the model's own coordinates (joint variables)."""

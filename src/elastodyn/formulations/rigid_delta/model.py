@@ -19,7 +19,7 @@ import numpy as np
 
 from ...description.delta import RigidDelta
 from ...exceptions import InputError
-from ...model import Coordinates, Efforts, State
+from ...model import Coordinates, Efforts, MotionResponse, State
 from ..base import NonlinearModel
 from .engine import delta_model
 
@@ -45,10 +45,36 @@ class RigidDeltaContract(NonlinearModel):
         self.options = {}
         self.coordinates = Coordinates(("q1", "q2", "q3"), ("rad",) * 3, ("actuated",) * 3)
         caps = {"state", "pose", "inverse_kinematics", "mass_matrix", "bias", "linearize",
-                "inverse_dynamics", "direct_dynamics", "energy"}
+                "inverse_dynamics", "direct_dynamics", "energy", "inverse_dynamics_along"}
         if formulation == "explicit":
             caps.add("program")
         self.capabilities = frozenset(caps)
+
+    # ------------------------------------------------------------------ motions
+    def inverse_dynamics_along(self, trajectory, times) -> MotionResponse:
+        """Torques along a platform path, batched
+        (:func:`~elastodyn.formulations.rigid_delta.simulation.inverse_dynamics_along`;
+        :class:`~elastodyn.model.InverseDynamicsAlong`); ``extra``: Kuo's multipliers
+        and the lower links' tensions for the multipliers model."""
+        from .simulation import inverse_dynamics_along
+        if trajectory.space != "task" or trajectory.dim != 3:
+            raise InputError("--trajectory", trajectory.space,
+                             "a platform path (3-D) for the rigid Delta")
+        prof = inverse_dynamics_along(self.model, trajectory, np.asarray(times, float))
+        extra, cols = {}, {}
+        if prof.multipliers is not None:
+            extra["multipliers_n_per_m"] = prof.multipliers
+            extra["lower_link_tension_n"] = prof.lower_link_tension
+            cols["multipliers_n_per_m"] = [f"lambda{i}_n_per_m" for i in (1, 2, 3)]
+            cols["lower_link_tension_n"] = [f"tension{i}_n" for i in (1, 2, 3)]
+        summary = {}
+        if prof.lower_link_tension is not None:
+            summary["lower_link_tension_range_n"] = [float(prof.lower_link_tension.min()),
+                                                     float(prof.lower_link_tension.max())]
+        return MotionResponse(prof.time, prof.joint_angle, prof.torque, prof.torque,
+                              prof.position, prof.position, np.zeros((len(prof.time), 0)),
+                              extra=extra, columns=cols, summary=summary,
+                              method="inverse dynamics", description=self.formulation)
 
     # ------------------------------------------------------------------ states
     def home_actuated(self) -> np.ndarray:
