@@ -144,7 +144,7 @@ def _check(line, notes, files, tmp_path, capsys):
     stdout, stderr = capsys.readouterr()
     if "--json" in argv:
         doc = json.loads(stdout)
-        assert doc["schema_version"] == 1 and doc["command"] == argv[0]
+        assert doc["schema_version"] == 2 and doc["command"] == argv[0]
     err = [ln for ln in stderr.strip().splitlines() if not ln.startswith("outputs written")]
     assert [ln for ln in err if ln.startswith("elastodyn: note:")] == [
         f"elastodyn: note: {n}" for n in notes]

@@ -33,7 +33,7 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
     Asadi: explicit rigid; Briot: NE-PVP; Yu: assumed modes, and NE-PVP, which models any
     arm; Rosyid: ffrf, its description's default, and NE-PVP)."""
     doc = _json(capsys, ["robots", "--json"])
-    assert doc["schema_version"] == 1 and doc["command"] == "robots"
+    assert doc["schema_version"] == 2 and doc["command"] == "robots"
     rows = {r["name"]: r for r in doc["robots"]}
     assert list(rows) == list(PRESETS)
     assert {n: r["formulations"] for n, r in rows.items()} == {

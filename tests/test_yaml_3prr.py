@@ -210,7 +210,9 @@ def test_simulate_rest_to_rest(robot_file, capsys):
     tau_ = np.clip(t / 0.3, 0.0, 1.0)
     s = 35 * tau_**4 - 84 * tau_**5 + 70 * tau_**6 - 20 * tau_**7
     np.testing.assert_allclose(doc["actuated"], s[:, None] * to, rtol=0, atol=1e-14)
-    rigid_xp = np.array(doc["rigid_ee_position_m"])
+    rigid_xp = np.array(doc["rigid_ee_position_m"])      # (n_t, 3): x y z, z = 0 here
+    assert rigid_xp.shape == (401, 3) and not np.any(rigid_xp[:, 2])
+    rigid_xp = rigid_xp[:, :2]
     np.testing.assert_allclose(rigid_xp[0], HOME[:2], rtol=0, atol=1e-10)
     np.testing.assert_allclose(rigid_xp[-1], end_pose[:2], rtol=0, atol=1e-10)
     rigid = np.array(doc["rigid_force_n"])

@@ -241,7 +241,7 @@ def build(a, spec, *, formulation=None, preload_is_model: bool = True, **extra):
     """The model of ``spec`` by --formulation (or ``formulation``) with the model options
     given on the command line; an option the formulation does not take is refused,
     naming the flags it takes."""
-    from ..formulations.registry import build_model, formulations_for, get
+    from ..formulations.registry import ALL_VERBS, build_model, formulations_for, get
     name = formulation or getattr(a, "formulation", None)
     opts = {}
     for dest in MODEL_OPTIONS:
@@ -251,6 +251,13 @@ def build(a, spec, *, formulation=None, preload_is_model: bool = True, **extra):
         opts["preload"] = False
     opts.update(extra)
     form = formulation_entry(a, spec, name)
+    verb = getattr(a, "command", None)
+    if verb in ALL_VERBS and verb not in form.verbs:
+        answering = [f for f in formulations_for(spec) if verb in get(f).verbs]
+        raise InputError("--formulation", form.name, (
+            f"one that answers {verb} for this robot: {', '.join(answering)}"
+            if answering else f"a formulation that answers {verb} (none takes this robot)")
+            + f" ({form.name} answers: {', '.join(form.verbs) or 'no verb'})")
     for dest, value in list(opts.items()):
         if dest not in form.options:
             flag = OPTION_FLAGS.get(dest, dest)

@@ -55,7 +55,9 @@ def table() -> list[dict]:
 def run(a) -> int:
     rows = table()
     if a.json:
-        print(json.dumps({"schema_version": 1, "command": "robots", "robots": rows}))
+        from ..analysis.results import SCHEMA_VERSION
+        print(json.dumps({"schema_version": SCHEMA_VERSION, "command": "robots",
+                          "robots": rows}))
         return 0
     for r in rows:
         print(f"{r['name']} ({r['family']})", file=sys.stderr)

@@ -51,7 +51,12 @@ class NonlinearModel:
     """Base class of the nonlinear formulations (module docstring).
 
     Subclasses set ``formulation``, ``robot``, ``options``, ``coordinates``,
-    ``capabilities`` and implement ``mass_matrix``, ``bias`` and ``_complete``.
+    ``capabilities`` and implement ``mass_matrix``, ``bias``, ``elastic_stiffness``
+    (the linear elastic stiffness: the papers' natural frequencies without preload and
+    the static deflection's scale) and ``_complete`` (close the loops of a state: the
+    identity for a serial robot); everything else (linearization, statics, inverse and
+    direct dynamics, the motion-driven engine) follows. tests/plugins/elastodyn_pendulum
+    is a complete example from outside the package.
     """
 
     formulation = ""

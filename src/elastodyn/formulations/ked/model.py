@@ -52,6 +52,8 @@ class KEDContract:
     """
 
     formulation = "ked"
+    pose_names = ("x", "y", "z")
+    """The platform centre's position (the end-effector pose)."""
     capabilities = frozenset({"state", "pose", "inverse_kinematics", "linearize",
                               "static_deflection", "simulate_motion"})
 
@@ -106,8 +108,9 @@ class KEDContract:
               t: float = 0.0) -> State:
         """A sample of a rigid motion (pose or actuated angles, their rates and
         accelerations) with elastic variables (default zero)."""
-        if pose is None and actuated is None:
-            raise InputError("pose", None, "a platform position X Y Z [m] or actuated angles")
+        if pose is None and actuated is None:     # home: centred, half the legs' reach down
+            g = self.robot.geometry
+            pose = (0.0, 0.0, 0.5 * (g.upper_length + g.lower_length))
         if pose is not None:
             if actuated is not None:
                 raise InputError("pose", pose, "either a pose or actuated coordinates")
