@@ -3,6 +3,7 @@
 
     python3 dev.py run     # main job on the built-in default; prints where outputs are
     python3 dev.py test    # the whole test suite (one process per core)
+    python3 dev.py test --fast   # the same without the tests marked slow
     python3 dev.py bench   # the benchmarks (figures go to BENCHMARKS.md by hand)
     python3 dev.py docs    # the API reference and the examples gallery, docs/_build/html
 
@@ -75,6 +76,8 @@ def main(argv: list[str]) -> int:
                   file=sys.stderr)
         return rc
     if cmd == "test":
+        if "--fast" in extra:  # the fast lane: deselect the tests marked slow
+            extra = [a for a in extra if a != "--fast"] + ["-m", "not slow"]
         # one test process per core (pytest-xdist); "-n 0" (or any -n given) overrides
         if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist"
                    for a in extra):

@@ -66,6 +66,7 @@ CAPABILITIES = (
     "simulate_efforts",   # run_efforts(efforts, t_eval, ...), rigid_counterpart(),
                           # pose_of(q), actuated_of(q): force-driven runs (FFRF)
     "program",            # program(problem): symbolic straight-line program (generate)
+    "rest_matrices",      # rest_matrices(states): (M, K) at rest at many poses, batched
 )
 
 
@@ -284,6 +285,9 @@ class Model(Protocol):
     coordinates : Coordinates
     capabilities : frozenset of str
         The subset of :data:`CAPABILITIES` this model answers.
+    mechanisms : int
+        Zero-frequency modes of the structure with the actuators locked (a mechanism:
+        ball joints without preload), >= 0.
     """
 
     formulation: str
@@ -291,6 +295,7 @@ class Model(Protocol):
     options: dict
     coordinates: Coordinates
     capabilities: frozenset
+    mechanisms: int
 
     def state(self, *, actuated=None, pose=None, rates=None, accelerations=None,
               elastic=None, elastic_rates=None) -> State: ...
@@ -472,7 +477,8 @@ class InverseDynamicsAlong(Protocol):
         multipliers)."""
 
 
-PROTOCOLS = {"linearize": Linearizes, "inverse_dynamics_along": InverseDynamicsAlong, "static_deflection": StaticDeflection,
+PROTOCOLS = {"linearize": Linearizes, "inverse_dynamics_along": InverseDynamicsAlong,
+             "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,
              "program": SymbolicPrograms, "energy": Energy}

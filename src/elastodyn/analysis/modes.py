@@ -181,15 +181,13 @@ def modes(model, state=None, *, count: int | None = None, preload: bool | None =
     q["mode_shapes"] = norm.T
     q["coordinates"] = list(names)
     q["dof"] = int(n)
-    mech = getattr(getattr(model, "ked", None), "mechanisms", None)
-    if mech is not None:
-        q["mechanism_modes"] = int(mech)
-        q["zero_frequency_modes"] = [k + 1 for k in np.flatnonzero(om == 0.0)]
+    q["mechanism_modes"] = int(model.mechanisms)
+    q["zero_frequency_modes"] = [k + 1 for k in np.flatnonzero(om == 0.0)]
     inputs = {**_pose_inputs(ref), "count": count, "preload": use_preload}
     if moving:
         inputs["speed"] = rates.tolist()
         q["reference_elastic"] = ref.elastic
-    name = robot or getattr(model.robot, "name", "robot")
+    name = robot or model.robot.name
     where = (f"at {np.round(ref.pose, 6).tolist()} m" if ref.pose is not None
              else f"at actuated {np.round(ref.actuated, 6).tolist()}")
     title = (f"{name}: natural frequencies ({model.formulation}, actuators locked, "
@@ -260,7 +258,7 @@ def frequency_map(model, states, *, coordinate=None, coordinate_name: str = "poi
     if not states:
         raise InputError("--points", 0, "at least one pose")
     pos = [st.pose if st.pose is not None else st.actuated for st in states]
-    if hasattr(model, "rest_matrices"):
+    if "rest_matrices" in model.capabilities:
         om, dof = _batched_map(model, states, count, preload, progress)
         count = om.shape[1]
     else:
@@ -275,7 +273,7 @@ def frequency_map(model, states, *, coordinate=None, coordinate_name: str = "poi
     x = (np.arange(len(states)) if coordinate is None else np.asarray(coordinate, float))
     q = {coordinate_name: x, "position_m": np.array(pos), "omega_rad_s": om,
          "frequencies_hz": om / (2 * math.pi), "dof": dof}
-    name = robot or getattr(model.robot, "name", "robot")
+    name = robot or model.robot.name
     cols = {"position_m": [f"{c}_m" for c in "xyz"][:np.array(pos).shape[1]],
             "omega_rad_s": [f"omega{m + 1}_rad_s" for m in range(count)],
             "frequencies_hz": [f"f{m + 1}_hz" for m in range(count)]}
@@ -354,7 +352,7 @@ def convergence(build, state_of, *, max_n: int, count: int | None = None,
         if progress is not None:
             progress(n, max_n)
     om = np.array(rows)
-    name = robot or getattr(model.robot, "name", "robot")
+    name = robot or model.robot.name
     q = {option: np.arange(1, max_n + 1), "dof": np.array(dofs), "omega_rad_s": om,
          "frequencies_hz": om / (2 * math.pi)}
     cols = {"omega_rad_s": [f"omega{m + 1}_rad_s" for m in range(count)],

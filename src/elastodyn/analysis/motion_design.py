@@ -866,7 +866,7 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
             warns.append(f"{name}: {w}")
     if _violates(given.metrics, lim):
         warns.append(f"the given law violates the {_violates(given.metrics, lim)} limit")
-    name = robot or getattr(model.robot, "name", "robot")
+    name = robot or model.robot.name
     title = (f"{name}: motion design ({model.formulation}, cycle {T:g} s, objective "
              f"{objective}: {1e3 * g:.4g} -> {1e3 * d:.4g} mm)")
     inputs = {**(inputs or {}), "cycle_time_s": T, "objective": objective, "limits": lim,
@@ -1165,7 +1165,7 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
                         f"({1e3 * e0.max():.4g} -> {1e3 * e1.max():.4g} mm): the error of "
                         "this motion is dynamic (vibration), not the deflection the "
                         "compensation corrects")
-    name = robot or getattr(model.robot, "name", "robot")
+    name = robot or model.robot.name
     title = (f"{name}: {mode} deflection compensation ({model.formulation}; peak error "
              f"{1e3 * e0.max():.4g} -> {1e3 * e1.max():.4g} mm)")
     inputs = {**(inputs or {}), "mode": mode, "duration_s": T, "step_s": step,

@@ -172,7 +172,7 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
     d = float(relative_step)
     if not (math.isfinite(d) and 0 < d <= 0.1):
         raise InputError("--relative-step", relative_step, "a relative step in (0, 0.1]")
-    if getattr(model, "rigid", False):
+    if model.coordinates.n_elastic == 0:
         raise InputError("--rigid", True, "a flexible model (sensitivities to E, b, h)")
     nominal = beam_parameters(model)
     for p in params:

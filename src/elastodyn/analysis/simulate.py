@@ -87,7 +87,7 @@ def _times(traj, duration: float, step: float) -> np.ndarray:
 
 
 def _name(model, robot):
-    return robot or getattr(model.robot, "name", "robot")
+    return robot or model.robot.name
 
 
 # ====================================================================== results
@@ -348,7 +348,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     t0w = _time.perf_counter()
     if (efforts is None) == (drive is None):
         raise InputError("efforts", "efforts and drive", "exactly one of them")
-    rig = model.rigid_counterpart() if not getattr(model, "rigid", False) else None
+    rig = model.rigid_counterpart() if model.coordinates.n_elastic else None
     rstep = step and min(step, 1e-3)
     if drive is not None:
         init = dict(initial or {})

@@ -486,7 +486,7 @@ def _map_points(model, payload, space, pts, preload, kc) -> list:
             where.append(k)
     if not states:
         return out
-    if hasattr(model, "rest_matrices"):
+    if "rest_matrices" in model.capabilities:
         try:
             Ms, Ks = model.rest_matrices(states, preload=preload)
         except (ModelError, np.linalg.LinAlgError):

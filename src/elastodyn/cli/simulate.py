@@ -262,7 +262,7 @@ def _run_forced(a, spec, model, scen) -> int:
         raise InputError("--initial", a.initial, "zero for a force-driven scenario (the "
                          "paper starts at rest, undeformed); not with a driven one (its "
                          "initial elastic state is the scenario's)")
-    if "simulate_efforts" not in getattr(model, "capabilities", ()):
+    if "simulate_efforts" not in model.capabilities:
         raise InputError("--formulation", model.formulation, "ffrf for a force-driven "
                          "scenario (efforts on the actuators)")
     efforts = (build_efforts(scen["efforts"], model.n_actuated) if "efforts" in scen

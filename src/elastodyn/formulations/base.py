@@ -65,6 +65,8 @@ class NonlinearModel:
     coordinates: Coordinates
     capabilities = NONLINEAR_CAPABILITIES
     default_preload = False
+    mechanisms = 0
+    """Zero-frequency modes with the actuators locked (none for these models)."""
     pose_names: tuple = ("x", "y", "z")
     """Names of the end-effector pose's coordinates (a planar pose: x, y, theta)."""
 

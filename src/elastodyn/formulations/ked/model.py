@@ -55,7 +55,12 @@ class KEDContract:
     pose_names = ("x", "y", "z")
     """The platform centre's position (the end-effector pose)."""
     capabilities = frozenset({"state", "pose", "inverse_kinematics", "linearize",
-                              "static_deflection", "simulate_motion"})
+                              "static_deflection", "simulate_motion", "rest_matrices"})
+
+    @property
+    def mechanisms(self) -> int:
+        """Zero-frequency mechanism modes with the actuators locked (ball joints)."""
+        return int(self.ked.mechanisms)
 
     @property
     def default_preload(self) -> bool:

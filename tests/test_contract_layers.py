@@ -1,0 +1,111 @@
+"""The analyses, the command line and the figures use the contract only (issue 30):
+no formulation's name, no probe of a model's attributes (hasattr/getattr), no reach into
+an engine (``model.ked``, ``model.system`` ...) and no import of a formulation package in
+``analysis/``, ``cli/`` and ``plot/``. Parsed from the source (ast), so a comment or a
+docstring does not count.
+
+The sites that remain are listed in REMAINING, each to go: the test fails on any site
+not listed (a new one) and on a listed one that is gone (so the list only shrinks).
+Issue 30 is resolved when REMAINING is empty."""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "elastodyn"
+LAYERS = ("analysis", "cli", "plot")
+NAMES = {"ked", "nepvp", "amm", "ffrf", "explicit", "multipliers"}
+MODELISH = {"model", "m", "plant", "kin", "engine", "amm"}
+ENGINE_ATTRS = {"ked", "model", "system", "tree", "arm", "_plain", "mb", "engine"}
+ALLOWED_FORMULATION_MODULES = ("elastodyn.formulations.registry",
+                               "elastodyn.formulations.base")
+
+
+def _root(node):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _absolute(node: ast.ImportFrom, module: str) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")[: -node.level]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def sites() -> Counter:
+    """(file, kind) -> count of the sites in analysis/, cli/, plot/."""
+    out = Counter()
+    for layer in LAYERS:
+        for path in sorted((SRC / layer).glob("*.py")):
+            module = f"elastodyn.{layer}.{path.stem}"
+            for n in ast.walk(ast.parse(path.read_text())):
+                kind = None
+                if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in NAMES:
+                    kind = "formulation name"
+                elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                      and n.func.id in ("hasattr", "getattr") and n.args
+                      and _root(n.args[0]) in MODELISH):
+                    kind = "probe"
+                elif (isinstance(n, ast.Attribute) and n.attr in ENGINE_ATTRS
+                      and _root(n.value) in MODELISH):
+                    kind = "engine reach"
+                elif isinstance(n, ast.ImportFrom):
+                    target = _absolute(n, module)
+                    if target.startswith("elastodyn.formulations") and \
+                            not target.startswith(ALLOWED_FORMULATION_MODULES):
+                        kind = "formulation import"
+                if kind:
+                    out[f"{layer}/{path.name}", kind] += 1
+    return out
+
+
+REMAINING = {
+    ('analysis/compare.py', 'formulation name'): 1,
+    ('analysis/frequency_sensitivity.py', 'formulation name'): 5,
+    ('analysis/sensitivity.py', 'engine reach'): 2,
+    ('analysis/sensitivity.py', 'formulation import'): 1,
+    ('analysis/simulate.py', 'engine reach'): 4,
+    ('analysis/simulate.py', 'formulation import'): 3,
+    ('analysis/simulate.py', 'formulation name'): 2,
+    ('analysis/workspace.py', 'probe'): 8,
+    ('cli/compare.py', 'formulation name'): 5,
+    ('cli/generate.py', 'formulation import'): 1,
+    ('cli/generate.py', 'formulation name'): 1,
+    ('cli/generate.py', 'probe'): 1,
+    ('cli/motion.py', 'probe'): 6,
+    ('cli/plan.py', 'formulation name'): 1,
+    ('cli/sensitivity.py', 'formulation name'): 1,
+    ('cli/simulate.py', 'formulation name'): 1,
+    ('plot/figure.py', 'formulation name'): 3,
+}
+"""(file, kind) -> count still to remove (filled from :func:`sites` below)."""
+
+
+def test_no_new_site_and_none_left_behind_in_the_list():
+    got = sites()
+    new = {k: v for k, v in got.items() if v > REMAINING.get(k, 0)}
+    gone = {k: v for k, v in REMAINING.items() if got.get(k, 0) < v}
+    assert not new, f"new sites of formulation knowledge in analysis/cli/plot: {new}"
+    assert not gone, f"sites removed: lower REMAINING to {dict(got)}"
+
+
+def test_the_scan_sees_each_kind():
+    code = ("from ..formulations.ked.model import X\n"
+            "if model.formulation == 'ked': pass\n"
+            "getattr(model, 'x', None)\n"
+            "model.system.close()\n")
+    tree = ast.parse(code)
+    kinds = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom):
+            kinds.add(_absolute(n, "elastodyn.analysis.x"))
+        if isinstance(n, ast.Constant) and n.value in NAMES:
+            kinds.add("name")
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "getattr":
+            kinds.add("probe")
+        if isinstance(n, ast.Attribute) and n.attr in ENGINE_ATTRS and _root(n.value) == "model":
+            kinds.add("reach")
+    assert kinds == {"elastodyn.formulations.ked.model", "name", "probe", "reach"}
