@@ -76,9 +76,6 @@ REMAINING = {
     ('cli/generate.py', 'formulation name'): 1,
     ('cli/generate.py', 'probe'): 1,
     ('cli/motion.py', 'probe'): 6,
-    ('cli/plan.py', 'formulation name'): 1,
-    ('cli/sensitivity.py', 'formulation name'): 1,
-    ('cli/simulate.py', 'formulation name'): 1,
     ('plot/figure.py', 'formulation name'): 3,
 }
 """(file, kind) -> count still to remove (filled from :func:`sites` below)."""

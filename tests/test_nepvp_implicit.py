@@ -188,7 +188,7 @@ def test_cli_method_and_integrator_step(capsys):
     driver with that step: the CLI's elastic coordinates equal the library's at the same
     step (same code path, 1e-14), the step is honoured (a different step gives a
     different answer) and the method is echoed in the inputs; ``--integrator-step`` is
-    refused for a motion-driven run of another formulation (ffrf, exit 2)."""
+    refused by an engine without a step bound (KED, exit 2)."""
     from elastodyn.cli import main
     argv = ["simulate", "prrrp-briot2013", "--trajectory", "bang-bang", "--motion-time",
             "0.1", "--to", "0.01", "0.02", "--duration", "0.12", "--json",
@@ -203,8 +203,9 @@ def test_cli_method_and_integrator_step(capsys):
     other = simulate_motion(model, traj, end=0.12, method="generalized-alpha",
                             max_step=1e-4)
     assert np.abs(other.e - sim.e).max() > 1e-9
-    assert main(["simulate", "prrrp-briot2013", "--formulation", "ffrf", "--trajectory",
-                 "bang-bang", "--integrator-step", "1e-4"]) == 2
+    # an engine without a step bound refuses it (KED: its Newmark step is --step)
+    assert main(["simulate", "delta-kuo2016", "--duration", "0.01",
+                 "--integrator-step", "1e-4"]) == 2
     assert "--integrator-step" in capsys.readouterr().err
 
 

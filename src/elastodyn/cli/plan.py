@@ -121,10 +121,11 @@ def run(a) -> int:
         raise InputError("--search", search, "one of " + ", ".join(SEARCHES))
     search_model = None
     if given(a, "search_reference"):
-        if model.formulation != "ked" or a.search_reference not in ("undeformed",
-                                                                    "deflected"):
+        if "reference" not in model.options or a.search_reference not in (
+                "undeformed", "deflected"):
             raise InputError("--search-reference", a.search_reference,
-                             "undeformed or deflected, for the ked formulation")
+                             "undeformed or deflected, for a formulation with a choice of "
+                             "reference (--reference)")
         search_model = build(a, spec, reference=a.search_reference)
     kw = dict(search_model=search_model, search=search, limits=a.limits,
               coefficients=4 if a.coefficients is None else a.coefficients,

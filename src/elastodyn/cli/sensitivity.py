@@ -107,12 +107,14 @@ def run(a) -> int:
         for key, value in scen.get("model", {}).items():
             if not given(a, key):
                 setattr(a, key, value)
+    from ..formulations.registry import formulations_for, get
+    answering = [f for f in formulations_for(spec) if "sensitivity" in get(f).verbs]
     if not given(a, "formulation"):
-        a.formulation = "ffrf"
+        a.formulation = answering[0] if answering else None
     model = build(a, spec)
     if "simulate_efforts" not in model.capabilities:
-        raise InputError("--formulation", model.formulation, "ffrf (the force-driven "
-                         "floating-frame model)")
+        raise InputError("--formulation", model.formulation, "a formulation with force-"
+                         "driven runs: " + (", ".join(answering) or "none takes this robot"))
     espec = _effort_spec(a, scen)
     efforts = build_efforts(espec, model.n_actuated)
     params = (tuple(p.strip() for p in a.parameters.split(",")) if given(a, "parameters")

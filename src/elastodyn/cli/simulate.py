@@ -179,11 +179,11 @@ def run(a) -> int:
                 setattr(a, key, value)
         return _run_forced(a, spec, build(a, spec), forced)
     model = build(a, spec)
-    if model.formulation != "nepvp":
-        refuse(a, {"integrator_step": "--integrator-step"}, "only for a force-driven "
-               "scenario (the ffrf formulation's efforts) or nepvp")
     tspec, scen = motion_spec(a, spec.family, model)
     ctrl = _controller(a, model, spec, tspec, scen)
+    if ctrl:    # a motion-driven engine refuses a step bound it has none of, by itself
+        refuse(a, {"integrator_step": "--integrator-step"}, "only for a motion-driven "
+               "run (an engine with a step bound) or a force-driven scenario")
     if not ctrl:
         refuse(a, {d: f for d, f in LOOP_OPTIONS.items() if d != "controller"},
                "only with --controller (closed loop)")
