@@ -5,7 +5,7 @@ X, Y, Z (Fig. 13, ``path.png``), the actuator torques, flexible and rigid (Fig. 
 ``torques.png``), the position and attitude variations of the end-effector (Figs. 15-16)
 by KED: ``elastodyn simulate delta-kuo2016 --trajectory inverted-u``, the main job of
 ``python3 dev.py run``. The run warns that this motion takes the linear model out of its
-range (the README, "Flexible Delta by KED").
+range (docs/theory/ked.rst, "Flexible Delta by KED").
 """
 import os
 import sys

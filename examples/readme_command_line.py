@@ -1,4 +1,4 @@
-"""README, "Command line": the verbs on the papers' presets, each writing its output set.
+"""Command line (docs/cli/): the verbs on the papers' presets, each writing its output set.
 
 ``elastodyn robots``, ``beam-modes`` (Kuo's lower link as a clamped-free beam),
 ``modes`` and ``convergence`` of the flexible Delta (KED), ``torques`` of the rigid Delta

@@ -1,9 +1,9 @@
-"""README, "Describe your own robot": a Delta of your own and a tree robot, as YAML files.
+"""Describing a robot (docs/describing-robots.rst): a Delta of your own and a tree robot.
 
-Writes the README's two example files (a Delta with aluminium lower links and a gripper
-payload; one flexible link on a motor hub with a sensor and a gripper), then runs
-``elastodyn describe`` on a preset and ``modes``/``torques`` on the files, with a
-``--set`` override: the same commands as the README's, on files written here.
+Writes the documentation's two example YAML files (a Delta with aluminium lower links and
+a gripper payload; one flexible link on a motor hub with a sensor and a gripper), then
+runs ``elastodyn describe`` on a preset and ``modes``/``torques`` on the files, with a
+``--set`` override: the same commands as the documentation's, on files written here.
 """
 import os
 import sys

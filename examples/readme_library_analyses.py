@@ -1,4 +1,4 @@
-"""README, "Library": the analyses as free functions over the contract, returning results.
+"""Using the library (docs/library.rst): the analyses as free functions over the contract.
 
 ``modes``, ``frequency_map`` and ``convergence`` of the flexible Delta, ``simulate_motion``
 (KED on Kuo's pick-and-place; NE-PVP on Briot's bang-bang), ``torques`` of the rigid

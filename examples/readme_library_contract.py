@@ -1,4 +1,4 @@
-"""README, "Library": one model contract for every formulation (Delta, five-bar, arm).
+"""Using the library (docs/library.rst): one model contract for every formulation.
 
 Builds models from descriptions (``load_description``, ``build_model``) and asks them
 what the contract offers: states by inverse kinematics or loop closure, the

@@ -1,5 +1,5 @@
-"""README, "Library", lower-level modules: one beam's modes, the rigid Delta's explicit and
-multiplier models, and Kuo's KED model used directly.
+"""Using the library (docs/library.rst), lower-level modules: one beam's modes, the rigid
+Delta's explicit and multiplier models, and Kuo's KED model used directly.
 
 ``beam_modes`` of Kuo's lower link (clamped-free, 8 spatial cubic elements: 11.64 Hz
 twice), the rigid Delta's inverse kinematics, Asadi's explicit M, C, G, J and the

@@ -1,5 +1,5 @@
-"""README, "Motion design": a time law that leaves less vibration, and commands that put
-the deflected end-effector on its path.
+"""Motion design (docs/cli/plan.rst, docs/cli/compensate.rst): a time law that leaves
+less vibration, and commands that put the deflected end-effector on its path.
 
 ``elastodyn plan prrrp-briot2013``: the five-bar's short rest-to-rest move re-designed
 along its path against the residual vibration, compared with ZV, ZVD and EI input shapers
@@ -26,7 +26,7 @@ def run(*args: str) -> None:
 
 
 # --step 0.001: the default (2 ms) is refused on this move (20 steps per period of the
-# 31.45 Hz lowest mode ask for at most 1.59 ms), although the README's command omits it.
+# 31.45 Hz lowest mode ask for at most 1.59 ms), although the command of docs/cli/plan.rst omits it.
 run("plan", "prrrp-briot2013", "--trajectory", "rest-to-rest", "--to", "0.05", "-0.05",
     "--motion-time", "0.2", "--step", "0.001",
     *(["--evaluations", "9", "--coefficients", "4"] if FAST else []),

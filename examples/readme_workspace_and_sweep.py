@@ -1,5 +1,5 @@
-"""README, "Whole workspace and design sweeps": where the Delta is softest, and what a
-design change does to its frequencies.
+"""Whole workspace and design sweeps (docs/cli/map.rst, docs/cli/sweep.rst): where the
+Delta is softest, and what a design change does to its frequencies.
 
 ``elastodyn map delta-kuo2016 --workspace``: the lowest natural frequencies (modes tracked
 from point to point) over a grid of the reachable workspace, here a slice z = 0.5 m;

@@ -1,11 +1,18 @@
-"""Users' scripts keep working (issue 13): every command line of the README's sections
-"Command line" to "Flexible arms by assumed modes" still runs.
+"""Users' scripts keep working (issue 13): every command line the documentation writes
+still runs.
 
-Two checks: (1) every option those sections write is still an option of its verb (its
-current spelling or an old one that answers with a note), read from the README itself;
-(2) each command line, written out with the values the README gives (short windows where
-it lets the user choose one), exits 0, prints one JSON document with --json, and prints
-exactly the notes of the old spellings it uses. Runs are in-process (the entry point is
+The command-line manual is the Sphinx documentation (issue 30): one page per verb
+(``docs/cli/VERB.rst``) with the options the verbs share (``docs/cli/index.rst``), the
+errors and renamed options (``docs/results.rst``), the formulations' pages
+(``docs/theory/*.rst``), the description files (``docs/describing-robots.rst``) and the
+first commands (``docs/getting-started.rst``); the README keeps one example of each
+kind. Checks: (1) every option those pages and the README write is still an option of
+its verb (its current spelling or an old one that answers with a note), read from the
+pages themselves; (2) each command line, written out with the values the pages give
+(short windows where they let the user choose one), exits 0, prints one JSON document
+with --json, and prints exactly the notes of the old spellings it uses; (3) the README's
+command-line and Python examples run, and its tables of presets and formulations are
+those of ``elastodyn robots`` and the registry. Runs are in-process (the entry point is
 tested in test_cli.py); about 30 s in all, the KED Radau check (15 s) marked slow.
 """
 import json
@@ -16,23 +23,65 @@ import pytest
 
 from elastodyn.cli import build_parser, main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+VERBS = ("robots", "describe", "beam-modes", "modes", "map", "sweep", "convergence",
+         "torques", "simulate", "plan", "compensate", "sensitivity", "compare", "generate")
+# the languages of literal blocks that hold command lines (not Python, C or YAML)
+SHELL = {"", "text", "console", "sh", "shell", "bash", "none"}
 
 
+def _pages() -> list[Path]:
+    """The documentation pages that write command lines."""
+    return (sorted((DOCS / "cli").glob("*.rst")) + sorted((DOCS / "theory").glob("*.rst"))
+            + [DOCS / "results.rst", DOCS / "describing-robots.rst",
+               DOCS / "getting-started.rst"])
 
-def _cli_sections() -> str:
-    text = README.read_text()
-    start = text.index("## Command line")
-    end = text.index("\n## ", text.index("### Flexible arms by assumed modes"))
-    return text[start:end]
+
+def _rst_chunks(text: str) -> list[str]:
+    """The literal blocks of a reST page that hold command lines (``::`` blocks and
+    ``code-block`` directives of a shell language), dedented, and its inline literals
+    that start with ``elastodyn``."""
+    lines = text.splitlines()
+    chunks = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^(\s*)\.\. (?:code-block|code|sourcecode)::\s*(\S*)\s*$", line)
+        literal = m is None and line.rstrip().endswith("::") and not line.lstrip().startswith("..")
+        if m is None and not literal:
+            i += 1
+            continue
+        indent = len(line) - len(line.lstrip())
+        language = m.group(2) if m else ""
+        i += 1
+        while i < len(lines) and (not lines[i].strip() or (
+                lines[i].lstrip().startswith(":") and m is not None
+                and len(lines[i]) - len(lines[i].lstrip()) > indent)):
+            i += 1      # the directive's options and the blank line
+        body = []
+        while i < len(lines) and (not lines[i].strip()
+                                  or len(lines[i]) - len(lines[i].lstrip()) > indent):
+            body.append(lines[i])
+            i += 1
+        if language in SHELL:
+            chunks.append("\n".join(body))
+    chunks += re.findall(r"``(elastodyn [^`]+)``", text)
+    return chunks
 
 
-def _readme_commands() -> list[tuple[str, list[str]]]:
-    """(verb, options) of every `elastodyn VERB ...` the sections write: in code blocks
-    (with their continuation lines) and in inline code."""
-    text = _cli_sections()
-    chunks = re.findall(r"```\n(.*?)```", text, flags=re.S)
-    chunks += re.findall(r"`(elastodyn [^`]+)`", text)
+def _md_chunks(text: str) -> list[str]:
+    """The README's fenced blocks of a shell language and its inline code that starts
+    with ``elastodyn``."""
+    chunks = [body for language, body in re.findall(r"```(\w*)\n(.*?)```", text, flags=re.S)
+              if language in SHELL]
+    return chunks + re.findall(r"`(elastodyn [^`]+)`", text)
+
+
+def _commands(chunks) -> list[tuple[str, list[str]]]:
+    """(verb, options) of every ``elastodyn VERB ...`` the chunks write (with their
+    continuation lines)."""
     out = []
     for chunk in chunks:
         for part in re.split(r"(?:^|\s)elastodyn ", " " + chunk.replace("\\\n", " "))[1:]:
@@ -42,19 +91,62 @@ def _readme_commands() -> list[tuple[str, list[str]]]:
     return out
 
 
-def test_readme_sections_found():
-    commands = _readme_commands()
+def _page_commands(page: Path) -> list[tuple[str, list[str]]]:
+    return _commands(_rst_chunks(page.read_text(encoding="utf-8")))
+
+
+def _readme_commands() -> list[tuple[str, list[str]]]:
+    return _commands(_md_chunks(README.read_text(encoding="utf-8")))
+
+
+def _documented_commands() -> list[tuple[str, list[str]]]:
+    return [c for page in _pages() for c in _page_commands(page)] + _readme_commands()
+
+
+def test_the_scan_reads_rst_blocks():
+    """The reST scan finds commands in ``::`` blocks, code-block directives of a shell
+    language (options skipped, continuation lines joined) and inline literals, and
+    leaves Python blocks alone."""
+    text = ("Run::\n\n   elastodyn modes X --count 2\n\nthen\n\n"
+            ".. code-block:: text\n   :caption: c\n\n   elastodyn map X --points 3 \\\n"
+            "       --count 1\n\n.. code-block:: python\n\n   elastodyn sweep X --bogus\n\n"
+            "and ``elastodyn torques X\n--step 1``.\n")
+    assert _commands(_rst_chunks(text)) == [("modes", ["--count"]),
+                                            ("map", ["--points", "--count"]),
+                                            ("torques", ["--step"])]
+
+
+def test_documented_sections_found():
+    commands = _documented_commands()
     verbs = {v for v, _ in commands}
-    assert verbs >= {"", "beam-modes", "torques", "simulate", "modes", "map", "convergence",
-                     "generate"}
-    assert sum(len(opts) for _, opts in commands) > 80
+    assert verbs >= {"", *VERBS}
+    # README 1.x (before issue 30) wrote 29 command lines with 126 options in these
+    # sections; the pages hold all of them and more
+    assert len(commands) > 100
+    assert sum(len(opts) for _, opts in commands) > 400
 
 
-def test_every_readme_option_is_still_an_option_of_its_verb():
+@pytest.mark.parametrize("verb", VERBS)
+def test_every_verb_has_its_page(verb):
+    """docs/cli/VERB.rst writes the verb's command lines, and the command-line index
+    lists the page."""
+    page = DOCS / "cli" / f"{verb}.rst"
+    assert verb in {v for v, _ in _page_commands(page)}
+    toctree = (DOCS / "cli" / "index.rst").read_text()
+    assert re.search(rf"^   {re.escape(verb)}$", toctree, flags=re.M)
+
+
+def test_every_verb_of_the_parser_is_documented():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices
+    assert set(sub) == set(VERBS)
+
+
+def test_every_documented_option_is_still_an_option_of_its_verb():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command").choices
     missing = []
-    for verb, options in _readme_commands():
+    for verb, options in _documented_commands():
         p = sub[verb] if verb else parser
         for opt in options:
             if opt not in p._option_string_actions:
@@ -62,10 +154,11 @@ def test_every_readme_option_is_still_an_option_of_its_verb():
     assert missing == []
 
 
-# The README's command lines with its values. A template with alternatives
-# (`--order cubic|quintic`) is written once per alternative somewhere in the list; where
-# the README lets the user choose a window (--duration, --periods, --points) it is short.
-# Notes: the old spellings the line uses (README "Command line" of issue 13).
+# The documented command lines with their values (the verb pages, docs/cli/*.rst, and
+# the README's example). A template with alternatives (`--order cubic|quintic`) is
+# written once per alternative somewhere in the list; where the pages let the user choose
+# a window (--duration, --periods, --points) it is short. Notes: the old spellings the
+# line uses (docs/results.rst, "Renamed options", of issue 13).
 Q1Q4 = "--q1/--q4 are now --actuated Q1 Q4"
 END = "--end is now --duration, and the bang-bang's --duration is now --motion-time"
 FREE = "--free-vibration is now --scenario free-vibration"
@@ -134,6 +227,18 @@ LINES = [
      ["simulation.json", "simulation.csv", "joints.png", "tip_acceleration.png"]),
     ("simulate arm-yu2019 --free-vibration --kp 125 --kd 25 --duration 0.2 --out {out} "
      "--json", [FREE], ["simulation.json", "spectrum.png"]),
+    # the README's example, the results page's JSON example, getting started
+    ("modes delta-kuo2016 --at 0.1 0 0.5 --count 6 --json --out {out}", [],
+     ["modes.json", "modes.csv", "modes.png", "summary.md"]),
+    ("modes prrrp-briot2013 --actuated 0 0.25 --count 2 --json", [], []),
+    ("modes delta-kuo2016 --set links.lower.section.width=0.008 --json", [], []),
+    ("robots --json", [], []),
+    # sensitivity and compare (their pages' examples, the short ones)
+    ("sensitivity 3prr-rosyid2020 --scenario sine --parameters E,rho --method both "
+     "--duration 0.02 --json --out {out}", [], ["sensitivity.json"]),
+    ("sensitivity 3prr-rosyid2020 --efforts pulse --peak 10 -2 -2 --peak-time 0.1 "
+     "--end-time 0.2 --duration 0.02 --json", [], []),
+    ("compare arm-yu2019 --modes 2 --count 4 --json", [], []),
 ]
 
 
@@ -149,7 +254,7 @@ def _check(line, notes, files, tmp_path, capsys):
     assert [ln for ln in err if ln.startswith("elastodyn: note:")] == [
         f"elastodyn: note: {n}" for n in notes]
     assert not [ln for ln in err if "error" in ln]
-    for name in files:   # the files the README lists for --out (among others now)
+    for name in files:   # the files the pages list for --out (among others)
         assert (out / name).stat().st_size > 0, name
 
 
@@ -160,8 +265,8 @@ def test_readme_command_line_runs(line, notes, files, tmp_path, capsys):
 
 @pytest.mark.slow
 def test_readme_ked_radau_runs(tmp_path, capsys):
-    """--method radau of the KED simulation (the README's check of Newmark; its implicit
-    steps are slow: 2 ms of simulated time take ~15 s)."""
+    """--method radau of the KED simulation (the simulate page's check of Newmark; its
+    implicit steps are slow: 2 ms of simulated time take ~15 s)."""
     _check("simulate delta-kuo2016 --trajectory circle --periods 0.002 --method radau --json",
            [], [], tmp_path, capsys)
 
@@ -171,3 +276,61 @@ def test_help_and_version(capsys):
         main(["--help"])
     assert e.value.code == 0 and "simulate" in capsys.readouterr().out
     assert main(["--version"]) == 0 and capsys.readouterr().out.startswith("elastodyn ")
+
+
+# ------------------------------------------------------------------ the README itself
+def test_readme_is_a_landing_page():
+    """At most 200 lines, its figure committed, its links to the documentation pages
+    pointing at files of the repository."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    targets = re.findall(r"\]\(([^)]+)\)", text)
+    assert any(t.startswith("docs/images/") for t in targets)
+    assert sum(t.startswith("docs/") and t.endswith(".rst") for t in targets) >= 20
+    for target in targets:
+        assert (ROOT / target).is_file(), target
+
+
+def test_readme_python_example_runs(tmp_path, monkeypatch):
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"),
+                        flags=re.S)
+    assert len(blocks) == 1
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    namespace: dict = {}
+    exec(compile(blocks[0], "README.md", "exec"), namespace)
+    freqs = namespace["modes"](namespace["ked"], namespace["ked"].state(pose=[0.1, 0.0, 0.5]),
+                               count=3)["frequencies_hz"]
+    assert [round(f, 3) for f in freqs] == [3.261, 3.529, 3.872]   # as its comment says
+    assert (tmp_path / "circle" / "summary.md").is_file()
+
+
+def _readme_table(header: str) -> list[list[str]]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index(header)
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip().strip("`") for c in line.strip("|").split("|")])
+    return rows
+
+
+def test_readme_presets_are_those_of_robots(capsys):
+    assert main(["robots", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)["robots"]
+    rows = _readme_table("| ROBOT | family |")
+    assert [r[0] for r in rows] == [r["name"] for r in listing]
+    for row, robot in zip(rows, listing):
+        assert row[1] == robot["family"]
+        assert row[2] == ", ".join(robot["formulations"])
+        assert row[3] == ", ".join(robot["scenarios"])
+
+
+def test_readme_formulations_are_those_of_the_registry():
+    from elastodyn.formulations.registry import FORMULATIONS
+    rows = _readme_table("| formulation | takes the family |")
+    assert [r[0] for r in rows] == list(FORMULATIONS)
+    for row in rows:
+        families = re.findall(r"\b(delta|tree|arm)\b", row[1])
+        assert sorted(set(families)) == sorted(FORMULATIONS[row[0]].families), row

@@ -204,7 +204,7 @@ def test_ked_linearization_is_the_ked_system_and_its_static_deflection():
     assert np.abs(lin.K - lin.K.T).max() <= 1e-9 * np.abs(lin.K).max()
     sd = m.static_deflection(st)
     assert np.abs(lin.K @ sd.elastic - lin.F).max() <= 1e-9 * np.abs(lin.F).max()
-    # the platform sags along +Z (Z down) under gravity: 25.7 mm (README, Kuo preset)
+    # the platform sags along +Z (Z down) under gravity: 25.7 mm (docs/cli/simulate.rst, Kuo preset)
     assert 0.02 < sd.elastic[2] < 0.03
 
 

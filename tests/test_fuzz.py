@@ -1,9 +1,9 @@
 """Fuzz tests of the command line and of description files (issue 18, hypothesis).
 
 Every verb runs in-process with option values drawn by hypothesis (huge, tiny, negative,
-zero, nan, inf, ordinary numbers, and arbitrary words). The contract (README, "Command
-line"): exit code 0, or 2 with exactly one line on standard error naming an option;
-never an exception out of ``main`` (a traceback). Mutated robot descriptions load or
+zero, nan, inf, ordinary numbers, and arbitrary words). The contract (docs/results.rst,
+"Exit codes and errors"): exit code 0, or 2 with exactly one line on standard error
+naming an option; never an exception out of ``main`` (a traceback). Mutated robot descriptions load or
 raise an InputError naming the entry.
 
 The examples are bounded and derandomized (the same ones on every run, so CI is
@@ -107,7 +107,7 @@ def _check(capsys, argv, accepted=()):
         raise AssertionError(f"{argv}: {type(exc).__name__}: {exc}") from exc
     assert code in (0, 1, 2), (argv, code, err)
     if code == 1:
-        # a run that fails (the README's exit code 1: an unstable controller, a loop
+        # a run that fails (exit code 1 of docs/results.rst: an unstable controller, a loop
         # closure lost, a diverging response): one line saying so, never a traceback
         assert len(err) == 1 and err[0].startswith("elastodyn: error: the run failed"), (
             argv, err)

@@ -186,7 +186,7 @@ def _friction_of(spec, formulation, options, rng):
     ("nepvp", {"modes": 2, "basis": "sine"}),
 ])
 def test_motor_friction_acts_on_the_shaft_rate_and_coordinate(spec, formulation, options):
-    """The geared motors' friction (README: r kc sign + r^2 kv at the joint) is a torque
+    """The geared motors' friction (docs/theory/amm.rst: r kc sign + r^2 kv at the joint) is a torque
     between the same bodies as the motor's: in the contract's coordinates it is
     [f(shaft rates); 0], whatever the deformation. The difference of c with and without
     friction, against the law written here (round-off: 1e-12 of the largest term;
