@@ -71,3 +71,17 @@ def test_command_line_refusals_are_one_line(capsys, tmp_path, monkeypatch):
     code, _, err = _run(capsys, ["modes", "delta-kuo2016", "--count", "2", "--out", "res"])
     assert code == 2 and len(err) == 1 and "notes.txt" in err[0]
     assert (res / "notes.txt").read_text() == "mine"
+
+
+def test_a_result_asked_on_a_closed_stdout_is_a_failure_not_silence(tmp_path):
+    """Started with standard output closed (``>&-``), Python drops every print: the JSON
+    asked for would be lost with exit 0 (issue 35). It is exit 1 and one line."""
+    import subprocess
+    import sys
+    env = dict(os.environ, ELASTODYN_CACHE=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-m", "elastodyn", "robots", "--json"],
+                       stderr=subprocess.PIPE, text=True, env=env, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == [
+        "elastodyn: error: cannot write outputs: [Errno 9] standard output is closed"]

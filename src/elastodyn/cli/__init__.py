@@ -55,10 +55,26 @@ def main(argv: list[str] | None = None) -> int:
             return 130
 
 
+class _ClosedStream:
+    """Standard output when the process started without one: writing fails."""
+
+    def write(self, text):
+        import errno
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self):
+        pass
+
+
 def _main(argv) -> int:
     from ..exceptions import ElastodynError, InputError, ModelError
     from .common import UsageError, flush_notes, pending_notes
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:
+        # started with standard output closed (``>&-``): Python drops every print
+        # silently, so a result asked for on stdout would be lost with exit 0; a write
+        # fails instead, reported as any output that cannot be written (exit 1)
+        sys.stdout = _ClosedStream()
     if argv and argv[0] in ("--version", "-V"):
         print(f"elastodyn {__version__}")
         return 0
