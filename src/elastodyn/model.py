@@ -41,6 +41,7 @@ __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABIL
            "require", "ModelCapabilityError", "KINDS", "MotionResponse", "Linearizes",
            "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
            "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
+           "TaskKinematics", "HasTaskKinematics",
            "InverseDynamicsAlong",
            "effort_key"]
 
@@ -67,6 +68,9 @@ CAPABILITIES = (
                           # pose_of(q), actuated_of(q): force-driven runs (FFRF)
     "program",            # program(problem): symbolic straight-line program (generate)
     "rest_matrices",      # rest_matrices(states): (M, K) at rest at many poses, batched
+    "task_kinematics",    # kinematics: a parallel robot's task-space kinematics (a Delta)
+    "close_along",        # close_along(actuated (n, n_a)): index of the first sample of a
+                          # joint-space path where the loops do not close, or -1
 )
 
 
@@ -288,6 +292,9 @@ class Model(Protocol):
     mechanisms : int
         Zero-frequency modes of the structure with the actuators locked (a mechanism:
         ball joints without preload), >= 0.
+    pose_names : tuple of str or None
+        Names of the end-effector pose's coordinates (``x y z``; a planar pose ``x y
+        theta``), None where the model does not name them.
     """
 
     formulation: str
@@ -296,6 +303,7 @@ class Model(Protocol):
     coordinates: Coordinates
     capabilities: frozenset
     mechanisms: int
+    pose_names: tuple | None
 
     def state(self, *, actuated=None, pose=None, rates=None, accelerations=None,
               elastic=None, elastic_rates=None) -> State: ...
@@ -477,7 +485,34 @@ class InverseDynamicsAlong(Protocol):
         multipliers)."""
 
 
-PROTOCOLS = {"linearize": Linearizes, "inverse_dynamics_along": InverseDynamicsAlong,
+@runtime_checkable
+class TaskKinematics(Protocol):
+    """The task-space kinematics of a parallel robot whose pose is its platform
+    position X (n, 3) [m] (a Delta's)."""
+
+    warn_condition: float
+    """Condition number of the Jacobian above which a pose counts as near-singular."""
+
+    def state(self, X, Xd=None):
+        """The kinematic state at positions X (..., 3) (and velocities Xd); raises
+        InputError for an unreachable or singular pose."""
+
+    def condition_number(self, X, q=None):
+        """Condition number of the Jacobian at X (..., 3) [-]."""
+
+    def reachability_margin(self, X):
+        """Margin of reachability per leg at X (..., 3) (negative: unreachable) [-]."""
+
+
+@runtime_checkable
+class HasTaskKinematics(Protocol):
+    """Capability ``task_kinematics``: the model's ``kinematics`` (a
+    :class:`TaskKinematics`) answers the workspace and path checks at once."""
+
+    kinematics: TaskKinematics
+
+
+PROTOCOLS = {"linearize": Linearizes, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
              "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,

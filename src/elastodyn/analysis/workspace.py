@@ -334,8 +334,8 @@ def _state_at(model, space, point, max_condition, cond=None):
     if cond is not None:      # known (and checked) already
         return st, None, cond
     cond = math.nan
-    kin = getattr(model, "kinematics", None)
-    if kin is not None and hasattr(kin, "condition_number") and st.pose is not None:
+    kin = model.kinematics if "task_kinematics" in model.capabilities else None
+    if kin is not None and st.pose is not None:
         cond = float(kin.condition_number(st.pose[:3], q=st.actuated))
         if cond > max_condition:
             return None, PointFailure("singular", f"near a singularity (condition number "
@@ -351,7 +351,7 @@ def position_components(model, st) -> list:
     """Indices of the end-effector *position* [m] in ``st.pose`` (a pose may carry an
     orientation: the FFRF's (x, y, theta)); a spatial position (x, y, z) of a planar
     mechanism in the x-z plane keeps all three (its y deflection is then zero)."""
-    names = getattr(model, "pose_names", None)
+    names = model.pose_names
     if names:
         return [k for k, n in enumerate(names) if n in TASK_AXES]
     dim = _pose_dim(model)
@@ -441,10 +441,9 @@ def map_chunk(payload: dict) -> list:
 def _prefilter(model, space, pts, max_condition):
     """Failures of the points a vectorized kinematics rules out at once (a Delta's
     reachability and condition number), before any state is built."""
-    kin = getattr(model, "kinematics", None)
-    if space != "task" or not all(hasattr(kin, a) for a in ("reachability_margin",
-                                                             "condition_number")):
+    if space != "task" or "task_kinematics" not in model.capabilities:
         return {}, {}
+    kin = model.kinematics
     P = np.asarray(pts, dtype=float)
     margin = np.atleast_2d(kin.reachability_margin(P))
     out = {}
@@ -838,9 +837,9 @@ def workspace_map(robot, formulation: str | None = None, *, options: dict | None
                          f"{form} model gives (this one has none)")
     if deflection:
         require(model, "static_deflection", what="map --workspace --deflection")
-    kin = getattr(model, "kinematics", None)
     if max_condition is None:
-        max_condition = float(getattr(kin, "warn_condition", math.inf))
+        max_condition = (float(model.kinematics.warn_condition)
+                         if "task_kinematics" in model.capabilities else math.inf)
     elif not (max_condition >= 1 and math.isfinite(max_condition)):
         raise InputError("--max-condition", max_condition, "a finite number >= 1")
     pts = g.points()

@@ -188,10 +188,9 @@ def _reachable(model, point) -> bool:
     """Whether the end-effector position ``point`` is a pose of ``model``."""
     try:
         p = np.asarray(point, dtype=float)
-        kin = getattr(model, "kinematics", None)
-        if kin is not None and hasattr(kin, "state"):
-            kin.state(p[None, :], np.zeros((1, p.size)))
-        elif hasattr(model, "inverse_kinematics"):
+        if "task_kinematics" in model.capabilities:
+            model.kinematics.state(p[None, :], np.zeros((1, p.size)))
+        elif "inverse_kinematics" in model.capabilities:
             model.inverse_kinematics(p)
         else:
             model.state(pose=p)
@@ -268,20 +267,20 @@ def check_path(a, tspec, model, traj, duration: float, step: float) -> None:
     A path that leaves the workspace is bad input (exit 2) naming the options that place
     it (a circle's --centre/--radius, a motion's --to), not a run that fails."""
     flags = path_flags(a, tspec, model)
-    space = getattr(traj, "space", "task")
-    kin = getattr(model, "kinematics", None)
-    if space == "task" and kin is not None and hasattr(kin, "state"):
+    space = traj.space
+    if space == "task" and "task_kinematics" in model.capabilities:
         times = sample_times(traj, duration, step)
         s = traj.evaluate(times)
         with path_errors(a, tspec, model):
-            kin.state(s.position, s.velocity)   # reachability and singularity, all samples
+            # reachability and singularity, all samples at once
+            model.kinematics.state(s.position, s.velocity)
         return
     # one call per sample: at most ~1000 of them, evenly along the window
     times = sample_times(traj, duration, step, cap=1001)
     pos = traj.evaluate(times).position
     t_first = times[0]
-    along = getattr(model, "close_along", None)
-    if space == "joint" and along is not None:
+    if space == "joint" and "close_along" in model.capabilities:
+        along = model.close_along
         # the model follows the path itself (each sample from the previous one); only a
         # failing sample is checked again below, for its message
         k = along(pos)

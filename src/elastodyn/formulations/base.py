@@ -67,8 +67,9 @@ class NonlinearModel:
     default_preload = False
     mechanisms = 0
     """Zero-frequency modes with the actuators locked (none for these models)."""
-    pose_names: tuple = ("x", "y", "z")
-    """Names of the end-effector pose's coordinates (a planar pose: x, y, theta)."""
+    pose_names: tuple | None = None
+    """Names of the end-effector pose's coordinates (a planar pose: x, y, theta); None
+    where the model does not name them (then the first (up to three) are a position)."""
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -326,7 +327,7 @@ def _ee_split(model, poses):
     gives (x, y, 0)."""
     P = np.asarray(poses, dtype=float)
     P = P.reshape(len(P), -1)
-    if tuple(model.pose_names) == ("x", "y", "theta"):
+    if tuple(model.pose_names or ()) == ("x", "y", "theta"):
         return np.column_stack([P[:, :2], np.zeros(len(P))]), P[:, 2].copy()
     if P.shape[1] < 3:
         P = np.column_stack([P, np.zeros((len(P), 3 - P.shape[1]))])

@@ -55,7 +55,8 @@ class KEDContract:
     pose_names = ("x", "y", "z")
     """The platform centre's position (the end-effector pose)."""
     capabilities = frozenset({"state", "pose", "inverse_kinematics", "linearize",
-                              "static_deflection", "simulate_motion", "rest_matrices"})
+                              "static_deflection", "simulate_motion", "rest_matrices",
+                              "task_kinematics"})
 
     @property
     def mechanisms(self) -> int:

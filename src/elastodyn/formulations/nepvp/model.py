@@ -41,7 +41,7 @@ class NEPVPContract(NonlinearModel):
     """
 
     formulation = "nepvp"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "close_along"}
     default_preload = False
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):

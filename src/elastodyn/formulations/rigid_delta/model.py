@@ -36,6 +36,7 @@ class RigidDeltaContract(NonlinearModel):
     """
 
     default_preload = True  # a rigid robot has no elastic structure: the tangent is all
+    pose_names = ("x", "y", "z")
 
     def __init__(self, robot: RigidDelta, formulation: str = "explicit"):
         self.robot = robot
@@ -45,7 +46,8 @@ class RigidDeltaContract(NonlinearModel):
         self.options = {}
         self.coordinates = Coordinates(("q1", "q2", "q3"), ("rad",) * 3, ("actuated",) * 3)
         caps = {"state", "pose", "inverse_kinematics", "mass_matrix", "bias", "linearize",
-                "inverse_dynamics", "direct_dynamics", "energy", "inverse_dynamics_along"}
+                "inverse_dynamics", "direct_dynamics", "energy", "inverse_dynamics_along",
+                "task_kinematics"}
         if formulation == "explicit":
             caps.add("program")
         self.capabilities = frozenset(caps)
