@@ -75,8 +75,9 @@ def test_delta_ked_and_nepvp_agree_without_preload():
     F = np.asarray(r["frequencies_hz"])
     np.testing.assert_allclose(F[:, 1], F[:, 0], rtol=1e-8)
     assert r.summary["max_relative_difference_nepvp-1"] < 1e-8
-    assert any("ked-1: no static deflection" in w for w in r.warnings)
-    assert "ked-1" not in r["static_deflection"]
+    # both sag under gravity by about 26 mm (Z down; Kuo's preset: 25.7 mm, issue 15)
+    for v in ("ked-1", "nepvp-1"):
+        assert 0.02 < r["static_deflection"][v][2] < 0.03, (v, r["static_deflection"])
     assert set(r.figures()) == {"compare"}
 
 

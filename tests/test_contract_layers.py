@@ -63,19 +63,15 @@ def sites() -> Counter:
 
 
 REMAINING = {
-    ('analysis/compare.py', 'formulation name'): 1,
     ('analysis/frequency_sensitivity.py', 'formulation name'): 5,
     ('analysis/sensitivity.py', 'engine reach'): 2,
     ('analysis/sensitivity.py', 'formulation import'): 1,
     ('analysis/simulate.py', 'engine reach'): 4,
     ('analysis/simulate.py', 'formulation import'): 3,
     ('analysis/simulate.py', 'formulation name'): 2,
-    ('analysis/workspace.py', 'probe'): 1,
     ('cli/compare.py', 'formulation name'): 5,
     ('cli/generate.py', 'formulation import'): 1,
     ('cli/generate.py', 'formulation name'): 1,
-    ('cli/generate.py', 'probe'): 1,
-    ('plot/figure.py', 'formulation name'): 3,
 }
 """(file, kind) -> count still to remove (filled from :func:`sites` below)."""
 

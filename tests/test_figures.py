@@ -80,7 +80,10 @@ def _series(n=200, T=1.0):
     return t, np.sin(2 * np.pi * 3 * t)[:, None]
 
 
-def _simulation(warnings=(), robot="delta-kuo2016", formulation="nepvp"):
+KUO_GRAVITY = {"gravity_m_s2": [0.0, 0.0, 9.81]}   # a Delta's world: Z down, along gravity
+
+
+def _simulation(warnings=(), robot="delta-kuo2016", formulation="nepvp", inputs=None):
     t, s = _series()
     names = ["e2_u1", "e2_v1", "e2_rz1", "e5_u1", "e5_v1", "e5_rz1"]
     e = s * np.array([1e-6, 2e-4, 3e-3, 2e-6, 1e-4, 2e-3])
@@ -88,8 +91,10 @@ def _simulation(warnings=(), robot="delta-kuo2016", formulation="nepvp"):
          "rigid_torque_nm": np.hstack([s, 2 * s, 3 * s]) * 0.9,
          "ee_position_m": np.hstack([s, s, s]) * 1e-3, "rigid_ee_position_m": 0 * s.repeat(3, 1),
          "elastic": e, "elastic_names": names}
-    return SimulationResult("simulate", robot, formulation, {}, {}, q, {}, tuple(warnings),
-                            index="time_s", stem="simulation", title=f"{robot}: a run")
+    inputs = KUO_GRAVITY if inputs is None else inputs
+    return SimulationResult("simulate", robot, formulation, {}, inputs, q, {},
+                            tuple(warnings), index="time_s", stem="simulation",
+                            title=f"{robot}: a run")
 
 
 def _ked(warnings=()):
@@ -101,7 +106,7 @@ def _ked(warnings=()):
          "ee_attitude_deg": three,
          "midspan": np.tile(1e-3 * s, (1, 24)), "reference_velocity_m_s": three,
          "reference_acceleration_m_s2": three}
-    return SimulationResult("simulate", "delta-kuo2016", "ked", {}, {}, q, {},
+    return SimulationResult("simulate", "delta-kuo2016", "ked", {}, KUO_GRAVITY, q, {},
                             tuple(warnings), index="time_s", stem="simulation",
                             title="delta-kuo2016: KED simulation")
 
@@ -130,7 +135,7 @@ def _map(count=4, warnings=()):
     f = np.array([3.0 + m * 2 + (0.01 + 0.1 * m) * np.cos(np.radians(3 * ang + 60 * m))
                   for m in range(count)]).T
     q = {"angle_deg": ang, "frequencies_hz": f, "omega_rad_s": 2 * np.pi * f}
-    inputs = {"path": "circle", "centre_m": [0.0, 0.0, 0.5], "radius_m": 0.1}
+    inputs = {"path": "circle", "centre_m": [0.0, 0.0, 0.5], "radius_m": 0.1, **KUO_GRAVITY}
     return MapResult("map", "delta-kuo2016", "ked", {}, inputs, q, {}, tuple(warnings),
                      index="angle_deg", stem="map", title="delta-kuo2016: map")
 
@@ -279,8 +284,10 @@ def test_delta_figures_say_z_points_down():
             if name in ("midspan", "torques"):      # link frames; no position
                 continue
             assert any("down" in t for t in _texts(fig)), name
-    # a planar robot's figures claim nothing about Z
-    plain = _simulation(robot="prrrp-briot2013", formulation="nepvp").figures()
+    # the world's orientation comes from the description's gravity, not the robot's
+    # name: a planar arm in its vertical x-y plane (gravity -y) claims nothing about Z
+    plain = _simulation(robot="delta-named-arm", formulation="amm",
+                        inputs={"gravity_m_s2": [0.0, -9.81, 0.0]}).figures()
     assert not any("down" in t for f in plain.values() for t in _texts(f))
 
 

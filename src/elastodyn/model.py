@@ -71,6 +71,8 @@ CAPABILITIES = (
     "task_kinematics",    # kinematics: a parallel robot's task-space kinematics (a Delta)
     "close_along",        # close_along(actuated (n, n_a)): index of the first sample of a
                           # joint-space path where the loops do not close, or -1
+    "export_closure",     # export_closure(): the loop closure of a closed-loop model for
+                          # generated code (symbolic.core.Closure)
 )
 
 

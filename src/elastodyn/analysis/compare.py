@@ -181,10 +181,9 @@ def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
         pose_at.append(None if st.pose is None else np.asarray(st.pose, float).tolist())
         if not static:
             continue
-        if model.formulation == "ked" or st.pose is None or \
-                "static_deflection" not in model.capabilities:
-            warnings.append(f"{label}: no static deflection (its pose is the rigid "
-                            "platform's or it has none)")
+        if st.pose is None or "static_deflection" not in model.capabilities:
+            warnings.append(f"{label}: no static deflection (the model has no "
+                            "end-effector pose or no statics)")
             continue
         try:
             sd = model.static_deflection(st)

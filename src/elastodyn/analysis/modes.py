@@ -219,7 +219,7 @@ class MapResult(Result):
         inp = self.inputs
         if inp.get("path") == "circle":
             c = ", ".join(f"{v:g}" for v in inp.get("centre_m", []))
-            down = z_down(self.formulation, self.robot) and len(inp.get("centre_m", [])) == 3
+            down = z_down(self.inputs.get("gravity_m_s2")) and len(inp.get("centre_m", [])) == 3
             path = (f"circle of radius {inp.get('radius_m', 0):g} m about ({c}) m"
                     + (" (world frame, Z down)" if down else ""))
             if self.index == "angle_deg" and len(x) > 1 and np.ptp(x) >= 180:
@@ -280,9 +280,10 @@ def frequency_map(model, states, *, coordinate=None, coordinate_name: str = "poi
     f = om / (2 * math.pi)
     summary = {"min_frequencies_hz": f.min(axis=0).tolist(),
                "max_frequencies_hz": f.max(axis=0).tolist()}
+    from ..description.convert import gravity_vector
     inputs = {"points": len(states), "count": count,
               "preload": model.default_preload if preload is None else bool(preload),
-              **(path or {})}
+              **(path or {}), "gravity_m_s2": gravity_vector(model.robot)}
     title = (f"{name}: lowest {count} natural frequencies at {len(states)} poses "
              f"({model.formulation}, at rest)")
     return MapResult("map", name, model.formulation, dict(model.options), inputs, q,

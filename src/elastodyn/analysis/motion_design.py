@@ -940,7 +940,7 @@ class CompensationResult(Result):
         from ..plot.figure import finish, new_figure, plain_log_ticks, z_down
         q = self.quantities
         t = np.asarray(q["time_s"])
-        down = z_down(self.formulation, self.robot)
+        down = z_down(self.inputs.get("gravity_m_s2"))
         fig, axes = new_figure(2, height=2.2)
         axes[0].plot(t, 1e3 * np.asarray(q["error_nominal_m"]), label="nominal command")
         axes[0].plot(t, 1e3 * np.asarray(q["error_compensated_m"]), label="compensated")
@@ -1168,8 +1168,9 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     name = robot or model.robot.name
     title = (f"{name}: {mode} deflection compensation ({model.formulation}; peak error "
              f"{1e3 * e0.max():.4g} -> {1e3 * e1.max():.4g} mm)")
+    from ..description.convert import gravity_vector
     inputs = {**(inputs or {}), "mode": mode, "duration_s": T, "step_s": step,
-              "samples": int(n_s),
+              "samples": int(n_s), "gravity_m_s2": gravity_vector(model.robot),
               "iterations": iterations if mode == "dynamic" else None}
     return CompensationResult("compensate", name, model.formulation, dict(model.options),
                               inputs, q, summary, tuple(warns),

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..exceptions import InputError, ModelError
 from ..integrators.bounded import bounded_solve_ivp
+from ..description.convert import gravity_vector
 from ..model import MotionResponse, effort_key, require
 from .results import Result
 
@@ -117,7 +118,7 @@ class SimulationResult(Result):
             panels += [("elastic", g) for g in elastic_groups(e, names)]
         if not panels:
             return {}
-        down = z_down(self.formulation, self.robot)
+        down = z_down(self.inputs.get("gravity_m_s2"))
         fig, axes = new_figure(len(panels), height=2.4)
         for ax, (what, key) in zip(axes, panels):
             if what == "efforts":
@@ -254,7 +255,7 @@ def motion_result(model, resp, name: str, inputs: dict, initial: str,
                "max_elastic": (np.abs(resp.elastic).max(axis=0).tolist()
                                if resp.elastic.size else []),
                "dof": int(c.n_elastic), **resp.summary}
-    inputs = {**inputs, "method": resp.method}
+    inputs = {**inputs, "method": resp.method, "gravity_m_s2": gravity_vector(model.robot)}
     T = float(resp.time[-1] - resp.time[0])
     title = f"{name}: motion-driven simulation, {T:.4g} s ({resp.description})"
     return SimulationResult("simulate", name, model.formulation, dict(model.options),

@@ -143,11 +143,11 @@ def default_space(model) -> str:
 
 def _beam_length(model) -> float:
     """Summed length [m] of the flexible beams of a tree robot (0 for other robots)."""
-    from ..description.tree import FlexibleBeam
-    bodies = getattr(model.robot, "bodies", None)
-    if not isinstance(bodies, dict):
+    from ..description.tree import FlexibleBeam, TreeRobot
+    if not isinstance(model.robot, TreeRobot):
         return 0.0
-    return float(sum(b.length for b in bodies.values() if isinstance(b, FlexibleBeam)))
+    return float(sum(b.length for b in model.robot.bodies.values()
+                     if isinstance(b, FlexibleBeam)))
 
 
 def actuator_ranges(model) -> list:

@@ -120,9 +120,8 @@ def run(a) -> int:
         problem = a.problem or problems[0]
         choice("--problem", problem, problems)
         prog = model.program(problem)
-        export_closure = getattr(model, "export_closure", None)
-        if export_closure is not None:
-            closure = export_closure()
+        if "export_closure" in model.capabilities:
+            closure = model.export_closure()
         fields = {"robot": spec.name, "formulation": model.formulation,
                   "model": dict(model.options), "inputs": {"problem": problem},
                   "model_generation_time_s": getattr(prog, "generation_time_s", None)}

@@ -30,7 +30,18 @@ from .materials import Material, Section
 from .tree import FlexibleBeam, MDHJoint, RigidBody, TreeRobot
 
 __all__ = ["to_spec", "rigid_delta", "flexible_delta", "tree_robot", "planar_arm",
-           "family_of", "section", "material", "arm_as_tree"]
+           "family_of", "section", "material", "arm_as_tree", "gravity_vector"]
+
+
+def gravity_vector(robot) -> tuple:
+    """The world gravity (3,) [m/s^2] of a description dataclass: its vector (a Delta,
+    whose world Z points down, Kuo 2016; a tree robot, in its base frame), or for a
+    planar arm (the vertical x-y plane, y up, Yu & Chen 2019) (0, -g, 0). What the
+    figures read to orient their world axes (a Z axis along gravity is drawn "down")."""
+    g = robot.gravity
+    if isinstance(g, (int, float)):
+        return (0.0, -float(g), 0.0)
+    return tuple(float(x) for x in g)
 
 _ROWS = {name: k for k, name in enumerate(S.CLOSURE_ROWS)}
 

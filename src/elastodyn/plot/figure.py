@@ -14,7 +14,7 @@ import textwrap
 __all__ = ["new_figure", "finish", "wrap_title", "plain_log_ticks", "outside_legend",
            "validity_warnings", "validity_note", "z_down", "axis_name", "elastic_groups",
            "plot_elastic", "verdict_clause", "VALIDITY_MARKERS", "VALIDITY_COLOUR", "VALIDITY_GID",
-           "FIGURE_FORMATS", "DELTA_FORMULATIONS"]
+           "FIGURE_FORMATS"]
 
 FIGURE_FORMATS = ("png", "svg", "pdf")
 """Formats an output set writes figures in (``--format``)."""
@@ -147,15 +147,14 @@ def validity_note(fig, notes, *, fontsize: float = 8.0) -> str | None:
     return line
 
 
-DELTA_FORMULATIONS = ("ked", "explicit", "multipliers")
-"""Formulations of Delta robots only (their world frame is Kuo 2016's: Z down)."""
-
-
-def z_down(formulation: str, robot: str) -> bool:
-    """Whether a result's world Z axis points down: a Delta (a Delta-only formulation, or
-    a robot named ``delta...``; a Delta described by a file of another name through a
-    formulation of several families (nepvp) is not recognized)."""
-    return formulation in DELTA_FORMULATIONS or str(robot).lower().startswith("delta")
+def z_down(gravity) -> bool:
+    """Whether a result's world Z axis points down: its robot's gravity (3,) [m/s^2] (the
+    result's ``inputs["gravity_m_s2"]``, from the description) points along +Z more
+    than along any other axis (a Delta in Kuo 2016's frame). None: not known, False."""
+    if gravity is None:
+        return False
+    gx, gy, gz = (abs(float(v)) for v in gravity)
+    return float(gravity[2]) > 0 and gz >= max(gx, gy)
 
 
 def axis_name(axis: str, down: bool) -> str:

@@ -187,7 +187,10 @@ class KEDContract:
         e = sla.lu_solve(lu, lin.F)
         q = st.q.copy()
         q[3:] = e
-        return st.with_(q=q)
+        # the platform's elastic displacement (the first three elastic variables, dX dY
+        # dZ) moves the end-effector: the pose of the deflected state is the platform's
+        pose = None if st.pose is None else np.asarray(st.pose, float) + e[:3].real
+        return st.with_(q=q, pose=pose)
 
     # ------------------------------------------------------------------ motion
     def simulate_motion(self, trajectory, times, *, initial: str = "static",

@@ -41,7 +41,8 @@ class NEPVPContract(NonlinearModel):
     """
 
     formulation = "nepvp"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "close_along"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "close_along",
+                                             "export_closure"}
     default_preload = False
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):

@@ -49,7 +49,7 @@ class RigidDeltaContract(NonlinearModel):
                 "inverse_dynamics", "direct_dynamics", "energy", "inverse_dynamics_along",
                 "task_kinematics"}
         if formulation == "explicit":
-            caps.add("program")
+            caps |= {"program", "export_closure"}
         self.capabilities = frozenset(caps)
 
     # ------------------------------------------------------------------ motions
