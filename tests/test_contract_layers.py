@@ -64,10 +64,8 @@ def sites() -> Counter:
 
 REMAINING = {
     ('analysis/frequency_sensitivity.py', 'formulation name'): 5,
-    ('analysis/sensitivity.py', 'engine reach'): 2,
-    ('analysis/sensitivity.py', 'formulation import'): 1,
-    ('analysis/simulate.py', 'engine reach'): 4,
-    ('analysis/simulate.py', 'formulation import'): 3,
+    ('analysis/simulate.py', 'engine reach'): 3,
+    ('analysis/simulate.py', 'formulation import'): 2,
     ('analysis/simulate.py', 'formulation name'): 2,
     ('cli/compare.py', 'formulation name'): 5,
     ('cli/generate.py', 'formulation import'): 1,

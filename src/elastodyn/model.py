@@ -41,7 +41,7 @@ __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABIL
            "require", "ModelCapabilityError", "KINDS", "MotionResponse", "Linearizes",
            "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
            "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
-           "TaskKinematics", "HasTaskKinematics",
+           "TaskKinematics", "HasTaskKinematics", "SimulatesEfforts",
            "InverseDynamicsAlong",
            "effort_key"]
 
@@ -514,7 +514,44 @@ class HasTaskKinematics(Protocol):
     kinematics: TaskKinematics
 
 
-PROTOCOLS = {"linearize": Linearizes, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
+@runtime_checkable
+class SimulatesEfforts(Protocol):
+    """Capability ``simulate_efforts``: force-driven runs (efforts on the actuators
+    against time, or the actuators at constant speeds), on the model's full
+    coordinates q (its runs' ``q`` (n_t, n_q)), with a rigid counterpart."""
+
+    force_methods: tuple
+    """The integrators of the force-driven runs (``--method``), the default first."""
+
+    def run_efforts(self, efforts, t_eval, *, method: str, step=None, rho_inf=0.8,
+                    progress=None):
+        """A run under efforts(t) (n_a,) [N, N m] from rest at home, sampled at t_eval
+        (n_t,) [s]: an object with ``t``, ``q``, ``residual``, ``step``,
+        ``singular_time`` and ``message``."""
+
+    def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None, method: str,
+                  step=None, rho_inf=0.8, progress=None):
+        """A run with the actuators at constant ``speed`` (n_a,) [rad/s, m/s] (as
+        :meth:`run_efforts`)."""
+
+    def rigid_counterpart(self):
+        """The same robot with rigid links (a model of the same formulation)."""
+
+    def default_integrator_step(self) -> float:
+        """The integrator's default step [s] at home (resolving the first elastic mode
+        with the actuators locked)."""
+
+    def pose_of(self, q) -> np.ndarray:
+        """End-effector pose of full coordinates q [m, rad]."""
+
+    def actuated_of(self, q) -> np.ndarray:
+        """Actuated coordinates (n_a,) of full coordinates q."""
+
+    def elastic_of(self, q) -> np.ndarray:
+        """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
+
+
+PROTOCOLS = {"linearize": Linearizes, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
              "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,

@@ -161,7 +161,6 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
         finite differences the same with suffix ``_fd``; summary: the peak of each
         relative sensitivity and, with both methods, their largest difference.
     """
-    from ..formulations.ffrf.solve import default_step
     require(model, "simulate_efforts", what="sensitivity (force-driven)")
     if method not in METHODS:
         raise InputError("--method", method, ", ".join(METHODS))
@@ -181,8 +180,7 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
                              "rectangle, so b and h are undefined")
     T, h, times = output_times(duration, output_step)
     t0w = _time.perf_counter()
-    h_int = float(step) if step is not None else default_step(model.system,
-                                                               model.tree.q_home)
+    h_int = float(step) if step is not None else model.default_integrator_step()
     runs_total = 1 + len(params) * (2 if method == "both" else 1)
     done = [0]
 

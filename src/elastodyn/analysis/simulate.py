@@ -341,10 +341,9 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     method : "partitioning" (the paper's, eqs. (91)-(106)) or "projection" (index-3
         with velocity projection).
     """
-    from ..formulations.ffrf.solve import METHODS
     require(model, "simulate_efforts", what="simulate (force-driven)")
-    if method not in METHODS:
-        raise InputError("--method", method, " or ".join(METHODS))
+    if method not in model.force_methods:
+        raise InputError("--method", method, " or ".join(model.force_methods))
     T, h, times = output_times(duration, output_step, step_name="--output-step")
     t0w = _time.perf_counter()
     if (efforts is None) == (drive is None):
@@ -367,8 +366,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     t = flex.t[:k]
     P = np.array([model.pose_of(x) for x in flex.q[:k]])
     R = np.array([(rig or model).pose_of(x) for x in rrun.q[:k]])
-    el = model.system.el_index
-    E = flex.q[:k][:, el]
+    E = model.elastic_of(flex.q[:k])
     S = np.array([model.actuated_of(x) for x in flex.q[:k]])
     SR = np.array([(rig or model).actuated_of(x) for x in rrun.q[:k]])
     XY = np.array([model.joint_positions(x) for x in flex.q[:k]])

@@ -166,6 +166,22 @@ class FFRFContract(NonlinearModel):
         return self.system.elastic_stiffness().copy()
 
     # ------------------------------------------------------------------ runs
+    @property
+    def force_methods(self) -> tuple:
+        """The force-driven integrators (:data:`~elastodyn.formulations.ffrf.solve.
+        METHODS`)."""
+        from .solve import METHODS
+        return tuple(METHODS)
+
+    def default_integrator_step(self) -> float:
+        """:func:`~elastodyn.formulations.ffrf.solve.default_step` at home [s]."""
+        from .solve import default_step
+        return float(default_step(self.system, self.tree.q_home))
+
+    def elastic_of(self, q) -> np.ndarray:
+        """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
+        return np.asarray(q)[..., self.system.el_index]
+
     def rigid_counterpart(self) -> "FFRFContract":
         """The same robot with rigid links (the rigid model alongside a simulation)."""
         return FFRFContract(self.robot, {**self.options, "rigid": True,
