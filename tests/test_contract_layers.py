@@ -64,9 +64,6 @@ def sites() -> Counter:
 
 REMAINING = {
     ('analysis/frequency_sensitivity.py', 'formulation name'): 5,
-    ('analysis/simulate.py', 'engine reach'): 3,
-    ('analysis/simulate.py', 'formulation import'): 2,
-    ('analysis/simulate.py', 'formulation name'): 2,
     ('cli/compare.py', 'formulation name'): 5,
     ('cli/generate.py', 'formulation import'): 1,
     ('cli/generate.py', 'formulation name'): 1,

@@ -19,8 +19,7 @@ import pytest
 
 from cli_helpers import run
 from elastodyn.analysis.modes import ConvergenceResult, MapResult, ModesResult
-from elastodyn.analysis.simulate import (ForcedSimulationResult, SimulationResult,
-                                         TrackingSimulationResult)
+from elastodyn.analysis.simulate import ForcedSimulationResult, SimulationResult
 from elastodyn.plot.convergence import (convergence_errors, fitted_order,
                                         richardson_reference)
 from elastodyn.plot.labels import coordinate_unit, readable_coordinate
@@ -116,8 +115,8 @@ def _tracking():
     three = np.hstack([s, 2 * s, 3 * s])
     q = {"time_s": t, "position_error_m": 1e-3 * three, "joint_error_rad": 1e-3 * three,
          "torque_nm": three}
-    return TrackingSimulationResult("simulate", "delta-asadi2020", "explicit", {}, {}, q, {},
-                                    (), index="time_s", stem="simulation", title="tracking")
+    return SimulationResult("simulate", "delta-asadi2020", "explicit", {}, {}, q, {},
+                            (), index="time_s", stem="simulation", title="tracking")
 
 
 def _forced():
@@ -157,7 +156,6 @@ def _convergence(f):
 
 
 def _arm():
-    from elastodyn.analysis.simulate import ArmSimulationResult
     t, s = _series()
     two = np.hstack([s, 2 * s])
     f = np.linspace(0.0, 40.0, 200)
@@ -165,7 +163,7 @@ def _arm():
          "tip_acceleration_m_s2": np.hstack([s, s, 2 * s, 2 * s]),
          "spectrum_frequency_hz": f, "spectrum_amplitude": np.exp(-(f - 2.2) ** 2),
          "omega_spectrum_rad_s": [14.1, 45.9]}
-    return ArmSimulationResult("simulate", "arm-yu2019", "amm", {}, {}, q, {}, (),
+    return SimulationResult("simulate", "arm-yu2019", "amm", {}, {}, q, {}, (),
                                index="time_s", stem="simulation", title="arm: free")
 
 

@@ -41,7 +41,8 @@ __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABIL
            "require", "ModelCapabilityError", "KINDS", "MotionResponse", "Linearizes",
            "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
            "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
-           "TaskKinematics", "HasTaskKinematics", "SimulatesEfforts",
+           "TaskKinematics", "HasTaskKinematics", "SimulatesEfforts", "RunReport",
+           "SimulatesControlled",
            "InverseDynamicsAlong",
            "effort_key"]
 
@@ -73,6 +74,7 @@ CAPABILITIES = (
                           # joint-space path where the loops do not close, or -1
     "export_closure",     # export_closure(): the loop closure of a closed-loop model for
                           # generated code (symbolic.core.Closure)
+    "simulate_controlled",  # simulate_controlled(trajectory, controller, ...): closed loop
 )
 
 
@@ -377,6 +379,21 @@ class MotionResponse:
     description: str = ""
 
 
+@dataclass(frozen=True, eq=False)
+class RunReport:
+    """A run as an engine reports it, for an analysis to turn into a result unchanged:
+    ``quantities`` (unit-suffixed keys -> arrays (n_t, k), the index ``time_s``),
+    ``columns`` (key -> component names), ``summary``, ``inputs`` (what the engine
+    chose: gains, defaults), ``warnings`` and a one-line ``description``."""
+
+    quantities: dict
+    columns: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    inputs: dict = field(default_factory=dict)
+    warnings: tuple = ()
+    description: str = ""
+
+
 # --------------------------------------------------------------------------------------
 # One protocol per capability: an analysis checks ``require(model, "linearize", ...)``
 # (the model's declared capabilities) and then calls the methods below, nothing else.
@@ -551,7 +568,24 @@ class SimulatesEfforts(Protocol):
         """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
 
 
-PROTOCOLS = {"linearize": Linearizes, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
+@runtime_checkable
+class SimulatesControlled(Protocol):
+    """Capability ``simulate_controlled``: a controller of the model's own closes the
+    loop on the actuated coordinates and tracks a trajectory (the model is the plant)."""
+
+    controllers: tuple
+    """The controller kinds it has (``pd``, ``computed-torque``), the default first."""
+
+    def simulate_controlled(self, trajectory, controller: dict, duration: float,
+                            step: float, *, initial_offset=None,
+                            free_vibration: bool = False, progress=None) -> RunReport:
+        """Track ``trajectory`` for ``duration`` [s], output ``step`` [s], under
+        ``controller`` (``kind``, ``kp``, ``kd``, ...); ``initial_offset`` (3,) [m]: an
+        initial end-effector error where the model takes one; ``free_vibration``: hold the
+        start and release the robot undeformed (refused where it does not apply)."""
+
+
+PROTOCOLS = {"linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
              "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,

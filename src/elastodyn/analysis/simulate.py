@@ -36,10 +36,6 @@ __all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torque
 INITIAL_STATES = ("static", "zero")
 
 
-def _space(traj) -> str:
-    return getattr(traj, "space", "task")
-
-
 def _rigid(model) -> bool:
     """A model without elastic coordinates (no motion-driven response: its torques are
     its inverse dynamics)."""
@@ -101,6 +97,14 @@ class SimulationResult(Result):
         from ..plot.figure import (axis_name, elastic_groups, finish, new_figure,
                                    plot_elastic, z_down)
         q, t = self.quantities, np.asarray(self.quantities["time_s"])
+        if "position_error_m" in q and "joint_error_rad" in q:
+            # a closed loop tracking a platform path (Asadi 2020's figures)
+            from ..plot.delta import tracking_figure
+            return {"tracking": tracking_figure(q, self.title)}
+        if "tip_acceleration_m_s2" in q and "theta_rad" in q:
+            # an arm under its joint PD (Yu 2019 Figs. 10, 12-14)
+            from ..plot.arm import arm_figures
+            return arm_figures(q, self.title)
         if "ee_attitude_deg" in q and "midspan" in q and "torque_nm" in q:
             # a platform robot's run (its attitude and its links' midspans): Kuo's layout
             from ..plot.flexible_delta import platform_figures
@@ -142,22 +146,6 @@ class SimulationResult(Result):
                 plot_elastic(ax, t, e, names, key)
         axes[0].set_title(self.title, fontsize=9)
         return {"simulation": finish(fig, axes, xlabel="time [s]")}
-
-
-class TrackingSimulationResult(SimulationResult):
-    """A closed-loop tracking simulation (position and joint errors, efforts)."""
-
-    def figures(self) -> dict:
-        from ..plot.delta import tracking_figure
-        return {"tracking": tracking_figure(self.quantities, self.title)}
-
-
-class ArmSimulationResult(SimulationResult):
-    """A PD simulation of an arm (Yu 2019 Figs. 10, 12-14)."""
-
-    def figures(self) -> dict:
-        from ..plot.arm import arm_figures
-        return arm_figures(self.quantities, self.title)
 
 
 class TorquesResult(Result):
@@ -458,117 +446,24 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
                    "kp": controller.get("kp"), "kd": controller.get("kd")})
     name = _name(model, robot)
     report = _in_steps(progress, max(1, int(round(T / step))))
-    if _rigid(model):
-        return _rigid_tracking(model, trajectory, controller, T, step, initial_offset,
-                               name, inputs, report)
-    if model.formulation == "amm":
-        if kind != "pd":
-            raise InputError("--controller", kind, "pd for an arm (Yu's joint PD)")
-        if initial_offset is not None:
-            raise InputError("--offset", list(initial_offset), "only for a rigid Delta")
-        return _arm_pd(model, trajectory, controller, T, step, name, inputs, free_vibration,
-                       report)
-    raise InputError("--controller", kind, f"a formulation with a closed-loop engine "
-                     f"({_closed_loop_formulations()}); {model.formulation} simulates "
-                     "prescribed motions (leave --controller out)")
-
-
-def _rigid_tracking(model, traj, ctrl, T, step, offset, name, inputs, progress=None):
-    from ..formulations.rigid_delta.simulation import ComputedTorque, JointPD, sample_times, simulate_tracking
-    kind = ctrl.get("kind", "pd")
-    if kind == "pd":
-        c = JointPD(ctrl.get("kp", 200.0), ctrl.get("kd", 10.0),
-                    bool(ctrl.get("gravity_compensation", False)))
-    else:
-        if ctrl.get("gravity_compensation"):
-            raise InputError("--gravity-compensation", True, "only with --controller pd")
-        c = ComputedTorque(ctrl.get("kp", 400.0), ctrl.get("kd", 40.0))
-    offset = (0.0, 0.0, 0.0) if offset is None else tuple(offset)
-    plant = model.model
-    times = sample_times(traj, duration=T, step=step)
-    s = traj.evaluate(times)
-    plant.kinematics.state(s.position, s.velocity)   # the reference path is valid
-    plant.kinematics.state(s.position[0] + np.asarray(offset, float))
+    if "simulate_controlled" not in model.capabilities:
+        raise InputError("--controller", kind, f"a formulation with a closed-loop engine "
+                         f"({_closed_loop_formulations()}); {model.formulation} simulates "
+                         "prescribed motions (leave --controller out)")
+    if kind not in model.controllers:
+        raise InputError("--controller", kind, " or ".join(model.controllers)
+                         + f" for the {model.formulation} formulation")
     t0 = _time.perf_counter()
-    res = simulate_tracking(plant, traj, c, duration=T, step=step, initial_offset=offset,
-                            progress=progress)
+    rep = model.simulate_controlled(trajectory, controller, T, step,
+                                    initial_offset=initial_offset,
+                                    free_vibration=free_vibration, progress=report)
     wall = _time.perf_counter() - t0
-    names = list(model.coordinates.actuated)
-    q = {"time_s": res.time, "ee_position_m": res.position,
-         "reference_position_m": res.reference_position,
-         "position_error_m": res.position_error, "joint_error_rad": res.joint_error,
-         "torque_nm": res.torque}
-    cols = {"ee_position_m": [f"ee_{c_}_m" for c_ in "xyz"],
-            "reference_position_m": [f"reference_{c_}_m" for c_ in "xyz"],
-            "position_error_m": [f"error_{c_}_m" for c_ in "xyz"],
-            "joint_error_rad": [f"{n}_error_rad" for n in names],
-            "torque_nm": [f"{n}_torque_nm" for n in names]}
-    e = np.linalg.norm(res.position_error, axis=1)
-    summary = {"max_position_error_m": float(e.max()), "final_position_error_m": float(e[-1]),
-               "peak_torque_nm": np.abs(res.torque).max(axis=0).tolist()}
-    inputs = {**inputs, "kp": c.kp, "kd": c.kd, "initial_offset_m": list(offset)}
-    title = (f"{name}: {c.name} tracking over {res.time[-1] - res.time[0]:.4g} s "
-             f"(kp = {c.kp:g}, kd = {c.kd:g}; plant {model.formulation})")
-    return TrackingSimulationResult("simulate", name, model.formulation, {}, inputs, q,
-                                    summary, (), {"wall_time_s": wall}, cols, "time_s",
-                                    "simulation", title)
-
-
-def _arm_pd(model, traj, ctrl, T, step, name, inputs, free_vibration, progress=None):
-    from ..formulations.amm import simulation as A
-    kp, kd = float(ctrl.get("kp", 125.0)), float(ctrl.get("kd", 25.0))
-    for nm, v in (("--kp", kp), ("--kd", kd)):
-        if not (v > 0 and math.isfinite(v)):
-            raise InputError(nm, v, "a finite gain > 0")
-    amm = model.model
-    hold = traj.evaluate(np.array([traj.t_start])).position[0] if free_vibration else None
-    if hold is not None:
-        ref = A.hold_reference(hold)
-    elif _space(traj) == "task":
-        if traj.dim != 2 or amm.n != 2:
-            raise InputError("--trajectory", "task", "a planar path of a two-link arm "
-                             "(or a joint-space trajectory)")
-        ref = A.circle_reference(amm, traj)
-    else:
-        def ref(t):
-            s = traj.evaluate(np.asarray(t, dtype=float))
-            return s.position, s.velocity
-    t0 = _time.perf_counter()
-    sim = A.simulate_pd(amm, ref, T, kp, kd, step=step, progress=progress)
-    wall = _time.perf_counter() - t0
-    vt = A.joint_angles(amm, sim.q)
-    n = amm.n
-    q = {"time_s": sim.time, "theta_rad": vt, "theta_ref_rad": sim.theta_ref,
-         "chord_theta_rad": sim.q[:, :n], "torque_nm": sim.tau,
-         "modal_m": sim.q[:, n:], "modal_names": list(sim.names[n:]),
-         "tip_position_m": sim.tip_position.reshape(len(sim.time), -1),
-         "tip_acceleration_m_s2": sim.tip_acceleration.reshape(len(sim.time), -1)}
-    cols = {"theta_rad": [f"theta{i + 1}_rad" for i in range(n)],
-            "theta_ref_rad": [f"theta{i + 1}_ref_rad" for i in range(n)],
-            "chord_theta_rad": [f"chord_theta{i + 1}_rad" for i in range(n)],
-            "torque_nm": [f"tau{i + 1}_nm" for i in range(n)],
-            "modal_m": [f"{nm}_m" for nm in sim.names[n:]],
-            "tip_position_m": [f"tip{i + 1}_{c}_m" for i in range(n) for c in "xy"],
-            "tip_acceleration_m_s2": [f"tip{i + 1}_a{c}_m_s2" for i in range(n) for c in "xy"]}
-    summary = {"max_tracking_error_rad": np.abs(vt - sim.theta_ref).max(axis=0).tolist(),
-               "peak_torque_nm": np.abs(sim.tau).max(axis=0).tolist()}
-    if hold is not None:
-        qe, lam, w_lin, zeta = A.linearized_closed_loop(amm, np.asarray(hold), kp, kd)
-        peaks, f, amp = A.spectrum_peaks(sim.time, sim.tip_acceleration[:, -1, 1])
-        summary["omega_spectrum_rad_s"] = peaks.tolist()
-        q["omega_spectrum_rad_s"] = peaks.tolist()
-        summary["omega_linearized_rad_s"] = lam.imag[:2].tolist()
-        summary["damping_ratio_linearized"] = zeta[:2].tolist()
-        summary["natural_linearized_rad_s"] = w_lin.tolist()
-        q["spectrum_frequency_hz"] = f
-        q["spectrum_amplitude"] = amp
-    inputs = {**inputs, "kp": kp, "kd": kd}
-    case = "free vibration" if hold is not None else "tracking"
-    title = (f"{name}: {case} under joint PD (kp = {kp:g}, kd = {kd:g}) over {T:g} s "
-             f"({amm.s} {amm.arm.basis} mode(s) per link)")
-    return ArmSimulationResult("simulate", name, "amm", dict(model.options), inputs, q,
-                               summary, (), {"wall_time_s": wall}, cols, "time_s",
-                               "simulation", title)
+    return SimulationResult("simulate", name, model.formulation, dict(model.options),
+                            {**inputs, **rep.inputs,
+                             "gravity_m_s2": gravity_vector(model.robot)},
+                            rep.quantities, rep.summary, tuple(rep.warnings),
+                            {"wall_time_s": wall}, rep.columns, "time_s", "simulation",
+                            f"{name}: {rep.description}")
 
 
 # ====================================================================== torques

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...description.arm import PlanarArm
 from ...exceptions import InputError
-from ...model import Coordinates, State
+from ...model import Coordinates, RunReport, State
 from .engine import AMMArmModel
 from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
 
@@ -25,7 +25,9 @@ class AMMContract(NonlinearModel):
     """A PlanarArm by assumed modes answering the model contract (module docstring)."""
 
     formulation = "amm"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "energy"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "energy",
+                                             "simulate_controlled"}
+    controllers = ("pd",)
     default_preload = False
 
     def __init__(self, arm: PlanarArm, options: dict | None = None):
@@ -88,6 +90,71 @@ class AMMContract(NonlinearModel):
         v = self.T @ st.v
         T = 0.5 * v @ self._dyn(st)["M"] @ v
         return float(T), float(self.model.potential(self.T @ st.q))
+
+    def simulate_controlled(self, trajectory, controller: dict, duration: float,
+                            step: float, *, initial_offset=None,
+                            free_vibration: bool = False, progress=None) -> RunReport:
+        """Yu 2019's joint PD on the encoder angles
+        (:func:`~elastodyn.formulations.amm.simulation.simulate_pd`): tracking a
+        joint-space trajectory or a two-link arm's planar path, or (``free_vibration``)
+        holding the start and releasing the arm undeformed, with the spectrum of the last
+        link's vertical tip acceleration and the linearized loop's frequencies."""
+        import math
+
+        from . import simulation as A
+        if initial_offset is not None:
+            raise InputError("--offset", list(initial_offset), "only for a rigid Delta")
+        kp, kd = float(controller.get("kp", 125.0)), float(controller.get("kd", 25.0))
+        for nm, v in (("--kp", kp), ("--kd", kd)):
+            if not (v > 0 and math.isfinite(v)):
+                raise InputError(nm, v, "a finite gain > 0")
+        amm = self.model
+        hold = (trajectory.evaluate(np.array([trajectory.t_start])).position[0]
+                if free_vibration else None)
+        if hold is not None:
+            ref = A.hold_reference(hold)
+        elif trajectory.space == "task":
+            if trajectory.dim != 2 or amm.n != 2:
+                raise InputError("--trajectory", "task", "a planar path of a two-link arm "
+                                 "(or a joint-space trajectory)")
+            ref = A.circle_reference(amm, trajectory)
+        else:
+            def ref(t):
+                s = trajectory.evaluate(np.asarray(t, dtype=float))
+                return s.position, s.velocity
+        sim = A.simulate_pd(amm, ref, duration, kp, kd, step=step, progress=progress)
+        vt = A.joint_angles(amm, sim.q)
+        n = amm.n
+        names = list(self.coordinates.actuated)
+        q = {"time_s": sim.time, "theta_rad": vt, "theta_ref_rad": sim.theta_ref,
+             "chord_theta_rad": sim.q[:, :n], "torque_nm": sim.tau,
+             "modal_m": sim.q[:, n:], "modal_names": list(sim.names[n:]),
+             "tip_position_m": sim.tip_position.reshape(len(sim.time), -1),
+             "tip_acceleration_m_s2": sim.tip_acceleration.reshape(len(sim.time), -1)}
+        cols = {"theta_rad": [f"theta{i + 1}_rad" for i in range(n)],
+                "theta_ref_rad": [f"theta{i + 1}_ref_rad" for i in range(n)],
+                "chord_theta_rad": [f"chord_theta{i + 1}_rad" for i in range(n)],
+                "torque_nm": [f"{nm}_torque_nm" for nm in names],
+                "modal_m": [f"{nm}_m" for nm in sim.names[n:]],
+                "tip_position_m": [f"tip{i + 1}_{c}_m" for i in range(n) for c in "xy"],
+                "tip_acceleration_m_s2": [f"tip{i + 1}_a{c}_m_s2" for i in range(n)
+                                          for c in "xy"]}
+        summary = {"max_tracking_error_rad": np.abs(vt - sim.theta_ref).max(axis=0).tolist(),
+                   "peak_torque_nm": np.abs(sim.tau).max(axis=0).tolist()}
+        if hold is not None:
+            qe, lam, w_lin, zeta = A.linearized_closed_loop(amm, np.asarray(hold), kp, kd)
+            peaks, f, amp = A.spectrum_peaks(sim.time, sim.tip_acceleration[:, -1, 1])
+            summary["omega_spectrum_rad_s"] = peaks.tolist()
+            q["omega_spectrum_rad_s"] = peaks.tolist()
+            summary["omega_linearized_rad_s"] = lam.imag[:2].tolist()
+            summary["damping_ratio_linearized"] = zeta[:2].tolist()
+            summary["natural_linearized_rad_s"] = w_lin.tolist()
+            q["spectrum_frequency_hz"] = f
+            q["spectrum_amplitude"] = amp
+        case = "free vibration" if hold is not None else "tracking"
+        return RunReport(q, cols, summary, {"kp": kp, "kd": kd}, description=(
+            f"{case} under joint PD (kp = {kp:g}, kd = {kd:g}) over {duration:g} s "
+            f"({amm.s} {amm.arm.basis} mode(s) per link)"))
 
     def program(self, problem: str = "model"):
         """The generated assumed-modes program (M, H, N, F, B, c) in the model's own

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...description.delta import RigidDelta
 from ...exceptions import InputError
-from ...model import Coordinates, Efforts, MotionResponse, State
+from ...model import Coordinates, Efforts, MotionResponse, RunReport, State
 from ..base import NonlinearModel
 from .engine import delta_model
 
@@ -47,7 +47,7 @@ class RigidDeltaContract(NonlinearModel):
         self.coordinates = Coordinates(("q1", "q2", "q3"), ("rad",) * 3, ("actuated",) * 3)
         caps = {"state", "pose", "inverse_kinematics", "mass_matrix", "bias", "linearize",
                 "inverse_dynamics", "direct_dynamics", "energy", "inverse_dynamics_along",
-                "task_kinematics"}
+                "task_kinematics", "simulate_controlled"}
         if formulation == "explicit":
             caps |= {"program", "export_closure"}
         self.capabilities = frozenset(caps)
@@ -77,6 +77,53 @@ class RigidDeltaContract(NonlinearModel):
                               prof.position, prof.position, np.zeros((len(prof.time), 0)),
                               extra=extra, columns=cols, summary=summary,
                               method="inverse dynamics", description=self.formulation)
+
+    controllers = ("pd", "computed-torque")
+
+    def simulate_controlled(self, trajectory, controller: dict, duration: float,
+                            step: float, *, initial_offset=None,
+                            free_vibration: bool = False, progress=None) -> RunReport:
+        """Joint-space tracking of a platform path
+        (:func:`~elastodyn.formulations.rigid_delta.simulation.simulate_tracking`: Asadi
+        2020's PD, with gravity compensation on demand, or computed torque)."""
+        from .simulation import ComputedTorque, JointPD, sample_times, simulate_tracking
+        if free_vibration:
+            raise InputError("--free-vibration", True, "only for an arm (Yu's case 1)")
+        kind = controller.get("kind", "pd")
+        if kind == "pd":
+            c = JointPD(controller.get("kp", 200.0), controller.get("kd", 10.0),
+                        bool(controller.get("gravity_compensation", False)))
+        else:
+            if controller.get("gravity_compensation"):
+                raise InputError("--gravity-compensation", True, "only with --controller pd")
+            c = ComputedTorque(controller.get("kp", 400.0), controller.get("kd", 40.0))
+        offset = (0.0, 0.0, 0.0) if initial_offset is None else tuple(initial_offset)
+        plant = self.model
+        times = sample_times(trajectory, duration=duration, step=step)
+        s = trajectory.evaluate(times)
+        plant.kinematics.state(s.position, s.velocity)   # the reference path is valid
+        plant.kinematics.state(s.position[0] + np.asarray(offset, float))
+        res = simulate_tracking(plant, trajectory, c, duration=duration, step=step,
+                                initial_offset=offset, progress=progress)
+        names = list(self.coordinates.actuated)
+        q = {"time_s": res.time, "ee_position_m": res.position,
+             "reference_position_m": res.reference_position,
+             "position_error_m": res.position_error, "joint_error_rad": res.joint_error,
+             "torque_nm": res.torque}
+        cols = {"ee_position_m": [f"ee_{x}_m" for x in "xyz"],
+                "reference_position_m": [f"reference_{x}_m" for x in "xyz"],
+                "position_error_m": [f"error_{x}_m" for x in "xyz"],
+                "joint_error_rad": [f"{n}_error_rad" for n in names],
+                "torque_nm": [f"{n}_torque_nm" for n in names]}
+        e = np.linalg.norm(res.position_error, axis=1)
+        summary = {"max_position_error_m": float(e.max()),
+                   "final_position_error_m": float(e[-1]),
+                   "peak_torque_nm": np.abs(res.torque).max(axis=0).tolist()}
+        return RunReport(q, cols, summary,
+                         {"kp": c.kp, "kd": c.kd, "initial_offset_m": list(offset)},
+                         description=(f"{c.name} tracking over "
+                                      f"{res.time[-1] - res.time[0]:.4g} s (kp = {c.kp:g}, "
+                                      f"kd = {c.kd:g}; plant {self.formulation})"))
 
     # ------------------------------------------------------------------ states
     def home_actuated(self) -> np.ndarray:
