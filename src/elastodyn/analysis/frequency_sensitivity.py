@@ -146,36 +146,29 @@ ZERO_CHECK_STEP = 1e-6
 """Relative real change of an entry whose complex step left K and M real: tells an
 entry that does not enter the linearization from a dropped imaginary part."""
 
-_BEAM_TREE = ("material.E", "material.rho", "section.width", "section.height",
-              "section.diameter")
-_MASS_PROPS = ("mass_properties.mass", "mass_properties.centre_of_mass",
-               "mass_properties.inertia")
+class _Differentiable(dict):
+    """Formulation -> its registry entry's ``differentiable`` key patterns (read on
+    access, so that a registered plugin's are there)."""
 
-DIFFERENTIABLE = {
-    "ffrf": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS + ("length",))
-    + ("joints.*.d",)
-    + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
-            for k in ("mass", "com.*", "inertia.*.*")),
-    "ked": tuple(f"links.{ln}.{k}" for ln in ("upper", "lower")
-                 for k in ("material.E", "material.G", "material.rho", "section.width",
-                           "section.height", "section.diameter"))
-    + ("platform.mass", "payload.mass", "payload.com.*", "payload.inertia.*.*")
-    + ("links.upper.length", "links.lower.length", "geometry.base_radius",
-       "geometry.platform_radius", "geometry.leg_angles.*", "platform.thickness",
-       "gravity.*"),
-    "nepvp": tuple(f"bodies.*.beam.{k}" for k in _BEAM_TREE + _MASS_PROPS
-                   + ("material.G", "length"))
-    + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
-            for k in ("mass", "com.*", "inertia.*.*"))
-    + ("gravity.*",),
-    "amm": tuple(f"links.*.{k}" for k in ("length", "mass", "E", "I", "hub_inertia",
-                                           "lumped_masses.*.mass",
-                                           "lumped_masses.*.inertia"))
-    + ("payload.mass", "payload.inertia", "gravity"),
-}
+    def get(self, name, default=()):
+        if dict.__contains__(self, name):          # set here (tests widen a list)
+            return dict.__getitem__(self, name)
+        from ..formulations.registry import lookup
+        entry = lookup(name)
+        return default if entry is None else tuple(entry.differentiable) or default
+
+    def __getitem__(self, name):
+        out = self.get(name, None)
+        if out is None:
+            raise KeyError(name)
+        return out
+
+
+DIFFERENTIABLE = _Differentiable()
 """Formulation -> the key patterns (``*``: one name) whose derivatives the complex step
-carries exactly through the model's build, each verified against finite differences
-(the KED's for both references; nepvp and amm:
+carries exactly through the model's build: each formulation's
+:attr:`~elastodyn.formulations.registry.Formulation.differentiable`, verified against
+finite differences (the KED's for both references; nepvp and amm:
 tests/test_frequency_sensitivity_symbolic.py)."""
 
 
@@ -435,7 +428,7 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
         # actuated angles from the inverse kinematics of m); FFRF, the actuated
         # coordinates of st, the loops closed again by m (a changed beam length moves
         # its markers)
-        s_p = m.at(st) if form.name == "ffrf" else st
+        s_p = m.at(st)
         return rest_linearization(m, s_p, use_preload)[1]
 
     dKs, dMs, notes = [], [], []

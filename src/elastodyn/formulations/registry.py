@@ -44,7 +44,7 @@ from types import MappingProxyType
 from ..description import convert as C
 from ..exceptions import InputError
 
-__all__ = ["Formulation", "Limits", "FORMULATIONS", "OPTIONS", "build_model",
+__all__ = ["BEAM_KEYS", "MASS_PROPERTY_KEYS", "Formulation", "Limits", "FORMULATIONS", "OPTIONS", "build_model",
            "formulations_for", "default_formulation", "describe_formulation", "get",
            "lookup", "formulation_for", "as_spec", "refresh", "ALL_VERBS",
            "ENTRY_POINT_GROUP", "BUILTIN", "RegistryWarning"]
@@ -73,6 +73,15 @@ class Limits:
     simulate_time: float = 100.0
     torques_time: float = 100.0
     torques_samples: int = 200_000
+
+
+BEAM_KEYS = ("material.E", "material.rho", "section.width", "section.height",
+             "section.diameter")
+"""A tree robot's beam entries a complex step differentiates (``differentiable``)."""
+
+MASS_PROPERTY_KEYS = ("mass_properties.mass", "mass_properties.centre_of_mass",
+                      "mass_properties.inertia")
+"""A beam's given mass properties (``differentiable``)."""
 
 
 def _always(spec) -> bool:
@@ -122,6 +131,11 @@ class Formulation:
     priority : int
         Order of preference among the formulations that take a robot (lower first; the
         built-ins use 10 to 60, a plugin defaults to 100).
+    differentiable : tuple of str
+        Description key patterns (``*``: one name) whose derivatives a complex step
+        carries exactly through the model's build (``sensitivity`` of the natural
+        frequencies, :mod:`elastodyn.analysis.frequency_sensitivity`), each verified
+        against finite differences; empty: none.
     """
 
     name: str
@@ -139,10 +153,12 @@ class Formulation:
     needs: str = ""
     build: Callable | None = None
     priority: int = 100
+    differentiable: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "families", tuple(self.families))
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "differentiable", tuple(self.differentiable))
 
 
 ALL_VERBS = ("modes", "map", "sweep", "convergence", "torques", "simulate", "plan",

@@ -28,4 +28,8 @@ FORMULATION = Formulation(
     "amm", ("arm",), "assumed modes and Lagrange (Yu & Chen 2019)",
     options=dict(ASSUMED_MODES), verbs=ALL_VERBS,
     limits=Limits(modes=12, simulate_time=60.0), problems=("model",),
-    closed_loop=True, pose_dim=2, build=_build, priority=40)
+    closed_loop=True, pose_dim=2, build=_build, priority=40,
+    differentiable=tuple(f"links.*.{k}" for k in ("length", "mass", "E", "I", "hub_inertia",
+                                                  "lumped_masses.*.mass",
+                                                  "lumped_masses.*.inertia"))
+    + ("payload.mass", "payload.inertia", "gravity"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...description import convert as C
 from ...exceptions import InputError
-from ..registry import Formulation, Limits, as_spec
+from ..registry import BEAM_KEYS, MASS_PROPERTY_KEYS, Formulation, Limits, as_spec
 
 __all__ = ["FORMULATION"]
 
@@ -63,4 +63,9 @@ FORMULATION = Formulation(
            "compensate", "sensitivity"),
     limits=Limits(elements=16, modes=8, simulate_time=10.0), applies=_planar_tree,
     needs="a planar robot (closure rows of a plane, planar beams)", build=_build,
-    priority=60)
+    priority=60,
+    differentiable=tuple(f"bodies.*.beam.{k}" for k in BEAM_KEYS + MASS_PROPERTY_KEYS
+                         + ("length",))
+    + ("joints.*.d",)
+    + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
+            for k in ("mass", "com.*", "inertia.*.*")))

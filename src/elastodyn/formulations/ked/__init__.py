@@ -38,4 +38,11 @@ FORMULATION = Formulation(
            "compensate"),
     limits=Limits(elements=32, simulate_time=100.0),
     pose_dim=3, task_space_only=True, applies=_flexible_links,
-    needs="links.upper/lower section and material", build=_build, priority=10)
+    needs="links.upper/lower section and material", build=_build, priority=10,
+    differentiable=tuple(f"links.{ln}.{k}" for ln in ("upper", "lower")
+                         for k in ("material.E", "material.G", "material.rho",
+                                   "section.width", "section.height", "section.diameter"))
+    + ("platform.mass", "payload.mass", "payload.com.*", "payload.inertia.*.*")
+    + ("links.upper.length", "links.lower.length", "geometry.base_radius",
+       "geometry.platform_radius", "geometry.leg_angles.*", "platform.thickness",
+       "gravity.*"))

@@ -137,6 +137,13 @@ class KEDContract:
         Xdd = np.linalg.solve(J, st.actuated_accelerations - Jd @ Xd)
         return st.with_(pose=X, detail={"X": X, "Xd": Xd, "Xdd": Xdd})
 
+    def at(self, st: State, q=None, v=None, a=None) -> State:
+        """``st`` itself (with other coordinates, rates or accelerations where given): a
+        KED state is a sample of the rigid motion, nothing to close again."""
+        return st.with_(q=st.q if q is None else np.asarray(q, float),
+                        v=st.v if v is None else np.asarray(v, float),
+                        a=st.a if a is None else np.asarray(a, float))
+
     def motion(self, st: State):
         d = st.detail
         return self.ked.motion(d["X"], d["Xd"], d["Xdd"])

@@ -12,7 +12,8 @@ from ...description import convert as C
 from ...description.arm import ASSUMED_MODES, BASES
 from ...description.flexible_delta import FlexibleDelta
 from ...exceptions import InputError
-from ..registry import ALL_VERBS, Formulation, Limits, as_spec
+from ..registry import (ALL_VERBS, BEAM_KEYS, MASS_PROPERTY_KEYS, Formulation, Limits,
+                        as_spec)
 
 __all__ = ["FORMULATION"]
 
@@ -83,4 +84,9 @@ FORMULATION = Formulation(
     limits=Limits(elements=8, modes=12, simulate_time=20.0),
     problems=("inverse", "direct", "model"), applies=_nepvp_takes,
     needs="a flexible Delta with universal joints (joints.b, joints.d)", build=_build,
-    priority=50)
+    priority=50,
+    differentiable=tuple(f"bodies.*.beam.{k}" for k in BEAM_KEYS + MASS_PROPERTY_KEYS
+                         + ("material.G", "length"))
+    + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
+            for k in ("mass", "com.*", "inertia.*.*"))
+    + ("gravity.*",))
