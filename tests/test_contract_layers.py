@@ -63,7 +63,6 @@ def sites() -> Counter:
 
 
 REMAINING = {
-    ('cli/compare.py', 'formulation name'): 5,
     ('cli/generate.py', 'formulation import'): 1,
     ('cli/generate.py', 'formulation name'): 1,
 }

@@ -51,7 +51,6 @@ def variants(a, spec):
     n = a.elements if given(a, "elements") else 2
     m = a.modes if given(a, "modes") else 2
     out = []
-    fe = f"cubic FE x {n}"
     am = f"{m} sine modes"
     # the discretization of each variant is set here, not by the verb's own options
     a = argparse.Namespace(**{k: (None if k in MODEL_OPTIONS else v)
@@ -60,19 +59,11 @@ def variants(a, spec):
         form = get(name)
         if form.rigid:
             continue
-        if name == "ffrf":
-            out.append((f"ffrf-fem-{n}", build(a, spec, formulation=name, shape="fem",
-                                                elements=n), fe))
-            out.append(("ffrf-rr", build(a, spec, formulation=name, shape="rr"),
-                        "cubic FE x 1"))
-        elif name == "amm":
-            out.append((f"amm-{m}", build(a, spec, formulation=name, modes=m), am))
-        elif name == "nepvp" and spec.family == "arm":
-            out.append((f"nepvp-modes-{m}", build(a, spec, formulation=name, modes=m,
-                                                  basis="sine"), am))
-            out.append((f"nepvp-fem-{n}", build(a, spec, formulation=name, elements=n), fe))
-        elif name in ("nepvp", "ked"):
-            out.append((f"{name}-{n}", build(a, spec, formulation=name, elements=n), fe))
+        if form.discretizations is None:      # one variant, the formulation's defaults
+            out.append((name, build(a, spec, formulation=name), "default"))
+            continue
+        for suffix, opts, words in form.discretizations(spec.family, n, m):
+            out.append((f"{name}-{suffix}", build(a, spec, formulation=name, **opts), words))
     if a.modes_given and not any(d == am for _, _, d in out):
         raise InputError("--modes", m, "only for a robot with assumed-mode links (an arm)")
     return out

@@ -131,6 +131,10 @@ class Formulation:
     priority : int
         Order of preference among the formulations that take a robot (lower first; the
         built-ins use 10 to 60, a plugin defaults to 100).
+    discretizations : callable(family, elements, modes) -> list, or None
+        The variants ``compare`` builds of a robot of ``family`` for the given numbers of
+        elements and modes: (label suffix, model options, discretization in words) each;
+        None: one variant with the default options.
     differentiable : tuple of str
         Description key patterns (``*``: one name) whose derivatives a complex step
         carries exactly through the model's build (``sensitivity`` of the natural
@@ -154,6 +158,7 @@ class Formulation:
     build: Callable | None = None
     priority: int = 100
     differentiable: tuple = ()
+    discretizations: Callable | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "families", tuple(self.families))

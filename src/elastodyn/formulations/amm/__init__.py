@@ -29,6 +29,7 @@ FORMULATION = Formulation(
     options=dict(ASSUMED_MODES), verbs=ALL_VERBS,
     limits=Limits(modes=12, simulate_time=60.0), problems=("model",),
     closed_loop=True, pose_dim=2, build=_build, priority=40,
+    discretizations=lambda family, n, m: [(f"{m}", {"modes": m}, f"{m} sine modes")],
     differentiable=tuple(f"links.*.{k}" for k in ("length", "mass", "E", "I", "hub_inertia",
                                                   "lumped_masses.*.mass",
                                                   "lumped_masses.*.inertia"))

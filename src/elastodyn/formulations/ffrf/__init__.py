@@ -64,6 +64,9 @@ FORMULATION = Formulation(
     limits=Limits(elements=16, modes=8, simulate_time=10.0), applies=_planar_tree,
     needs="a planar robot (closure rows of a plane, planar beams)", build=_build,
     priority=60,
+    discretizations=lambda family, n, m: [
+        (f"fem-{n}", {"shape": "fem", "elements": n}, f"cubic FE x {n}"),
+        ("rr", {"shape": "rr"}, "cubic FE x 1")],
     differentiable=tuple(f"bodies.*.beam.{k}" for k in BEAM_KEYS + MASS_PROPERTY_KEYS
                          + ("length",))
     + ("joints.*.d",)

@@ -39,6 +39,7 @@ FORMULATION = Formulation(
     limits=Limits(elements=32, simulate_time=100.0),
     pose_dim=3, task_space_only=True, applies=_flexible_links,
     needs="links.upper/lower section and material", build=_build, priority=10,
+    discretizations=lambda family, n, m: [(f"{n}", {"elements": n}, f"cubic FE x {n}")],
     differentiable=tuple(f"links.{ln}.{k}" for ln in ("upper", "lower")
                          for k in ("material.E", "material.G", "material.rho",
                                    "section.width", "section.height", "section.diameter"))

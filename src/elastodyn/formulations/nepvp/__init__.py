@@ -85,6 +85,10 @@ FORMULATION = Formulation(
     problems=("inverse", "direct", "model"), applies=_nepvp_takes,
     needs="a flexible Delta with universal joints (joints.b, joints.d)", build=_build,
     priority=50,
+    discretizations=lambda family, n, m: (
+        [(f"modes-{m}", {"modes": m, "basis": "sine"}, f"{m} sine modes"),
+         (f"fem-{n}", {"elements": n}, f"cubic FE x {n}")] if family == "arm" else
+        [(f"{n}", {"elements": n}, f"cubic FE x {n}")]),
     differentiable=tuple(f"bodies.*.beam.{k}" for k in BEAM_KEYS + MASS_PROPERTY_KEYS
                          + ("material.G", "length"))
     + tuple(f"{b}.{k}" for b in ("bodies.*.rigid", "platform")
