@@ -12,7 +12,7 @@ beam and the compiled integrators M = rk4 and generalized-alpha (default step 5e
   stdout, no files), first with an empty cache folder (symbolic generation, printing
   and compilation of the model included), then again with the cache filled (a second
   process: nothing generated);
-- the integration alone, in process (``analysis.nepvp.simulate_motion``: static
+- the integration alone, in process (``formulations.nepvp.simulation.simulate_motion``: static
   deflection, integration and outputs; model and library already loaded);
 - the accuracy: max over time of |platform position - reference| divided by the peak
   platform deviation (flexible - rigid) of the reference, the reference being RK4 at its
