@@ -12,8 +12,6 @@ from ..exceptions import InputError
 from .common import (add_model_options, add_robot, build, flush_notes, given, integer,
                      load_robot, refuse)
 
-MAX_LINKS = 12
-
 
 def register(sub):
     from ..symbolic.languages import LANGUAGES
@@ -105,8 +103,11 @@ def run(a) -> int:
         check_output_folder(a.out)
     t0 = time.perf_counter()
     closure = None
-    if a.robot == "arm":
-        prog, fields, title = _symbolic_arm(a)
+    from ..formulations.registry import FORMULATIONS
+    symbolic_robots = {f.symbolic_robot: f for f in FORMULATIONS.values()
+                       if f.symbolic_robot}
+    if a.robot in symbolic_robots:
+        prog, fields, title = _symbolic(a, symbolic_robots[a.robot])
     else:
         refuse(a, {"links": "--links"}, "only with ROBOT arm (a description has its links)")
         spec = load_robot(a)
@@ -153,30 +154,16 @@ def run(a) -> int:
     return 0
 
 
-def _symbolic_arm(a):
-    """``generate arm``: an N-link arm of arm-yu2019's first link, parameters as symbols."""
-    from dataclasses import replace
-
-    from ..description.arm import BASES, PlanarArm
-    from ..description.presets import get_preset
-    from ..formulations.amm.generator import generate_amm
+def _symbolic(a, form):
+    """``generate <name>`` of a formulation's symbolic robot (``generate arm``): the
+    model with its parameters as symbols."""
     refuse(a, {"sets": "--set", "formulation": "--formulation", "problem": "--problem",
                "elements": "--elements", "order": "--order", "joint_b": "--joint-b",
                "joint_d": "--joint-d"},
-           "not for ROBOT arm (it takes --links, --modes, --basis)")
-    n = 2 if a.links is None else a.links
-    if not 1 <= n <= MAX_LINKS:
-        raise InputError("--links", n, f"an integer in [1, {MAX_LINKS}]")
-    modes = 2 if a.modes is None else a.modes
-    if not 1 <= modes <= 8:
-        raise InputError("--modes", modes, "an integer in [1, 8]")
-    basis = a.basis or "sine"
-    if basis not in BASES:
-        raise InputError("--basis", basis, "one of " + ", ".join(BASES))
-    link = get_preset("arm-yu2019").links[0]
-    arm = PlanarArm("arm", (replace(link),) * n, modes=modes, basis=basis)
-    prog, _ = generate_amm(arm, symbolic=True)
-    fields = {"robot": "arm", "formulation": "amm", "model": {"modes": modes, "basis": basis},
-              "inputs": {"problem": "model", "links": n, "symbolic_parameters": True},
+           f"not for ROBOT {a.robot} (it takes --links, --modes, --basis)")
+    prog, options, title = form.symbolic_program(a.links, a.modes, a.basis)
+    fields = {"robot": a.robot, "formulation": form.name, "model": options,
+              "inputs": {"problem": "model", "links": 2 if a.links is None else a.links,
+                         "symbolic_parameters": True},
               "model_generation_time_s": prog.generation_time_s}
-    return prog, fields, f"arm: {n} link(s), {modes} {basis} mode(s) per link (symbolic)"
+    return prog, fields, title

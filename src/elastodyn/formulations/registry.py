@@ -135,6 +135,10 @@ class Formulation:
         The variants ``compare`` builds of a robot of ``family`` for the given numbers of
         elements and modes: (label suffix, model options, discretization in words) each;
         None: one variant with the default options.
+    symbolic_robot, symbolic_program : str and callable, or None
+        ``generate <symbolic_robot>``: a model whose parameters are symbols (not a robot
+        of a description): ``symbolic_program(links, modes, basis)`` returns (program,
+        model options, one line), ``links`` the number of bodies (None: the default).
     differentiable : tuple of str
         Description key patterns (``*``: one name) whose derivatives a complex step
         carries exactly through the model's build (``sensitivity`` of the natural
@@ -159,6 +163,8 @@ class Formulation:
     priority: int = 100
     differentiable: tuple = ()
     discretizations: Callable | None = None
+    symbolic_robot: str | None = None
+    symbolic_program: Callable | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "families", tuple(self.families))

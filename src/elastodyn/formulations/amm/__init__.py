@@ -15,6 +15,35 @@ from ..registry import ALL_VERBS, Formulation, Limits, as_spec
 __all__ = ["FORMULATION"]
 
 
+MAX_LINKS = 12
+"""Most links of ``generate arm``."""
+
+
+def _symbolic_arm(links, modes, basis):
+    """``generate arm``: an N-link arm of arm-yu2019's first link, its parameters symbols
+    (Yu & Chen 2019's generator, :func:`~elastodyn.formulations.amm.generator.
+    generate_amm`)."""
+    from dataclasses import replace
+
+    from ...description.arm import PlanarArm
+    from ...description.presets import get_preset
+    from .generator import generate_amm
+    n = 2 if links is None else links
+    if not 1 <= n <= MAX_LINKS:
+        raise InputError("--links", n, f"an integer in [1, {MAX_LINKS}]")
+    modes = 2 if modes is None else modes
+    if not 1 <= modes <= 8:
+        raise InputError("--modes", modes, "an integer in [1, 8]")
+    basis = basis or "sine"
+    if basis not in BASES:
+        raise InputError("--basis", basis, "one of " + ", ".join(BASES))
+    link = get_preset("arm-yu2019").links[0]
+    arm = PlanarArm("arm", (replace(link),) * n, modes=modes, basis=basis)
+    prog, _ = generate_amm(arm, symbolic=True)
+    return (prog, {"modes": modes, "basis": basis},
+            f"arm: {n} link(s), {modes} {basis} mode(s) per link (symbolic)")
+
+
 def _build(form, robot, family, opts):
     from .model import AMMContract
     modes = opts["modes"]
@@ -29,6 +58,7 @@ FORMULATION = Formulation(
     options=dict(ASSUMED_MODES), verbs=ALL_VERBS,
     limits=Limits(modes=12, simulate_time=60.0), problems=("model",),
     closed_loop=True, pose_dim=2, build=_build, priority=40,
+    symbolic_robot="arm", symbolic_program=_symbolic_arm,
     discretizations=lambda family, n, m: [(f"{m}", {"modes": m}, f"{m} sine modes")],
     differentiable=tuple(f"links.*.{k}" for k in ("length", "mass", "E", "I", "hub_inertia",
                                                   "lumped_masses.*.mass",
