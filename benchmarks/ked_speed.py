@@ -84,7 +84,7 @@ def kernels(repeats):
     from elastodyn.formulations.ked.simulation import simulate_ked
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
     from elastodyn.formulations.ked.blocks import LegBlockSolver
-    from elastodyn.formulations.ked.engine import KEDDeltaModel
+    from elastodyn.formulations.ked.engine import KEDEngine
     from elastodyn.trajectories import Circle
 
     print("\n| leg-block kernel case | m | half-bandwidth | dense [s] | banded [s] | "
@@ -95,7 +95,7 @@ def kernels(repeats):
         for kernel in ("dense", "banded"):
             best = float("inf")
             for _ in range(repeats):
-                m = KEDDeltaModel(flexible_delta_kuo2016(), elements=8, order=order,
+                m = KEDEngine(flexible_delta_kuo2016(), elements=8, order=order,
                                   reference="undeformed")
                 m.leg_solver = LegBlockSolver(m.leg_pattern, m.leg_blocks, m.dof,
                                               kernel=kernel)

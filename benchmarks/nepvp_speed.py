@@ -54,7 +54,7 @@ def bench_nepvp_speed(elements=(1, 2, 4, 8), methods=METHODS) -> list[dict]:
     relative to the peak platform deviation."""
     from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.description.tree import prrrp_briot2013
-    from elastodyn.formulations.nepvp.engine import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPEngine
     from elastodyn.trajectories.bangbang import BangBang
     rows = []
     traj = BangBang.briot2013()
@@ -66,7 +66,7 @@ def bench_nepvp_speed(elements=(1, 2, 4, 8), methods=METHODS) -> list[dict]:
                 cached[m] = _process(n, m, cache)
         with tempfile.TemporaryDirectory() as cache:
             os.environ["ELASTODYN_CACHE"] = cache
-            model = NEPVPModel(prrrp_briot2013(n))
+            model = NEPVPEngine(prrrp_briot2013(n))
             model.driver()
             sims, walls = {}, {}
             for m in methods:

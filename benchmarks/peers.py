@@ -19,7 +19,7 @@ fivebar
     +9.81 m/s^2 along z0), the bang-bang law (q1: 0 -> 0.1 m, q4: 0 -> 0.2 m in 0.75 s),
     1 s simulated from the static deflection, at 1, 2, 4, 8 elements per beam.
 
-    * elastodyn: NE-PVP (``NEPVPModel`` + ``simulate_motion``; the integrator is a parameter,
+    * elastodyn: NE-PVP (``NEPVPEngine`` + ``simulate_motion``; the integrator is a parameter,
       ``--method``, default the compiled RK4), also timed as a whole process
       (``elastodyn simulate prrrp-briot2013 --trajectory bang-bang --elements N --duration 1``).
     * Exudyn: the same mechanism in the plane, ``ObjectANCFCable2D`` beams (cubic ANCF, the
@@ -187,8 +187,8 @@ class ElastodynFivebar:
 
     def build(self):
         from elastodyn.description.tree import prrrp_briot2013
-        from elastodyn.formulations.nepvp.engine import NEPVPModel
-        self.model = NEPVPModel(prrrp_briot2013(elements=self.elements))
+        from elastodyn.formulations.nepvp.engine import NEPVPEngine
+        self.model = NEPVPEngine(prrrp_briot2013(elements=self.elements))
         self.model.program("inverse")
         return self
 
@@ -771,13 +771,13 @@ def bench_rnea(log=print):
     os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
     from elastodyn.description.presets import get_preset
     from elastodyn.description.tree import prrrp_briot2013
-    from elastodyn.formulations.nepvp.engine import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPEngine
     from elastodyn.formulations.registry import build_model
 
     rng = np.random.default_rng(0)
     cases = []
     for n in (1, 2):
-        m = NEPVPModel(prrrp_briot2013(elements=n))
+        m = NEPVPEngine(prrrp_briot2013(elements=n))
         e = rng.normal(scale=1e-5, size=m.ne)
         ins = [m.closure([0.05, 0.1], e), e, rng.normal(size=2), rng.normal(scale=1e-2, size=m.ne),
                rng.normal(size=2)]

@@ -20,7 +20,7 @@ baseline measured in the same run on the same machine:
 - flexible Delta by KED (issue 4): a 360-point frequency map (n = 1), the five-period
   circle (n = 1 and n = 8 elements per link) and the inverted-U path by the fast batched
   Newmark, each against the reference path measured in the same run on a shorter window
-  and scaled per step (one dense KEDDeltaModel.system() per step with exact end forces,
+  and scaled per step (one dense KEDEngine.system() per step with exact end forces,
   integrated by the library's generic newmark(); Kuo's eq. (44) evaluated as printed).
 """
 from __future__ import annotations
@@ -123,10 +123,10 @@ def bench_elements(n=2000):
 
 def bench_delta(n_points=200, repeats=5):
     from elastodyn.description.delta import delta_asadi2020
-    from elastodyn.formulations import ExplicitDeltaModel, MultiplierDeltaModel
+    from elastodyn.formulations import ExplicitDeltaEngine, MultiplierDeltaEngine
 
     robot = delta_asadi2020()
-    ex, mu = ExplicitDeltaModel(robot), MultiplierDeltaModel(robot)
+    ex, mu = ExplicitDeltaEngine(robot), MultiplierDeltaEngine(robot)
     rng = np.random.default_rng(1)
     pts = []
     while len(pts) < n_points:   # random reachable, well-conditioned points around z = 0.45 m
@@ -157,7 +157,7 @@ def bench_ked():
 
     from elastodyn.formulations.ked.simulation import frequency_map, simulate_ked
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-    from elastodyn.formulations.ked.engine import KEDDeltaModel
+    from elastodyn.formulations.ked.engine import KEDEngine
     from elastodyn.integrators import newmark
     from elastodyn.trajectories import Circle, InvertedU
 
@@ -165,11 +165,11 @@ def bench_ked():
     robot = flexible_delta_kuo2016()
     out = {}
     # Kuo's KED (about the undeformed pose): the rows with targets (issue 4)
-    m1 = KEDDeltaModel(robot, elements=1, reference="undeformed")
+    m1 = KEDEngine(robot, elements=1, reference="undeformed")
     simulate_ked(m1, InvertedU.kuo2016(), duration=0.05)          # warm-up (imports)
     out["map"] = median_time(lambda: frequency_map(m1, points=360), 3)
     # about the deflected equilibrium (issue 15, the default): no target yet (issue 16)
-    md = KEDDeltaModel(robot, elements=1)
+    md = KEDEngine(robot, elements=1)
     out["map_deflected"] = median_time(lambda: frequency_map(md, points=360), 1)
     out["circle1_deflected"] = median_time(
         lambda: simulate_ked(md, Circle.kuo2016(), step=1e-3), 1)
@@ -186,7 +186,7 @@ def bench_ked():
 
     for name, n, traj in (("circle1", 1, Circle.kuo2016()), ("circle8", 8, Circle.kuo2016()),
                           ("invu1", 1, InvertedU.kuo2016())):
-        m = m1 if n == 1 else KEDDeltaModel(robot, elements=n, reference="undeformed")
+        m = m1 if n == 1 else KEDEngine(robot, elements=n, reference="undeformed")
         steps = 5000 if name.startswith("circle") else 800
         repeats = 3 if n == 1 else 1
         out[name] = median_time(lambda: simulate_ked(m, traj, step=1e-3), repeats)
@@ -204,23 +204,23 @@ def bench_nepvp():
 
     from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.description.tree import prrrp_briot2013
-    from elastodyn.formulations.nepvp.engine import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPEngine
     from elastodyn.trajectories.bangbang import BangBang
 
     warnings.simplefilter("ignore")
     os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
     out = {}
-    NEPVPModel(prrrp_briot2013())                                  # warm-up (imports)
+    NEPVPEngine(prrrp_briot2013())                                  # warm-up (imports)
     for label, robot in (("linear", prrrp_briot2013().with_geometric_stiffening(False)),
                          ("stiffening", prrrp_briot2013())):
         t0 = time.perf_counter()
-        m = NEPVPModel(robot)
+        m = NEPVPEngine(robot)
         progs = {p: m.program(p) for p in ("inverse", "direct", "model")}
         out[label + "_gen"] = time.perf_counter() - t0
         out[label + "_ops"] = {p: prog.ops() for p, prog in progs.items()}
     for n in (2, 4, 8):
         t0 = time.perf_counter()
-        NEPVPModel(prrrp_briot2013(elements=n)).program("inverse")
+        NEPVPEngine(prrrp_briot2013(elements=n)).program("inverse")
         out[f"gen{n}"] = time.perf_counter() - t0
     # one evaluation of the compiled inverse model from Python
     rng = np.random.default_rng(0)
@@ -239,7 +239,7 @@ def bench_nepvp():
     out["sim_ref"] = time.perf_counter() - t0
     out["sim_ref_rhs"] = ref.evaluations
     for n in (2, 4):
-        mn = NEPVPModel(prrrp_briot2013(elements=n))
+        mn = NEPVPEngine(prrrp_briot2013(elements=n))
         simulate_motion(mn, traj, end=0.01)
         out[f"sim{n}"] = median_time(lambda: simulate_motion(mn, traj), 1)
     return out
@@ -255,7 +255,7 @@ def bench_amm():
 
     from elastodyn.description.arm import arm_yu2019
     from elastodyn.formulations.amm.generator import generate_amm
-    from elastodyn.formulations.amm.engine import AMMArmModel
+    from elastodyn.formulations.amm.engine import AMMEngine
 
     os.environ.setdefault("ELASTODYN_CACHE", tempfile.mkdtemp(prefix="elastodyn-bench-"))
     base = arm_yu2019()
@@ -266,7 +266,7 @@ def bench_amm():
         t = median_time(lambda: generate_amm(arm, symbolic=True), 3 if n <= 5 else 1)
         prog, _ = generate_amm(arm, symbolic=True)
         out["gen"][n] = (t, prog.ops(), len(prog.assignments))
-    m = AMMArmModel(base)
+    m = AMMEngine(base)
     rng = np.random.default_rng(0)
     ins = [np.ascontiguousarray(v) for v in (rng.normal(scale=1e-2, size=6),
                                              rng.normal(size=6), rng.normal(size=2))]
@@ -297,7 +297,7 @@ def main():
     print("\n| rigid Delta (delta-asadi2020), per evaluation | time | ratio |")
     print("|---|---|---|")
     print(f"| explicit model M, C Xd, G, J (scalar fast path) | {d['mcgj'] * us:.1f} us | target < 20 us |")
-    print(f"| same, returned as numpy arrays (`ExplicitDeltaModel.point`) | {d['mcgj_numpy'] * us:.1f} us | |")
+    print(f"| same, returned as numpy arrays (`ExplicitDeltaEngine.point`) | {d['mcgj_numpy'] * us:.1f} us | |")
     print(f"| torques from the explicit model (M Xdd + C Xd + G, solve J^T) | {d['tau_explicit'] * us:.1f} us "
           f"| {d['tau_explicit'] / d['tau_implicit']:.2f} x implicit |")
     print(f"| torques by Kuo's implicit procedure (lambda, then tau; baseline) | {d['tau_implicit'] * us:.1f} us | 1 |")

@@ -3,7 +3,7 @@ Delta's explicit and multiplier models, and Kuo's KED model used directly.
 
 ``beam_modes`` of Kuo's lower link (clamped-free, 8 spatial cubic elements: 11.64 Hz
 twice), the rigid Delta's inverse kinematics, Asadi's explicit M, C, G, J and the
-Lagrange-multiplier inverse dynamics, then ``KEDDeltaModel`` (two elements per link): its
+Lagrange-multiplier inverse dynamics, then ``KEDEngine`` (two elements per link): its
 modes, static deflection and ``simulate_ked`` on the pick-and-place path.
 """
 import os
@@ -15,8 +15,8 @@ from elastodyn import STEEL, BeamElement, Link, Section, beam_modes
 from elastodyn.formulations.ked.simulation import simulate_ked
 from elastodyn.description.delta import delta_kuo2016
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations import ExplicitDeltaModel, MultiplierDeltaModel
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations import ExplicitDeltaEngine, MultiplierDeltaEngine
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.kinematics import DeltaKinematics
 from elastodyn.trajectories import InvertedU
 
@@ -33,12 +33,12 @@ lines.append(f"beam: {res.frequencies_hz} Hz, {res.kinds}")
 robot = delta_kuo2016()
 kin = DeltaKinematics(robot.geometry)
 lines.append(f"Delta joints [rad]: {kin.inverse_kinematics([0.1, 0.0, 0.5])}")
-M, C, G, J = ExplicitDeltaModel(robot).matrices([0.1, 0.0, 0.5], [0.0, 0.6, 0.0])
+M, C, G, J = ExplicitDeltaEngine(robot).matrices([0.1, 0.0, 0.5], [0.0, 0.6, 0.0])
 lines.append(f"explicit M:\n{M}")
-mult = MultiplierDeltaModel(robot).inverse_dynamics([0.1, 0, 0.5], [0, 0.6, 0], [-0.4, 0, 0])
+mult = MultiplierDeltaEngine(robot).inverse_dynamics([0.1, 0, 0.5], [0, 0.6, 0], [-0.4, 0, 0])
 lines.append(f"multipliers: torque {mult.torque}, tension {mult.lower_link_tension}")
 
-model = KEDDeltaModel(flexible_delta_kuo2016(), elements=1 if FAST else 2, order="cubic")
+model = KEDEngine(flexible_delta_kuo2016(), elements=1 if FAST else 2, order="cubic")
 lines.append(f"KED: {model.modes([0.1, 0.0, 0.5], count=8).frequencies_hz} Hz")
 lines.append(f"KED static deflection: {model.static_deflection([0.1, 0.0, 0.5])[:6]}")
 if not FAST:      # the whole 0.8 s pick-and-place (a few seconds)

@@ -10,7 +10,7 @@ from scipy.integrate import solve_ivp
 
 from elastodyn.description.arm import ArmLink, LumpedMass, PlanarArm, arm_yu2019
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.amm.engine import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMEngine
 
 
 
@@ -38,9 +38,9 @@ def _bodies_arm(n=3, modes=2, basis="sine", E=2e11, g=9.81):
 @pytest.mark.parametrize("basis", ["sine", "clamped-free"])
 def test_free_arm_conserves_energy(basis):
     """No torque, no friction, gravity on, lumped masses inside the links (mu = -0.3,
-    -0.6): T + V (V written separately from the generator, AMMArmModel.potential) stays
+    -0.6): T + V (V written separately from the generator, AMMEngine.potential) stays
     constant along a swing (DOP853 at rtol 1e-10): 1e-9 asserted, 3e-11 measured."""
-    m = AMMArmModel(_arm(basis=basis))
+    m = AMMEngine(_arm(basis=basis))
     x0 = np.concatenate([[0.3, -0.5, 1e-3, 2e-4, -1e-3, 5e-4],
                          [0.5, 0.1, 0.01, 0.0, -0.02, 0.01]])
 
@@ -59,7 +59,7 @@ def test_joint_torque_matrix_is_the_motor_rotation_gradient():
     here computed from the mode slopes by central differences in xi (step 1e-6:
     error 1e-10 relative)."""
     arm = _arm(3, modes=3)
-    m = AMMArmModel(arm)
+    m = AMMEngine(arm)
     B = m.dynamics(np.zeros(m.nq), np.zeros(m.nq))["B"]
     h = 1e-6
 
@@ -128,7 +128,7 @@ def test_rigid_limit_equals_recursive_newton_euler(bodies):
     the link is undeformed)."""
     rng = np.random.default_rng(4)
     arm = _bodies_arm(3) if bodies else _arm(3)
-    m = AMMArmModel(arm)
+    m = AMMEngine(arm)
     for _ in range(3):
         th, thd, thdd = rng.uniform(-2, 2, 3), rng.normal(size=3), rng.normal(size=3)
         q = np.concatenate([th, np.zeros(6)])
@@ -170,7 +170,7 @@ def test_generated_model_equals_lagrange_equations(n):
               "mu": [k.mu for k in links], "g": 9.81}
     p = np.array([v for k in links for v in (k.length, k.mass, k.E * k.I, k.lumped_mass,
                                              k.mu)] + [9.81])
-    numeric = AMMArmModel(arm)
+    numeric = AMMEngine(arm)
     symbolic = compile_program(generate_amm(arm, symbolic=True)[0])
     nq = numeric.nq
     for _ in range(2):
@@ -227,7 +227,7 @@ def test_pd_loop_frequencies_spectrum_equals_linearization():
     tolerances). The loop on the encoder angles is stable: every pair is damped."""
     from elastodyn.formulations.amm.simulation import (hold_reference, linearized_closed_loop,
                                         simulate_pd, spectrum_peaks)
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     th0 = np.radians([45.0, -45.0])
     qe, lam, w, zeta = linearized_closed_loop(m, th0, 125.0, 25.0, friction=False)
     assert np.all(zeta > 0)
@@ -245,7 +245,7 @@ def test_chord_angle_pd_would_be_unstable():
     """The decision of simulate_pd: a PD on the chord angles (non-collocated with the
     torques) destabilizes the flexible modes of arm-yu2019; the same gains on the
     encoder angles B^T q are stable (previous test)."""
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     n, nq = m.n, m.nq
     th0 = np.radians([45.0, -45.0])
     z = np.zeros(nq)
@@ -277,7 +277,7 @@ def test_stiff_links_reproduce_the_rigid_arm():
     from elastodyn.formulations.amm.simulation import circle_reference, simulate_pd
     from elastodyn.trajectories import Circle
     arm = arm_yu2019().with_stiffness_scale(1e4)
-    m = AMMArmModel(arm)
+    m = AMMEngine(arm)
     ref = circle_reference(m, Circle.yu2019())
     sim = simulate_pd(m, ref, 0.5, 125.0, 25.0, friction=False, step=5e-3)
 
@@ -349,10 +349,10 @@ def test_nepvp_serial_arm_equals_the_amm_model(basis, bodies):
     Random states: 1e-10 relative (round-off). With rotary inertias, hubs, several
     lumped masses per link and a payload (``bodies``), this checks the rotation of the
     carried bodies, phi_i + dy_i/dx, against the NE-PVP beam's carried frames."""
-    from elastodyn.formulations.nepvp.engine import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPEngine
     arm = _bodies_arm(3, basis=basis) if bodies else _arm(3, basis=basis)
-    amm = AMMArmModel(arm)
-    ne = NEPVPModel(_nepvp_arm(arm))
+    amm = AMMEngine(arm)
+    ne = NEPVPEngine(_nepvp_arm(arm))
     assert ne.na == 3 and ne.ne == 6
     d1 = amm.shapes.integrals["d1"]
     T = np.eye(amm.nq)

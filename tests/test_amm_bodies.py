@@ -15,7 +15,7 @@ from scipy.optimize import brentq
 from elastodyn.description.arm import ArmLink, LumpedMass, PlanarArm, arm_yu2019
 from elastodyn.exceptions import InputError
 from elastodyn.formulations.amm.generator import generate_amm
-from elastodyn.formulations.amm.engine import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMEngine
 
 
 
@@ -33,14 +33,14 @@ def test_lumped_mass_positions_and_legacy_arguments_give_one_model():
     rng = np.random.default_rng(1)
     q = np.concatenate([rng.uniform(-2, 2, 1), rng.normal(scale=5e-3, size=2)])
     qd = rng.normal(size=3)
-    ref = AMMArmModel(PlanarArm("a", (a,))).dynamics(q, qd)
+    ref = AMMEngine(PlanarArm("a", (a,))).dynamics(q, qd)
     for lk in (b, c):
-        d = AMMArmModel(PlanarArm("b", (lk,))).dynamics(q, qd)
+        d = AMMEngine(PlanarArm("b", (lk,))).dynamics(q, qd)
         for k in ("M", "c"):
             np.testing.assert_allclose(d[k], ref[k], rtol=0, atol=1e-12 * np.abs(ref[k]).max())
     tip = LumpedMass(0.3, 2e-4)
-    with_payload = AMMArmModel(PlanarArm("p", (a,), payload=tip)).dynamics(q, qd)
-    as_mass = AMMArmModel(PlanarArm("m", (a.with_lumped_masses(*a.lumped_masses, tip),))
+    with_payload = AMMEngine(PlanarArm("p", (a,), payload=tip)).dynamics(q, qd)
+    as_mass = AMMEngine(PlanarArm("m", (a.with_lumped_masses(*a.lumped_masses, tip),))
                           ).dynamics(q, qd)
     for k in ("M", "c"):
         np.testing.assert_allclose(with_payload[k], as_mass[k], rtol=0,
@@ -125,7 +125,7 @@ def test_generated_model_with_bodies_equals_lagrange_equations(n, counts):
             p += [b.mass, mu, b.inertia]          # every J is > 0 here
         p.append(k.hub_inertia)
     p += [arm.payload.mass, arm.payload.inertia, 9.81]
-    numeric = AMMArmModel(arm)
+    numeric = AMMEngine(arm)
     prog, sy = generate_amm(arm, symbolic=True)
     assert len(sy.params) == len(p)
     symbolic = compile_program(prog)
@@ -146,7 +146,7 @@ def test_generated_model_with_bodies_equals_lagrange_equations(n, counts):
         for k in links))
     bare = dataclasses.replace(bare, links=tuple(dataclasses.replace(k, hub_inertia=0.0)
                                                  for k in bare.links))
-    Mb = AMMArmModel(bare).dynamics(q, qd)["M"]
+    Mb = AMMEngine(bare).dynamics(q, qd)["M"]
     assert np.abs(Mb - ref["M"]).max() > 1e-2 * np.abs(ref["M"]).max()
 
 
@@ -154,7 +154,7 @@ def test_generated_model_with_bodies_equals_lagrange_equations(n, counts):
 def test_free_arm_with_bodies_conserves_energy(basis):
     """No torque, no friction, gravity on; two lumped masses with rotary inertias on
     link 1, one on link 2, hubs and a payload: T + V (V written separately from the
-    generator, AMMArmModel.potential) stays constant along a swing (DOP853 at rtol
+    generator, AMMEngine.potential) stays constant along a swing (DOP853 at rtol
     1e-10): 1e-9 relative asserted (the integrator's error accumulates to about
     1e-11)."""
     arm = PlanarArm("free", (
@@ -164,7 +164,7 @@ def test_free_arm_with_bodies_conserves_energy(basis):
         ArmLink(0.4, 0.3, 2e11, 5e-11, hub_inertia=1e-3,
                 lumped_masses=(LumpedMass(0.2, 5e-4, position=0.16),)),
     ), modes=2, basis=basis, gravity=9.81, payload=LumpedMass(0.15, 4e-4))
-    m = AMMArmModel(arm)
+    m = AMMEngine(arm)
     x0 = np.concatenate([[0.3, -0.5, 1e-3, 2e-4, -1e-3, 5e-4],
                          [0.5, 0.1, 0.01, 0.0, -0.02, 0.01]])
 

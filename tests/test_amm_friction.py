@@ -1,5 +1,5 @@
 """One friction law for the arms: ArmLink.joint_friction gives the geared motor's
-friction at the joint as a Friction (description/friction.py); AMMArmModel.friction and
+friction at the joint as a Friction (description/friction.py); AMMEngine.friction and
 simulate_pd use Friction.torque. Checked against the geared-motor formula r kc sgn(w) +
 r^2 kv w written here."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from scipy.integrate import solve_ivp
 
 from elastodyn.description.arm import COULOMB_SMOOTHING, arm_yu2019
 from elastodyn.description.friction import Friction
-from elastodyn.formulations.amm.engine import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMEngine
 
 
 
@@ -38,7 +38,7 @@ def test_model_friction_is_the_geared_motor_law():
     """Exact sign by default (the law at a state), tanh(w / 1e-3) when asked (the
     simulations); equal to the formula to round-off (1e-14 relative). Far from rest
     (|w| = 0.05 rad/s = 50 eps) both agree to 1e-12 (1 - tanh 50 < 1e-21)."""
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     for w in ([0.3, -0.2], [0.0, 1e-4], [-2e-3, 5e-4], [0.05, -0.05]):
         w = np.array(w)
         for smooth in (0.0, COULOMB_SMOOTHING):
@@ -52,7 +52,7 @@ def test_model_friction_is_the_geared_motor_law():
 
 
 def test_accelerations_subtract_the_exact_law_of_the_chord_rates():
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     rng = np.random.default_rng(3)
     q, qd, tau = rng.normal(scale=1e-2, size=6), rng.normal(size=6), rng.normal(size=2)
     d = m.dynamics(q, qd)
@@ -67,7 +67,7 @@ def test_simulate_pd_uses_the_smoothed_law_on_the_shaft_rates():
     up to the order of commutative sums; identical measured). Friction moves the
     motion by 3e-4 rad over this window, far above the tolerance."""
     from elastodyn.formulations.amm.simulation import hold_reference, simulate_pd
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     th0 = np.radians([45.0, -45.0])
     qd0 = np.array([0.2, -0.1, 0.0, 0.0, 0.0, 0.0])
     sim = simulate_pd(m, hold_reference(th0), 0.05, 125.0, 25.0, qd0=qd0, step=5e-3)

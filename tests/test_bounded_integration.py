@@ -11,7 +11,7 @@ import pytest
 from elastodyn.formulations.amm.simulation import hold_reference, simulate_pd
 from elastodyn.description.arm import arm_yu2019
 from elastodyn.exceptions import ModelError
-from elastodyn.formulations.amm.engine import AMMArmModel
+from elastodyn.formulations.amm.engine import AMMEngine
 from elastodyn.integrators.bounded import IntegrationStalled, bounded_solve_ivp
 
 
@@ -38,7 +38,7 @@ def test_collapsed_step_is_reported_not_crawled():
     # the hang of issue 35: arm-yu2019's PD loop without friction at atol 1e-11 (the
     # round-off of its accelerations) settles by t = 5.6 s and crawled on at 5e-10 s
     # steps; now it stops within seconds with the time
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     th0 = np.radians([45.0, -45.0])
     t0 = time.perf_counter()
     with pytest.raises(IntegrationStalled, match=r"stalled at t = 5\.\d+ s"):
@@ -48,7 +48,7 @@ def test_collapsed_step_is_reported_not_crawled():
 
 
 def test_frictionless_arm_runs_on_its_defaults():
-    m = AMMArmModel(arm_yu2019())
+    m = AMMEngine(arm_yu2019())
     th0 = np.radians([45.0, -45.0])
     sim = simulate_pd(m, hold_reference(th0), 6.0, 125.0, 25.0, friction=False, step=2e-3)
     assert sim.time[-1] == pytest.approx(6.0)

@@ -11,7 +11,7 @@ import pytest
 
 from elastodyn.cli import main
 from elastodyn.description.delta import delta_kuo2016
-from elastodyn.formulations import ExplicitDeltaModel
+from elastodyn.formulations import ExplicitDeltaEngine
 
 
 def _json(capsys, *args):
@@ -37,7 +37,7 @@ def test_torques_kuo_default_is_the_paper_circle(capsys):
     assert np.allclose(np.hypot(pos[:, 0], pos[:, 1]), 0.1) and np.allclose(pos[:, 2], 0.5)
     assert doc["summary"]["peak_torque_nm"] == pytest.approx(np.abs(tau).max(axis=0))
     # independent check: the explicit model gives the same torques at the first sample
-    s = ExplicitDeltaModel(delta_kuo2016())
+    s = ExplicitDeltaEngine(delta_kuo2016())
     v0 = np.array([0.0, 0.1 * 2 * math.pi, 0.0])
     a0 = np.array([-0.1 * (2 * math.pi) ** 2, 0.0, 0.0])
     assert np.allclose(tau[0], s.torque_point(pos[0], v0, a0), atol=1e-9)

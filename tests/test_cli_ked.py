@@ -9,7 +9,7 @@ import pytest
 
 from elastodyn.cli import main
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 
 
 def _json(capsys, argv):
@@ -20,7 +20,7 @@ def _json(capsys, argv):
 def test_modes_json_matches_library(capsys):
     doc = _json(capsys, ["modes", "delta-kuo2016", "--at", "0.1", "0", "0.5", "--json",
                          "--joint-d", "clamped", "--count", "6"])
-    m = KEDDeltaModel(flexible_delta_kuo2016(), joint_d="clamped")
+    m = KEDEngine(flexible_delta_kuo2016(), joint_d="clamped")
     ref = m.modes([0.1, 0.0, 0.5], 6)
     assert doc["dof"] == 30
     # The verb solves the eigenproblem of (M, (K + K^T)/2) (analysis.modes), the library
@@ -51,10 +51,10 @@ def test_no_preload_is_the_linear_structure(capsys):
     """--no-preload takes the geometric stiffness of the static link forces out: the
     library model built with preload=False (never silently ignored)."""
     doc = _json(capsys, ["modes", "delta-kuo2016", "--no-preload", "--count", "4", "--json"])
-    ref = KEDDeltaModel(flexible_delta_kuo2016(), preload=False).modes([0.1, 0.0, 0.5], 4)
+    ref = KEDEngine(flexible_delta_kuo2016(), preload=False).modes([0.1, 0.0, 0.5], 4)
     # 1e-9: the symmetrized eigen-solve (test_modes_json_matches_library)
     np.testing.assert_allclose(doc["omega_rad_s"], ref.omega_rad_s, rtol=1e-9)
-    with_preload = KEDDeltaModel(flexible_delta_kuo2016()).modes([0.1, 0.0, 0.5], 4)
+    with_preload = KEDEngine(flexible_delta_kuo2016()).modes([0.1, 0.0, 0.5], 4)
     assert np.abs(np.array(doc["omega_rad_s"]) / with_preload.omega_rad_s - 1).max() > 1e-4
 
 
@@ -132,9 +132,9 @@ def test_simulate_with_controller_needs_the_rigid_formulation(capsys):
                          "--controller", "pd", "--duration", "0.05", "--json"])
     from elastodyn.formulations.rigid_delta.simulation import JointPD, simulate_tracking
     from elastodyn.description.delta import delta_kuo2016
-    from elastodyn.formulations import ExplicitDeltaModel
+    from elastodyn.formulations import ExplicitDeltaEngine
     from elastodyn.trajectories import Circle
-    ref = simulate_tracking(ExplicitDeltaModel(delta_kuo2016()), Circle.kuo2016(),
+    ref = simulate_tracking(ExplicitDeltaEngine(delta_kuo2016()), Circle.kuo2016(),
                             JointPD(200.0, 10.0), duration=0.05, step=0.01,
                             initial_offset=(0.0, 0.0, 0.0))
     assert doc["formulation"] == "explicit" and doc["inputs"]["kp"] == 200.0

@@ -12,7 +12,7 @@ import pytest
 
 from elastodyn.cli import main
 from elastodyn.description.tree import prrrp_briot2013
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 
 from reference_five_bar_frame import frame_frequencies
 
@@ -71,7 +71,7 @@ def test_simulate_json_files_and_library(capsys, tmp_path):
     assert np.abs(rvel[-1]).max() < 1e-12
     from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
-    sim = simulate_motion(NEPVPModel(prrrp_briot2013()),
+    sim = simulate_motion(NEPVPEngine(prrrp_briot2013()),
                           BangBang([0, 0], [0.02, 0.04], t0=0.0, tf=0.2), end=0.25,
                           step=2e-4)
     np.testing.assert_allclose(vel, sim.ee_velocity, rtol=0, atol=1e-14)
@@ -120,7 +120,7 @@ def test_torques_five_bar_equals_the_simulation(capsys):
                          "0.02", "--duration", "0.12", "--json"])
     from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
-    sim = simulate_motion(NEPVPModel(prrrp_briot2013()),
+    sim = simulate_motion(NEPVPEngine(prrrp_briot2013()),
                           BangBang([0, 0], [0.01, 0.02], t0=0.0, tf=0.1), end=0.12,
                           step=1e-3)
     assert doc["command"] == "torques" and doc["formulation"] == "nepvp"
@@ -132,7 +132,7 @@ def test_torques_five_bar_equals_the_simulation(capsys):
 def test_generate_json_counts_and_file(capsys, tmp_path, problem):
     doc = _json(capsys, ["generate", "prrrp-briot2013", "--lang", "octave", "--problem",
                          problem, "--json", "--out", str(tmp_path)])
-    ops = NEPVPModel(prrrp_briot2013()).program(problem).ops()
+    ops = NEPVPEngine(prrrp_briot2013()).program(problem).ops()
     assert (doc["additions"], doc["multiplications"], doc["functions"]) == (
         ops.additions, ops.multiplications, ops.functions)
     assert doc["run"]["generation_time_s"] > 0
@@ -218,11 +218,11 @@ def test_generate_arm_json_and_python_file(capsys, tmp_path):
     ns: dict = {}
     exec((tmp_path / "amm_arm_yu2019.py").read_text(), ns)
     from elastodyn.description.arm import arm_yu2019
-    from elastodyn.formulations.amm.engine import AMMArmModel
+    from elastodyn.formulations.amm.engine import AMMEngine
     q = [0.3, -0.4, 1e-3, -2e-4, 5e-4, 1e-4]
     qd = [0.1, -0.2, 0.01, 0.02, -0.01, 0.0]
     M, H, N, F, B, c = ns["amm_arm_yu2019"](q, qd, [1.0, 0.5])
-    ref = AMMArmModel(arm_yu2019()).dynamics(q, qd, [1.0, 0.5])
+    ref = AMMEngine(arm_yu2019()).dynamics(q, qd, [1.0, 0.5])
     np.testing.assert_allclose(M, ref["M"], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(np.ravel(c), ref["c"], rtol=1e-12, atol=1e-12)
 

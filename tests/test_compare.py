@@ -12,8 +12,8 @@ from elastodyn.analysis.compare import compare
 from elastodyn.cli import main
 from elastodyn.description.delta_tree import delta_tree
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations.ked.model import KEDContract
-from elastodyn.formulations.nepvp.model import NEPVPContract
+from elastodyn.formulations.ked.model import KEDModel
+from elastodyn.formulations.nepvp.model import NEPVPModel
 
 
 def _json(capsys, args):
@@ -67,8 +67,8 @@ def test_arm_amm_and_nepvp_modes_agree(capsys):
 
 def test_delta_ked_and_nepvp_agree_without_preload():
     kuo = flexible_delta_kuo2016()
-    ked = KEDContract(kuo, elements=1, order="cubic", preload=True)
-    nep = NEPVPContract(delta_tree(kuo, 1), {"elements": 1})
+    ked = KEDModel(kuo, elements=1, order="cubic", preload=True)
+    nep = NEPVPModel(delta_tree(kuo, 1), {"elements": 1})
     q = ked.state(pose=np.array([0.1, 0.0, 0.5])).actuated
     r = compare([("ked-1", ked, "cubic FE x 1"), ("nepvp-1", nep, "cubic FE x 1")],
                 lambda m: m.state(actuated=q), count=6, robot="delta-kuo2016")
@@ -84,10 +84,10 @@ def test_delta_ked_and_nepvp_agree_without_preload():
 def test_a_disagreement_of_one_model_is_warned():
     """Two models declared the same discretization whose frequencies differ: warned."""
     from elastodyn.description.presets import get_preset
-    from elastodyn.formulations.ffrf.model import FFRFContract
+    from elastodyn.formulations.ffrf.model import FFRFModel
     rob = get_preset("prrrp-briot2013")
-    a = FFRFContract(rob, {"elements": 1})
-    b = FFRFContract(rob, {"elements": 2})
+    a = FFRFModel(rob, {"elements": 1})
+    b = FFRFModel(rob, {"elements": 2})
     r = compare([("a", a, "same"), ("b", b, "same")], lambda m: m.state(), count=2)
     assert any("should be the same linear model" in w for w in r.warnings)
 
@@ -140,8 +140,8 @@ def test_linear_ffrf_instability_is_detected():
     their loads: its tangent is the linear stiffness to 1e-4."""
     import scipy.linalg as sl
     from elastodyn.description.presets import get_preset
-    from elastodyn.formulations.ffrf.model import FFRFContract
-    m = FFRFContract(get_preset("prrrp-briot2013"), {"elements": 2})
+    from elastodyn.formulations.ffrf.model import FFRFModel
+    m = FFRFModel(get_preset("prrrp-briot2013"), {"elements": 2})
     S = m.system
     q = m.tree.q_home
     lo_t, lo_k = m.tangent_stability(q)
@@ -165,7 +165,7 @@ def test_linear_ffrf_instability_is_detected():
     lo_h = sl.eigh(0.5 * (H + H.T), Mr, eigvals_only=True)[0]
     # differences of the energy (1e-5 steps, O(h^2) and round-off 1e-16 / h^2 of 10 J)
     assert lo_h == pytest.approx(lo_t, rel=1e-3)
-    prr = FFRFContract(get_preset("3prr-rosyid2020"), {"elements": 2})
+    prr = FFRFModel(get_preset("3prr-rosyid2020"), {"elements": 2})
     lo_t, lo_k = prr.tangent_stability(prr.tree.q_home)
     assert lo_t == pytest.approx(lo_k, rel=1e-4)
     assert prr.stability_warning(prr.tree.q_home) is None
@@ -181,9 +181,9 @@ def test_ffrf_motion_engine_against_the_contract_path():
     mode near 1e5 rad/s is resolved by 60 steps per period)."""
     from elastodyn.analysis.simulate import simulate_motion
     from elastodyn.description.presets import get_preset
-    from elastodyn.formulations.ffrf.model import FFRFContract
+    from elastodyn.formulations.ffrf.model import FFRFModel
     from elastodyn.trajectories.polynomial import RestToRest
-    m = FFRFContract(get_preset("slider-crank-simeon"), {"shape": "sine", "modes": 2})
+    m = FFRFModel(get_preset("slider-crank-simeon"), {"shape": "sine", "modes": 2})
     a0 = np.asarray(m.home_actuated())
     traj = RestToRest(a0, a0 + 0.05, t0=0.0, tf=0.002, order=7, space="joint")
     ga = simulate_motion(m, traj, duration=0.002, step=1e-6, initial="zero")
@@ -203,7 +203,7 @@ def test_ked_takes_a_joint_space_motion():
     from elastodyn.analysis.simulate import simulate_motion
     from elastodyn.trajectories.polynomial import RestToRest
     kuo = flexible_delta_kuo2016()
-    ked = KEDContract(kuo, elements=1, order="cubic", preload=True)
+    ked = KEDModel(kuo, elements=1, order="cubic", preload=True)
     a0 = np.asarray(ked.state(pose=np.array([0.1, 0.0, 0.5])).actuated)
     traj = RestToRest(a0, a0 + 0.02, t0=0.0, tf=0.05, order=7, space="joint")
     r = simulate_motion(ked, traj, duration=0.05, step=5e-4)

@@ -8,7 +8,7 @@ from elastodyn.formulations.rigid_delta.simulation import (ComputedTorque, Joint
                                             inverse_dynamics_along, sample_times,
                                             simulate_tracking)
 from elastodyn.description.delta import delta_asadi2020, delta_kuo2016
-from elastodyn.formulations import ExplicitDeltaModel, MultiplierDeltaModel
+from elastodyn.formulations import ExplicitDeltaEngine, MultiplierDeltaEngine
 from elastodyn.trajectories import Circle, InvertedU
 
 
@@ -20,7 +20,7 @@ def kuo():
 def test_circle_torques_have_the_threefold_symmetry(kuo):
     """Legs 120 deg apart on a circle about the axis see the same torque history shifted
     by a third of the period (Kuo 5.1, 5.3: 'the same phase shifts')."""
-    prof = inverse_dynamics_along(MultiplierDeltaModel(kuo), Circle.kuo2016(), step=1e-3,
+    prof = inverse_dynamics_along(MultiplierDeltaEngine(kuo), Circle.kuo2016(), step=1e-3,
                                   duration=2.0)
     t = prof.time
     tau1 = lambda s: np.interp(s % 1.0, t[:1001], prof.torque[:1001, 0])  # noqa: E731
@@ -49,7 +49,7 @@ def test_sample_times_cover_the_window():
 def test_open_loop_replay_of_inverse_dynamics_follows_the_path(kuo):
     """Forward dynamics under the torques of the inverse dynamics reproduces the path:
     the two problems invert each other along a whole motion (pick-and-place)."""
-    model = ExplicitDeltaModel(kuo)
+    model = ExplicitDeltaEngine(kuo)
     traj = InvertedU.kuo2016()
 
     def torque(t):
@@ -70,7 +70,7 @@ def test_joint_pd_error_is_the_required_torque_over_kp():
     """Quasi-static PD: on Asadi's slow circle (1 rad/s) the PD torque kp e + kd e' must
     supply the inverse-dynamics torque, so the joint error ~ tau_required / kp."""
     robot = delta_asadi2020()
-    model = ExplicitDeltaModel(robot)
+    model = ExplicitDeltaEngine(robot)
     traj = Circle.asadi2020()
     ctrl = JointPD(kp=400.0, kd=20.0)
     res = simulate_tracking(model, traj, ctrl, duration=3.0, step=0.01)
@@ -85,13 +85,13 @@ def test_joint_pd_error_is_the_required_torque_over_kp():
 
 
 def test_pd_with_gravity_compensation_tracks_kuo_circle(kuo):
-    res = simulate_tracking(ExplicitDeltaModel(kuo), Circle.kuo2016(),
+    res = simulate_tracking(ExplicitDeltaEngine(kuo), Circle.kuo2016(),
                             JointPD(200.0, 10.0, gravity_compensation=True), duration=2.0)
     e = np.linalg.norm(res.position_error, axis=1)
     # remaining error: inertial torques (~0.5 N m at 4 m/s^2) / kp = 2.5 mrad -> ~1-3 mm
     assert e[res.time > 1.0].max() < 3e-3
     assert e[res.time > 1.0].max() < 0.5 * np.linalg.norm(
-        simulate_tracking(ExplicitDeltaModel(kuo), Circle.kuo2016(), JointPD(200.0, 10.0),
+        simulate_tracking(ExplicitDeltaEngine(kuo), Circle.kuo2016(), JointPD(200.0, 10.0),
                           duration=2.0).position_error, axis=1)[res.time > 1.0].max()
 
 
@@ -99,7 +99,7 @@ def test_computed_torque_error_obeys_the_linear_closed_loop(kuo):
     """With the exact model the joint error obeys e'' + kd e' + kp e = 0: compare with the
     analytic critically damped solution from the simulated initial error."""
     kp, kd = 400.0, 40.0      # double pole at -20 rad/s
-    model = ExplicitDeltaModel(kuo)
+    model = ExplicitDeltaEngine(kuo)
     res = simulate_tracking(model, Circle.kuo2016(), ComputedTorque(kp, kd), duration=0.5,
                             step=0.005, initial_offset=(0.0, 0.004, -0.003), rtol=1e-10,
                             atol=1e-13)
@@ -120,8 +120,8 @@ def test_multiplier_plant_and_explicit_plant_simulate_alike(kuo):
     """Forward dynamics by Kuo's multipliers and by Asadi's explicit model integrate to the
     same closed-loop motion."""
     traj, ctrl = InvertedU.kuo2016(), JointPD(200.0, 10.0)
-    a = simulate_tracking(ExplicitDeltaModel(kuo), traj, ctrl, step=0.02, rtol=1e-9)
-    b = simulate_tracking(MultiplierDeltaModel(kuo), traj, ctrl, step=0.02, rtol=1e-9)
+    a = simulate_tracking(ExplicitDeltaEngine(kuo), traj, ctrl, step=0.02, rtol=1e-9)
+    b = simulate_tracking(MultiplierDeltaEngine(kuo), traj, ctrl, step=0.02, rtol=1e-9)
     # tolerance: two integrations at rtol 1e-9 of the same ODE
     assert np.allclose(a.position, b.position, atol=1e-8)
 
@@ -132,4 +132,4 @@ def test_bad_controller_inputs():
     with pytest.raises(ValueError, match="kd"):
         ComputedTorque(kd=-1.0)
     with pytest.raises(ValueError, match="controller"):
-        simulate_tracking(ExplicitDeltaModel(delta_kuo2016()), Circle.kuo2016(), "pd")
+        simulate_tracking(ExplicitDeltaEngine(delta_kuo2016()), Circle.kuo2016(), "pd")

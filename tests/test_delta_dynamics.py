@@ -30,15 +30,15 @@ from elastodyn.description.delta import (
 )
 from elastodyn.exceptions import InputError
 from elastodyn.formulations.rigid_delta.engine import (
-    ExplicitDeltaModel,
-    MultiplierDeltaModel,
+    ExplicitDeltaEngine,
+    MultiplierDeltaEngine,
     delta_model,
 )
 from elastodyn.kinematics.delta import DeltaKinematics, SingularityWarning
 from elastodyn.trajectories import Circle, RestToRest
 
 EPS = np.finfo(float).eps
-MODELS = {"explicit": ExplicitDeltaModel, "multipliers": MultiplierDeltaModel}
+MODELS = {"explicit": ExplicitDeltaEngine, "multipliers": MultiplierDeltaEngine}
 
 
 def _load_reference():
@@ -134,7 +134,7 @@ def test_explicit_model_matches_independent_euler_lagrange(reference, convention
     for _ in range(6):
         p = random_params(rng)
         robot = robot_from_params(p, convention)
-        model = ExplicitDeltaModel(robot)
+        model = ExplicitDeltaEngine(robot)
         X = working_points(model.kinematics, rng, 5)
         Xd = rng.normal(0.0, 1.0, size=X.shape)
         M, C, G, J = model.matrices(X, Xd)
@@ -172,7 +172,7 @@ def test_multiplier_and_explicit_models_give_the_same_torques(preset):
     each forward dynamics inverts its own inverse dynamics."""
     robot = dataclasses.replace(preset(), friction=FRICTION)
     rng = np.random.default_rng(7)
-    explicit, multiplier = ExplicitDeltaModel(robot), MultiplierDeltaModel(robot)
+    explicit, multiplier = ExplicitDeltaEngine(robot), MultiplierDeltaEngine(robot)
     X = working_points(explicit.kinematics, rng, 40)
     Xd = rng.normal(0.0, 0.5, size=X.shape)
     Xdd = rng.normal(0.0, 5.0, size=X.shape)
@@ -182,7 +182,7 @@ def test_multiplier_and_explicit_models_give_the_same_torques(preset):
     # friction: Friction.torque of the joint rates, included in the torque
     np.testing.assert_array_equal(re_.friction_torque, FRICTION.torque(re_.state.qd))
     np.testing.assert_array_equal(rm.friction_torque, re_.friction_torque)
-    no_fric = ExplicitDeltaModel(dataclasses.replace(robot, friction=Friction()))
+    no_fric = ExplicitDeltaEngine(dataclasses.replace(robot, friction=Friction()))
     tau0 = no_fric.inverse_dynamics(X, Xd, Xdd, F).torque
     np.testing.assert_allclose(re_.torque - re_.friction_torque, tau0, rtol=0,
                                atol=1e-12 * np.abs(tau0).max())
@@ -213,7 +213,7 @@ def test_multiplier_and_explicit_models_give_the_same_torques(preset):
         for a, b in zip(explicit.joint_point(X[n], Xd[n], Xdd[n]),
                         (st0.q[0], st0.qd[0], st0.qdd[0], st0.J[0], st0.Jd[0])):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
-    assert isinstance(delta_model(robot, "multipliers"), MultiplierDeltaModel)
+    assert isinstance(delta_model(robot, "multipliers"), MultiplierDeltaEngine)
 
 
 # ------------------------------------------------------------------ work-energy theorem
@@ -267,7 +267,7 @@ def test_power_balance_along_a_trajectory(case, formulation):
 
 
 FREE_MOTION_RHS = {
-    # ExplicitDeltaModel.rhs is the scalar fast path (formulations._delta_point)
+    # ExplicitDeltaEngine.rhs is the scalar fast path (formulations._delta_point)
     "explicit-rhs": lambda m: m.rhs,
     "explicit-forward_dynamics": lambda m: (
         lambda t, x: np.concatenate([x[3:], m.forward_dynamics(x[:3], x[3:], np.zeros(3))])),
@@ -315,7 +315,7 @@ def test_lower_links_are_in_tension_at_rest():
     hangs from its three lower links. Far to the side a link does push, so the sign
     is a real check: at (-0.3, 0, 0.9) m the leg-1 link is in compression, as the
     statics of the platform alone (two-force members, solved here) also says."""
-    model = MultiplierDeltaModel(delta_kuo2016())
+    model = MultiplierDeltaEngine(delta_kuo2016())
     rng = np.random.default_rng(5)
     radius, angle = 0.15 * np.sqrt(rng.uniform(size=200)), rng.uniform(0, 2 * math.pi, 200)
     X = np.stack([radius * np.cos(angle), radius * np.sin(angle), rng.uniform(0.4, 0.8, 200)], 1)
@@ -340,7 +340,7 @@ def test_platform_statics_with_massless_links():
     of the link on the elbow, t_i (D_i - B_i) / L2, and T_i = dB_i/dq_i)."""
     robot = dataclasses.replace(delta_kuo2016(), masses=DeltaMasses(platform=0.5),
                                 gravity=(0.7, -0.4, 9.81))
-    model = MultiplierDeltaModel(robot)
+    model = MultiplierDeltaEngine(robot)
     g = np.asarray(robot.gravity)
     L2 = robot.geometry.lower_length
     X = working_points(model.kinematics, np.random.default_rng(6), 10)
@@ -418,7 +418,7 @@ def test_uniform_rods_are_exact_for_kinetic_and_potential_energy():
     m1, m2 = 0.7, 0.4
     robot = dataclasses.replace(delta_kuo2016(), gravity=(0.3, 0.2, 9.81),
                                 masses=DeltaMasses.uniform_rods(0.0, m1, 0.5, m2))
-    model = ExplicitDeltaModel(robot)
+    model = ExplicitDeltaEngine(robot)
     rng = np.random.default_rng(21)
     X = working_points(model.kinematics, rng, 20)
     Xd = rng.normal(0.0, 1.0, size=X.shape)
@@ -540,9 +540,9 @@ def test_friction_bad_parameters(name, kwargs):
     ("geometry", lambda: RigidDelta("delta", DeltaMasses(0.5))),
     ("masses", lambda: RigidDelta(delta_kuo2016().geometry, 0.5)),
     ("friction", lambda: RigidDelta(delta_kuo2016().geometry, DeltaMasses(0.5), friction=0.1)),
-    ("robot", lambda: ExplicitDeltaModel(delta_kuo2016().geometry)),
+    ("robot", lambda: ExplicitDeltaEngine(delta_kuo2016().geometry)),
     ("formulation", lambda: delta_model(delta_kuo2016(), "newton-euler")),
-    ("force", lambda: ExplicitDeltaModel(delta_kuo2016()).inverse_dynamics(
+    ("force", lambda: ExplicitDeltaEngine(delta_kuo2016()).inverse_dynamics(
         (0, 0, 0.5), np.zeros(3), np.zeros(3), force=(0.0, float("nan"), 0.0))),
 ])
 def test_bad_model_input_names_the_parameter(name, build):
@@ -558,9 +558,9 @@ def test_scalar_fast_path_refuses_a_serial_singularity():
     robot = delta_kuo2016()
     g = robot.geometry
     X = [0.0, 0.0, math.sqrt((g.upper_length + g.lower_length) ** 2 - g.offset**2)]
-    model = ExplicitDeltaModel(robot)
+    model = ExplicitDeltaEngine(robot)
     for call in (lambda: model.point(X), lambda: model.rhs(0.0, np.r_[X, 0, 0, 0]),
                  lambda: model.torque_point(X, [0, 0, 0], [0, 0, 0]),
-                 lambda: MultiplierDeltaModel(robot).torque_point(X, [0, 0, 0], [0, 0, 0])):
+                 lambda: MultiplierDeltaEngine(robot).torque_point(X, [0, 0, 0], [0, 0, 0])):
         with pytest.raises(SingularConfigurationError, match="condition number"):
             call()

@@ -1,5 +1,5 @@
 """Kuo 2016 eqs. (13)-(16), written out by hand with the errata's corrections, against the
-library's generalised multiplier model (MultiplierDeltaModel) on Kuo's own lumping.
+library's generalised multiplier model (MultiplierDeltaEngine) on Kuo's own lumping.
 
 Kuo's Lagrangian (eqs. 10-12) with Z down and V = -g sum(m Z) (errata):
 
@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from elastodyn.description.delta import DeltaMasses, RigidDelta, delta_kuo2016
-from elastodyn.formulations import MultiplierDeltaModel
+from elastodyn.formulations import MultiplierDeltaEngine
 
 M_P, M1, M2, G = 0.5, 0.0975, 0.117, 9.81
 L1, L2, R = 0.5, 0.6, 0.05
@@ -54,7 +54,7 @@ def test_generalised_multiplier_model_reduces_to_kuo_equations(X, Xd, Xdd):
     kuo = delta_kuo2016()
     masses = DeltaMasses(platform=M_P, upper_mass=M1, upper_com_ratio=0.5,
                          upper_inertia=M1 * L1**2 / 12, elbow_mass=M2, platform_joint_mass=M2)
-    model = MultiplierDeltaModel(RigidDelta(kuo.geometry, masses))
+    model = MultiplierDeltaEngine(RigidDelta(kuo.geometry, masses))
     res = model.inverse_dynamics(X, Xd, Xdd)
     st = res.state
     lam, tau = kuo_five_steps(np.array(X), np.array(Xd), np.array(Xdd), st.q[0], st.qd[0],
@@ -76,7 +76,7 @@ def test_printed_lumping_counts_the_lower_links_twice():
     assert total(printed) == pytest.approx(M_P + 3 * M1 + 6 * M2)
     assert total(kuo.masses) == pytest.approx(M_P + 3 * M1 + 3 * M2)
     X = [0.0, 0.0, 0.5]
-    tau_printed = MultiplierDeltaModel(RigidDelta(kuo.geometry, printed)).inverse_dynamics(
+    tau_printed = MultiplierDeltaEngine(RigidDelta(kuo.geometry, printed)).inverse_dynamics(
         X, [0, 0, 0], [0, 0, 0]).torque
-    tau_rod = MultiplierDeltaModel(kuo).inverse_dynamics(X, [0, 0, 0], [0, 0, 0]).torque
+    tau_rod = MultiplierDeltaEngine(kuo).inverse_dynamics(X, [0, 0, 0], [0, 0, 0]).torque
     assert np.all(np.abs(tau_printed) > np.abs(tau_rod))

@@ -18,7 +18,7 @@ against what the converter does not compute itself:
   at every mesh, both converging to the same limit (slow: 2 and 4 elements).
 
 The NE-PVP models are built as ``formulations/nepvp_contract.py`` builds tree robots
-(NEPVPContract of the tree), through the analyses of the contract. Their programs are
+(NEPVPModel of the tree), through the analyses of the contract. Their programs are
 large (one element per link: 9000 assignments for M and c): the C compiler at -O2 takes
 over a minute on each, at -O0 a few seconds, for the same numbers (no fast-math), so
 this module compiles at -O0 (the CC variable ``symbolic.compiled`` honours).
@@ -45,9 +45,9 @@ from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.description.tree import FlexibleBeam
 from elastodyn.exceptions import InputError
 from elastodyn.formulations.ked.engine import rigid_motion
-from elastodyn.formulations.nepvp.model import NEPVPContract
+from elastodyn.formulations.nepvp.model import NEPVPModel
 from elastodyn.formulations.registry import build_model
-from elastodyn.formulations.rigid_delta.engine import MultiplierDeltaModel
+from elastodyn.formulations.rigid_delta.engine import MultiplierDeltaEngine
 from elastodyn.kinematics.delta import DeltaKinematics
 from elastodyn.trajectories import Circle
 
@@ -81,7 +81,7 @@ def kuo():
 @pytest.fixture(scope="module")
 def kuo_nepvp(kuo):
     """Kuo's Delta by NE-PVP, one element per link, closing from the default home."""
-    return NEPVPContract(delta_tree(kuo, 1), {"elements": 1})
+    return NEPVPModel(delta_tree(kuo, 1), {"elements": 1})
 
 
 def asadi_like() -> FlexibleDelta:
@@ -330,14 +330,14 @@ def stiff():
     rigid = RigidDelta(g, DeltaMasses.uniform_rods(robot.platform.mass, m1, g.upper_length,
                                                    m2, robot.motor_inertia),
                        robot.friction, robot.gravity)
-    lumped = MultiplierDeltaModel(rigid).inverse_dynamics(
+    lumped = MultiplierDeltaEngine(rigid).inverse_dynamics(
         sample.position, sample.velocity, sample.acceleration).torque
     polar = np.array([polar_inertia_torques(robot, *x) for x in
                       zip(sample.position, sample.velocity, sample.acceleration)])
     ks = DeltaKinematics(g).state(sample.position, sample.velocity, sample.acceleration)
     states = [dict(actuated=ks.q[k], rates=ks.qd[k], accelerations=ks.qdd[k])
               for k in range(len(ks.q))]
-    return robot, NEPVPContract(tree, {"elements": 1}), sample, states, lumped, polar
+    return robot, NEPVPModel(tree, {"elements": 1}), sample, states, lumped, polar
 
 
 def test_rigid_robot_equals_the_rigid_delta(stiff):
@@ -398,7 +398,7 @@ def frequency_table(counts=(1, 2, 4), *, reference=16, models=None):
     q = DeltaKinematics(kuo.geometry).inverse_kinematics(X_KUO)
     out = {}
     for n in counts:
-        nepvp = (models or {}).get(n) or NEPVPContract(delta_tree(kuo, n, home=X_KUO),
+        nepvp = (models or {}).get(n) or NEPVPModel(delta_tree(kuo, n, home=X_KUO),
                                                        {"elements": n})
         ked = build_model(kuo, formulation="ked", elements=n, preload=False)
         out[n] = (_frequencies(nepvp, nepvp.state(actuated=q)),

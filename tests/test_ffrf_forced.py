@@ -16,7 +16,7 @@ from elastodyn.cli import main
 from elastodyn.description.presets import get_preset
 from elastodyn.description.scenarios import SCENARIOS, scenario
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ffrf.model import FFRFContract
+from elastodyn.formulations.ffrf.model import FFRFModel
 from elastodyn.trajectories import SineEfforts, TrianglePulse
 
 PRESET = "3prr-rosyid2020"
@@ -50,7 +50,7 @@ def test_rigid_run_follows_the_joint_coordinate_reference(name, amp):
     the scenario's slider forces along +X follows the independent joint-coordinate model
     (DOP853 at 1e-11): D and theta to 2e-6 m / rad at 0.25 s with the generalized-alpha
     step 1 ms / 8 (second order: the error ~ (h w)^2 x the motion, a few mm)."""
-    m = FFRFContract(get_preset(PRESET), {"rigid": True})
+    m = FFRFModel(get_preset(PRESET), {"rigid": True})
     eff = _efforts(name)
     t = np.linspace(0.0, 0.25, 6)
     run = m.run_efforts(eff, t, step=1.25e-4)
@@ -69,7 +69,7 @@ def test_rigid_run_stops_at_the_singular_configuration(method):
     flat) at 0.3869 s (reference); both methods stop there and report the time within a
     few steps (the partitioning's closure fails just before the singularity, the
     projection's determinant changes sign: linear interpolation)."""
-    m = FFRFContract(get_preset(PRESET), {"rigid": True})
+    m = FFRFModel(get_preset(PRESET), {"rigid": True})
     run = m.run_efforts(_efforts("sine"), np.linspace(0, 1.0, 201), step=2.5e-4,
                         method=method)
     sol = ref.forward_dynamics(ref.sinusoid_forces(), 1.0, t_eval=[0, 1.0])
@@ -84,7 +84,7 @@ def test_flexible_run_methods_agree_and_stay_near_rigid():
     same poses (to 1e-9 m: both second order with the same step, the difference is
     their truncation error on micrometre deflections), the constraint residual is at
     round-off, and the elastic part is micrometres (stiff 150 x 50 mm aluminium links)."""
-    m = FFRFContract(get_preset(PRESET), {"shape": "fem", "elements": 2})
+    m = FFRFModel(get_preset(PRESET), {"shape": "fem", "elements": 2})
     eff = _efforts("sine")
     res = {k: simulate_efforts(m, eff, duration=0.02, output_step=0.005, method=k)
            for k in ("partitioning", "projection")}

@@ -34,7 +34,7 @@ from elastodyn.description.files import load_description
 from elastodyn.description.presets import get_preset
 from elastodyn.exceptions import InputError
 from elastodyn.fem.ffrf import BeamShape, ffrf_invariants, fitted_mass_per_length
-from elastodyn.formulations.ffrf.model import FFRFContract
+from elastodyn.formulations.ffrf.model import FFRFModel
 from elastodyn.formulations.ffrf.multibody import (Joint, Marker, MultibodySystem,
                                                    flexible_body)
 from elastodyn.formulations.ffrf.solve import integrate
@@ -179,7 +179,7 @@ def test_generalized_alpha_converges_at_second_order_to_radau(method):
 
 
 def _rigid_3prr():
-    return FFRFContract(get_preset("3prr-rosyid2020"), {"rigid": True})
+    return FFRFModel(get_preset("3prr-rosyid2020"), {"rigid": True})
 
 
 def test_start_pose_of_the_preset():
@@ -245,7 +245,7 @@ def test_3prr_rayleigh_ritz_is_one_element_and_fem_converges():
     r = get_preset("3prr-rosyid2020")
 
     def f(**o):
-        m = FFRFContract(r, o)
+        m = FFRFModel(r, o)
         lin = m.linearize(m.state())
         return np.sqrt(sl.eigh(lin.K, lin.M, eigvals_only=True)[:4]) / (2 * math.pi)
 

@@ -318,7 +318,7 @@ def test_closed_loop_inverse_from_actuated_joints(nepvp, tmp_path, robot):
     """The exported inverse model of a closed-loop robot takes (q_a, e, qd_a, ed,
     qdd_a): NAME_qa solves the passive joints by the generated Newton solve, then
     evaluates the inverse problem. In C and in Python it equals the library's model
-    (NEPVPModel.closure, then .inverse) at several states.
+    (NEPVPEngine.closure, then .inverse) at several states.
 
     Tolerances: the passive joints are the root of h = 0 found by Newton to max|h| <
     1e-12 (m, rad) on both sides, from the same start by the same continuation; with D =

@@ -237,8 +237,8 @@ def test_deflected_tangent_equals_differences_of_its_gradient():
     from elastodyn.formulations.ked.blocks import dense_leg_blocks
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
     from elastodyn.formulations.ked.deflected import DeflectedReference
-    from elastodyn.formulations.ked.engine import KEDDeltaModel
-    m = KEDDeltaModel(flexible_delta_kuo2016(), elements=2)
+    from elastodyn.formulations.ked.engine import KEDEngine
+    m = KEDEngine(flexible_delta_kuo2016(), elements=2)
     ref = DeflectedReference(m)
     mo = m.motion(np.array([[0.1, 0.05, 0.45]]))
     st = m.deflected_reference(mo)

@@ -14,7 +14,7 @@ from elastodyn.formulations.ked.simulation import simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.exceptions import ModelError
 from elastodyn.formulations.ked.blocks import LegBlockSolver, dense_leg_blocks
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.formulations.ked.batch import KEDBatch
 from elastodyn.integrators.threads import THREAD_ENV_VARS, small_problem_threads
 from elastodyn.trajectories import Circle
@@ -62,7 +62,7 @@ def test_banded_solve_equals_dense_solve(n, order, reference):
     ~ eps cond(A) |x| (times a modest growth factor); 10 eps cond(A) is asserted (the
     measured differences are 1e-3..1e-1 of eps cond). Both kernels are checked whatever
     the default (dense at 1 element, where the band fills the block)."""
-    m = KEDDeltaModel(ROBOT, elements=n, order=order, reference=reference)
+    m = KEDEngine(ROBOT, elements=n, order=order, reference=reference)
     assert m.reference == reference
     b, mats, F = _blocks(m)
     default = m.leg_solver
@@ -94,7 +94,7 @@ def test_entry_outside_the_band_is_a_model_error():
     """A leg block with an entry outside the structural pattern's band is refused (a
     wrong pattern must not give a silently wrong solve); inside the band, even off the
     pattern, it is solved exactly."""
-    m = KEDDeltaModel(ROBOT, elements=4, reference="undeformed")
+    m = KEDEngine(ROBOT, elements=4, reference="undeformed")
     b, mats, F = _blocks(m)
     s = LegBlockSolver(m.leg_pattern, m.leg_blocks, m.dof, kernel="banded")
     A = mats["K"].copy()
@@ -124,7 +124,7 @@ def test_simulation_unchanged_against_the_dense_kernel(reference):
     ~1e-10)."""
     runs = []
     for kernel in ("banded", "dense"):
-        m = KEDDeltaModel(ROBOT, elements=2, reference=reference)
+        m = KEDEngine(ROBOT, elements=2, reference=reference)
         m.leg_solver = LegBlockSolver(m.leg_pattern, m.leg_blocks, m.dof, kernel=kernel)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -164,7 +164,7 @@ def test_deflected_newton_per_sample_equals_single_sample_solves():
     vanishes at the result (to 1e-9 of the gradient at the undeformed pose, the
     loads)."""
     from elastodyn.formulations.ked.deflected import NEWTON_TOL, DeflectedReference
-    m = KEDDeltaModel(ROBOT, elements=2)
+    m = KEDEngine(ROBOT, elements=2)
     smp = Circle.kuo2016().evaluate(np.array([0.0, 0.13, 0.27, 0.41]))
     mo = m.motion(smp.position, smp.velocity, smp.acceleration)
     ref = DeflectedReference(m)
@@ -188,7 +188,7 @@ def test_deflected_newton_per_sample_equals_single_sample_solves():
 
 def test_unknown_kernel_is_an_input_error():
     from elastodyn.exceptions import InputError
-    m = KEDDeltaModel(ROBOT, elements=1, reference="undeformed")
+    m = KEDEngine(ROBOT, elements=1, reference="undeformed")
     with pytest.raises(InputError, match="kernel"):
         LegBlockSolver(m.leg_pattern, m.leg_blocks, m.dof, kernel="sparse")
 
@@ -200,7 +200,7 @@ def test_complex_blocks_solve_as_dense(kernel):
     complex LU (to 10 eps cond, as above), and a complex step A = K + i h dK,
     r = F + i h dF gives Re x = x0 and Im x / h = K^-1 (dF - dK x0) (the derivative of
     the solve, dense), both to 10 eps cond(K)."""
-    m = KEDDeltaModel(ROBOT, elements=4)
+    m = KEDEngine(ROBOT, elements=4)
     mo = m.motion(np.array([[0.1, 0.05, 0.45]]))
     K = m.deflected_reference(mo).K                          # (1, 3, nb, nb)
     rng = np.random.default_rng(7)

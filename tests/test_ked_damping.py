@@ -19,7 +19,7 @@ import scipy.linalg as sla
 
 from elastodyn.formulations.ked.simulation import simulate_ked
 from elastodyn.description.flexible_delta import flexible_delta_kuo2016
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.trajectories import Circle, RestToRest
 
 ROBOT = flexible_delta_kuo2016()
@@ -41,7 +41,7 @@ def test_material_stiffness_is_the_elastic_stiffness_without_loads():
     # no gravity, at rest: the reference is the undeformed structure, where the
     # corotational element's local deformations are the linear element's (to first
     # order), so D = K_el; tolerance: round-off of the jets on stiffness ~1e7 N/m
-    m = KEDDeltaModel(replace(ROBOT, gravity=(0.0, 0.0, 0.0)), elements=2,
+    m = KEDEngine(replace(ROBOT, gravity=(0.0, 0.0, 0.0)), elements=2,
                       rayleigh=(0.0, 1e-3), reference="deflected")
     ref = m.deflected_reference(m.motion(X0[None]))
     assert np.max(np.abs(ref.delta)) < 1e-12
@@ -54,8 +54,8 @@ def test_material_stiffness_is_the_elastic_stiffness_without_loads():
 @pytest.mark.parametrize("elements", [1, 3])
 def test_material_stiffness_is_positive_semidefinite_and_damps_like_the_undeformed(elements):
     b = 1e-3
-    dfl = KEDDeltaModel(ROBOT, elements=elements, rayleigh=(0.0, b), reference="deflected")
-    und = KEDDeltaModel(ROBOT, elements=elements, rayleigh=(0.0, b), reference="undeformed")
+    dfl = KEDEngine(ROBOT, elements=elements, rayleigh=(0.0, b), reference="deflected")
+    und = KEDEngine(ROBOT, elements=elements, rayleigh=(0.0, b), reference="undeformed")
     sd, su = dfl.at_rest(X0), und.at_rest(X0)
     ref = dfl.deflected_reference(dfl.motion(X0[None]))
     for blk in ref.D[0]:
@@ -74,7 +74,7 @@ def test_stiffness_proportional_damping_lowers_the_response():
     # the case: Kuo's circle, 0.3 s, default (deflected) reference
     peaks = {}
     for b in (0.0, 1e-3, 1e-2):
-        m = KEDDeltaModel(ROBOT, elements=1, rayleigh=(0.0, b))
+        m = KEDEngine(ROBOT, elements=1, rayleigh=(0.0, b))
         r = simulate_ked(m, Circle.kuo2016(), duration=0.3, step=1e-3)
         peaks[b] = np.max(np.abs(r.position_variation - r.position_variation[0]), axis=0)
     assert np.all(peaks[1e-3] < peaks[0.0])
@@ -96,7 +96,7 @@ def test_free_vibration_energy_decreases(reference, rayleigh):
     tol = 1e-7 if reference == "undeformed" else 1e-5
     X1 = X0 + np.array([0.01, 0.0, 0.0])
     move = RestToRest(X0, X1, t0=0.0, tf=0.15, order=5)
-    m = KEDDeltaModel(ROBOT, elements=1, rayleigh=rayleigh, reference=reference)
+    m = KEDEngine(ROBOT, elements=1, rayleigh=rayleigh, reference=reference)
     r = simulate_ked(m, move, duration=0.4, step=1e-3)
     s = m.at_rest(X1)
     qs = np.linalg.solve(s.K, s.F)
@@ -115,8 +115,8 @@ def test_free_vibration_energy_decreases(reference, rayleigh):
 def test_damped_system_is_symmetric_positive_semidefinite_along_a_motion():
     # the damping matrix alone (C minus the gyroscopic terms, which are skew) along
     # Kuo's circle at full speed, on the deflected reference
-    m0 = KEDDeltaModel(ROBOT, elements=1, rayleigh=(0.0, 0.0))
-    m1 = KEDDeltaModel(ROBOT, elements=1, rayleigh=(0.0, 1e-3))
+    m0 = KEDEngine(ROBOT, elements=1, rayleigh=(0.0, 0.0))
+    m1 = KEDEngine(ROBOT, elements=1, rayleigh=(0.0, 1e-3))
     smp = Circle.kuo2016().evaluate(np.array([0.3]))
     mo0 = m0.motion(smp.position, smp.velocity, smp.acceleration)
     mo1 = m1.motion(smp.position, smp.velocity, smp.acceleration)

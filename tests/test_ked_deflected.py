@@ -15,7 +15,7 @@ from elastodyn.description.flexible_delta import flexible_delta_kuo2016
 from elastodyn.description.materials import Section
 from elastodyn.exceptions import InputError, ModelError
 from elastodyn.formulations.ked.blocks import dense_leg_blocks
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.trajectories import Circle
 
 ROBOT = flexible_delta_kuo2016()
@@ -24,16 +24,16 @@ ROBOT = flexible_delta_kuo2016()
 def test_default_reference_and_refusals():
     """Deflected where a static equilibrium exists (cubic, locked, no mechanism), else
     undeformed; asking for the deflected reference where it cannot apply is refused."""
-    assert KEDDeltaModel(ROBOT).reference == "deflected"
-    assert KEDDeltaModel(ROBOT, order="quintic").reference == "undeformed"
-    assert KEDDeltaModel(ROBOT, preload=False).reference == "undeformed"
-    assert KEDDeltaModel(ROBOT, joint_d="spherical").reference == "undeformed"
+    assert KEDEngine(ROBOT).reference == "deflected"
+    assert KEDEngine(ROBOT, order="quintic").reference == "undeformed"
+    assert KEDEngine(ROBOT, preload=False).reference == "undeformed"
+    assert KEDEngine(ROBOT, joint_d="spherical").reference == "undeformed"
     for kw in ({"order": "quintic"}, {"actuators": "free", "preload": False},
                {"joint_d": "spherical"}, {"preload": False}, {"reference": "sagged"}):
         with pytest.raises(InputError, match="reference|preload"):
-            KEDDeltaModel(ROBOT, **{"reference": "deflected", **kw})
+            KEDEngine(ROBOT, **{"reference": "deflected", **kw})
     with pytest.raises(ModelError, match="undeformed"):
-        m = KEDDeltaModel(ROBOT, reference="undeformed")
+        m = KEDEngine(ROBOT, reference="undeformed")
         m.deflected_reference(m.motion(np.array([[0, 0, 0.5]])))
 
 
@@ -46,12 +46,12 @@ def test_frequencies_and_sag_match_the_geometrically_exact_reference(X):
     agree to 1e-6 on the first three modes); tolerance 3e-4 on frequencies whose
     undeformed-reference error is 4.5 %."""
     X = np.array(X)
-    m = KEDDeltaModel(ROBOT, elements=4)
+    m = KEDEngine(ROBOT, elements=4)
     r = ref.sagged_delta(X, n_elements=4, count=8)
     np.testing.assert_allclose(m.modes(X, 8).frequencies_hz, r["frequency_hz"], rtol=3e-4)
     np.testing.assert_allclose(m.static_deflection(X)[:3], r["platform_displacement"],
                                rtol=1e-3, atol=2e-6)
-    und = KEDDeltaModel(ROBOT, elements=4, reference="undeformed").modes(X, 8).frequencies_hz
+    und = KEDEngine(ROBOT, elements=4, reference="undeformed").modes(X, 8).frequencies_hz
     assert np.max(np.abs(und / r["frequency_hz"] - 1)) > 0.03  # what the reference fixes
 
 
@@ -62,12 +62,12 @@ def test_another_section_and_a_stiff_robot():
     smaller: frequency change O(sag) ~ 4e-5)."""
     X = np.array([0.05, -0.05, 0.5])
     sec = Section.rectangle(6e-3, 4e-3)
-    m = KEDDeltaModel(replace(ROBOT, section=sec), elements=2)
+    m = KEDEngine(replace(ROBOT, section=sec), elements=2)
     r = ref.sagged_delta(X, n_elements=2, count=6, section=sec)
     np.testing.assert_allclose(m.modes(X, 6).frequencies_hz, r["frequency_hz"], rtol=1e-3)
     stiff = ROBOT.scaled_stiffness(1000.0)
-    fd = KEDDeltaModel(stiff).modes(X, 8).frequencies_hz
-    fu = KEDDeltaModel(stiff, reference="undeformed").modes(X, 8).frequencies_hz
+    fd = KEDEngine(stiff).modes(X, 8).frequencies_hz
+    fu = KEDEngine(stiff, reference="undeformed").modes(X, 8).frequencies_hz
     np.testing.assert_allclose(fd, fu, rtol=1e-4)
 
 
@@ -81,9 +81,9 @@ def test_reduces_to_the_undeformed_model_without_load(joints):
     r0 = replace(ROBOT, gravity=(0.0, 0.0, 0.0))
     for n in (1, 2):
         X = np.array([0.05, -0.02, 0.5])
-        md = KEDDeltaModel(r0, elements=n, joint_b=joints[0], joint_d=joints[1])
+        md = KEDEngine(r0, elements=n, joint_b=joints[0], joint_d=joints[1])
         st = md.deflected_reference(md.motion(X[None]))
-        s = KEDDeltaModel(r0, elements=n, joint_b=joints[0], joint_d=joints[1],
+        s = KEDEngine(r0, elements=n, joint_b=joints[0], joint_d=joints[1],
                           reference="undeformed").at_rest(X)
         assert np.abs(st.delta).max() < 1e-13  # Newton on a zero gradient: round-off
         K = dense_leg_blocks(st.K[0], md.leg_blocks, md.dof)
@@ -99,8 +99,8 @@ def test_frequency_change_is_of_first_order_in_gravity():
     d = []
     for g in (2.0, 1.0):
         rg = replace(ROBOT, gravity=(0.0, 0.0, g))
-        fd = KEDDeltaModel(rg).modes(X, 3).frequencies_hz
-        fu = KEDDeltaModel(rg, reference="undeformed").modes(X, 3).frequencies_hz
+        fd = KEDEngine(rg).modes(X, 3).frequencies_hz
+        fu = KEDEngine(rg, reference="undeformed").modes(X, 3).frequencies_hz
         d.append(fd[1] / fu[1] - 1)
     assert d[1] / d[0] == pytest.approx(0.5, rel=0.05)  # next order: sag / L ~ 0.5 %
 
@@ -111,7 +111,7 @@ def test_quasi_static_motion_follows_the_reference():
     deflection's variation, and the start's small transient), and the track's splines
     (every 10 ms) equal exact solves (h^4 error, below the Hessian's round-off)."""
     circle = Circle((0.0, 0.0, 0.5), 0.1, period=20.0)
-    m = KEDDeltaModel(ROBOT)
+    m = KEDEngine(ROBOT)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sim = simulate_ked(m, circle, duration=0.5, step=2e-3)
@@ -138,7 +138,7 @@ def test_map_uses_the_deflected_reference():
     """The frequency map along Kuo's circle (6 poses) gives the frequencies of
     model.modes at each pose (batched, warm-started solves: Newton iterates within 1e-9
     of the same solution, so tangents within ~1e-9 of the axial entries: 1e-8)."""
-    m = KEDDeltaModel(ROBOT)
+    m = KEDEngine(ROBOT)
     fm = frequency_map(m, Circle.kuo2016(), points=6, count=4)
     for p, om in zip(fm.position_m, fm.omega_rad_s):
         np.testing.assert_allclose(om, m.modes(p, 4).omega_rad_s, rtol=1e-8)
@@ -151,7 +151,7 @@ def test_converged_frequencies_match_the_reference_to_round_off_of_the_extrapola
     remaining O(h^4) of the extrapolations) and on the next five to 2e-4 (measured
     1e-4, the platform's inertia that the reference turns with the platform)."""
     X = np.array([0.1, 0.05, 0.45])
-    f4, f8 = (KEDDeltaModel(ROBOT, elements=n).modes(X, 8).frequencies_hz for n in (4, 8))
+    f4, f8 = (KEDEngine(ROBOT, elements=n).modes(X, 8).frequencies_hz for n in (4, 8))
     mine = f8 + (f8 - f4) / 3
     r = ref.extrapolated_delta(X)["frequency_hz"]
     np.testing.assert_allclose(mine[:3], r[:3], rtol=1e-5)
@@ -167,7 +167,7 @@ def test_full_speed_start_from_the_linear_models_rest_state():
     references differ by O(sag); from the exact rest equilibrium instead, the chord
     shortening of the 0.017 rad tip rotation between the two references made a 600 N
     axial force and torques off by 3 N m)."""
-    m = KEDDeltaModel(ROBOT)
+    m = KEDEngine(ROBOT)
     X = np.array([0.1, 0.0, 0.5])
     st = m.deflected_reference(m.motion(X[None]))
     np.testing.assert_allclose(m.rest_start(X, st.delta[0], st.K[0]), st.delta[0],
@@ -176,7 +176,7 @@ def test_full_speed_start_from_the_linear_models_rest_state():
     for ref_ in ("undeformed", "deflected"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out[ref_] = simulate_ked(KEDDeltaModel(ROBOT, reference=ref_), Circle.kuo2016(),
+            out[ref_] = simulate_ked(KEDEngine(ROBOT, reference=ref_), Circle.kuo2016(),
                                      duration=0.01, step=1e-3)
     rigid = np.abs(out["undeformed"].rigid_torque).max()
     np.testing.assert_allclose(out["deflected"].torque, out["undeformed"].torque,

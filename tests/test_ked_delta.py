@@ -14,7 +14,7 @@ import pytest
 from elastodyn.description.flexible_delta import FlexibleDelta, Platform, flexible_delta_kuo2016
 from elastodyn.exceptions import InputError, ModelError
 from elastodyn.fem.moving_frame import skew
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.trajectories import Circle
 
 P0 = np.array([0.1, 0.0, 0.5])
@@ -35,30 +35,30 @@ def test_platform_disc_inertia():
 
 def test_bad_input_names_parameter(robot):
     with pytest.raises(InputError, match="joint_b"):
-        KEDDeltaModel(robot, joint_b="hinge")
+        KEDEngine(robot, joint_b="hinge")
     with pytest.raises(InputError, match="elements"):
-        KEDDeltaModel(robot, elements=0)
+        KEDEngine(robot, elements=0)
     with pytest.raises(InputError, match="order"):
-        KEDDeltaModel(robot, order="linear")
+        KEDEngine(robot, order="linear")
     with pytest.raises(ValueError, match="rayleigh"):
-        KEDDeltaModel(robot, rayleigh=(-1.0, 0.0))
+        KEDEngine(robot, rayleigh=(-1.0, 0.0))
     with pytest.raises(InputError, match="robot"):
-        KEDDeltaModel("delta-kuo2016")
+        KEDEngine("delta-kuo2016")
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_dof_count_matches_kuo_eq61(robot, n):
     # Kuo eq. (61): DOF = 6 + 3 (12 n - 4) for his chain (universal at B, clamped at D)
-    assert KEDDeltaModel(robot, elements=n, joint_d="clamped").dof == 6 + 3 * (12 * n - 4)
+    assert KEDEngine(robot, elements=n, joint_d="clamped").dof == 6 + 3 * (12 * n - 4)
     # universal at D adds two release angles per leg
-    assert KEDDeltaModel(robot, elements=n).dof == 6 + 3 * (12 * n - 2)
+    assert KEDEngine(robot, elements=n).dof == 6 + 3 * (12 * n - 2)
 
 
 def test_quintic_dof_count(robot):
     # 10 dofs per node; the first six of the A node are clamped and the first six of
     # both lower-link ends follow from the joints: per leg 10 (2n + 2) - 18 + releases
     n = 2
-    m = KEDDeltaModel(robot, elements=n, order="quintic", joint_d="clamped")
+    m = KEDEngine(robot, elements=n, order="quintic", joint_d="clamped")
     assert m.dof == 6 + 3 * (10 * (2 * n + 2) - 18 + 2)
 
 
@@ -74,7 +74,7 @@ def test_S_time_derivatives_match_finite_differences(robot, joints):
     """S_dot and S_ddot (analytic, from the links' w and alpha) against central
     differences of S along Kuo's circle; h = 1e-4 s: truncation O(h^2 S''') ~ 1e-7
     relative, round-off eps/h^2 ~ 2e-8."""
-    m = KEDDeltaModel(robot, elements=2, joint_b=joints[0], joint_d=joints[1])
+    m = KEDEngine(robot, elements=2, joint_b=joints[0], joint_d=joints[1])
     tr = Circle.kuo2016()
     h, t = 1e-4, 0.37
     smp = tr.evaluate(np.array([t - h, t, t + h]))
@@ -89,7 +89,7 @@ def test_S_time_derivatives_match_finite_differences(robot, joints):
 
 def test_link_angular_velocities_match_frame_rates(robot):
     """R_dot = [w]x R and w_dot = alpha for both links, by central differences."""
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     tr = Circle.kuo2016()
     h, t = 1e-5, 0.61
     smp = tr.evaluate(np.array([t - h, t, t + h]))
@@ -158,7 +158,7 @@ def test_S_maps_rigid_mechanism_motion_to_rigid_nodal_motion(robot, joints):
     displacement of B_i and D_i and the rotation of the link from finite differences of
     the nonlinear kinematics. Clamped joints at D admit no such motion (the relative
     rotation of lower link and platform is not free) and are covered by the frame model."""
-    m = KEDDeltaModel(robot, elements=2, joint_b=joints[0], joint_d=joints[1],
+    m = KEDEngine(robot, elements=2, joint_b=joints[0], joint_d=joints[1],
                       actuators="free")
     X = np.array([0.05, -0.08, 0.55])
     for dX in np.eye(3):
@@ -183,7 +183,7 @@ def test_S_maps_rigid_mechanism_motion_to_rigid_nodal_motion(robot, joints):
 
 
 def test_stiff_mechanism_has_three_zero_modes_with_free_actuators(robot):
-    m = KEDDeltaModel(robot, actuators="free", preload=False)
+    m = KEDEngine(robot, actuators="free", preload=False)
     res = m.modes(P0, count=4)
     assert m.mechanisms == 3
     assert np.count_nonzero(res.omega_rad_s == 0.0) == 3 and res.omega_rad_s[3] > 1.0
@@ -197,7 +197,7 @@ def test_stiff_mechanism_has_three_zero_modes_with_free_actuators(robot):
 def test_mechanism_modes_without_preload(robot, joints, zeros):
     """Ball joints: one constraint per S-U or S-S leg leaves the platform 3 mechanism
     freedoms; S-S legs also spin freely (Gruebler). Without preload they are exact zeros."""
-    m = KEDDeltaModel(robot, joint_b=joints[0], joint_d=joints[1], preload=False)
+    m = KEDEngine(robot, joint_b=joints[0], joint_d=joints[1], preload=False)
     res = m.modes(P0, count=zeros + 1)
     assert m.mechanisms == zeros
     assert np.count_nonzero(res.omega_rad_s == 0.0) == zeros
@@ -208,7 +208,7 @@ def test_symmetric_pose_gives_repeated_frequencies(robot):
     """On the symmetry axis the structure has the 3-fold symmetry of the legs: its
     spectrum is made of simple (symmetric) and double (E-type) eigenvalues. Round-off:
     eigenvalues to ~1e-12 relative; a pair is equal to 1e-8."""
-    m = KEDDeltaModel(robot, elements=2)
+    m = KEDEngine(robot, elements=2)
     f = m.modes([0.0, 0.0, 0.55], count=12).frequencies_hz
     pairs = [k for k in range(len(f) - 1) if abs(f[k + 1] - f[k]) < 1e-8 * f[k]]
     assert len(pairs) >= 3
@@ -218,7 +218,7 @@ def test_symmetric_pose_gives_repeated_frequencies(robot):
 
 
 def test_map_repeats_every_120_degrees(robot):
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     c = Circle.kuo2016()
     for a in (10.0, 47.0):
         pts = [c.centre + c.radius * np.array([math.cos(math.radians(b)),
@@ -242,7 +242,7 @@ def test_convergence_from_above_and_faster_with_quintic(robot):
         lambda_k to eps lambda_max / lambda_k relative (the stiff axial modes set
         lambda_max: 1e11 (rad/s)^2 for 4 quintic elements, 7e-8 on lambda_1), omega to
         half of it; measured differences of 1e-8 between nested meshes are that."""
-        m = KEDDeltaModel(robot, elements=n, order=order, reference=reference)
+        m = KEDEngine(robot, elements=n, order=order, reference=reference)
         s = m.at_rest(P0)
         lam_max = sla.eigh(s.K, s.M, eigvals_only=True, subset_by_index=[m.dof - 1] * 2)[0]
         w = m.modes(P0, 8).omega_rad_s
@@ -271,7 +271,7 @@ def test_end_forces_match_rigid_statics_for_pin_jointed_links(robot):
     each lower link's axial force at D from the platform's vertical balance,
     m_P g = 3 (P x_z - 1/2 m_2 g (1 - x_z^2)), and the upper link's axial force at B
     from the lower link's balance. The model's forces come from a quasi-static FE solve."""
-    m = KEDDeltaModel(robot, joint_b="spherical", joint_d="spherical")
+    m = KEDEngine(robot, joint_b="spherical", joint_d="spherical")
     X = np.array([0.0, 0.0, 0.6])
     s = m.at_rest(X)
     mo = m.motion(X)
@@ -299,20 +299,20 @@ def test_preload_stiffens_hanging_links(robot):
     ~-3 N of compression and the first mode (upper-link bending) softens slightly (Kuo's
     preload, about the undeformed pose)."""
     X = [0.0, 0.0, 0.7]
-    s = KEDDeltaModel(robot, reference="undeformed").at_rest(X)
+    s = KEDEngine(robot, reference="undeformed").at_rest(X)
     assert np.all(s.end_force[:, 1] > 2.0) and np.all(np.abs(s.end_force[:, 0]) < 0.5)
-    on = KEDDeltaModel(robot, reference="undeformed").modes(X, 8).omega_rad_s
-    off = KEDDeltaModel(robot, preload=False).modes(X, 8).omega_rad_s
+    on = KEDEngine(robot, reference="undeformed").modes(X, 8).omega_rad_s
+    off = KEDEngine(robot, preload=False).modes(X, 8).omega_rad_s
     assert on[0] > off[0] * 1.01
-    s0 = KEDDeltaModel(robot, reference="undeformed").at_rest(P0)
+    s0 = KEDEngine(robot, reference="undeformed").at_rest(P0)
     assert np.all(s0.end_force[:, 0] < -1.0)
-    on = KEDDeltaModel(robot, reference="undeformed").modes(P0, 8).omega_rad_s
-    off = KEDDeltaModel(robot, preload=False).modes(P0, 8).omega_rad_s
+    on = KEDEngine(robot, reference="undeformed").modes(P0, 8).omega_rad_s
+    off = KEDEngine(robot, preload=False).modes(P0, 8).omega_rad_s
     assert on[0] < off[0]
 
 
 def test_static_deflection_of_a_mechanism_is_refused(robot):
-    m = KEDDeltaModel(robot, joint_d="spherical", preload=False)
+    m = KEDEngine(robot, joint_d="spherical", preload=False)
     with pytest.raises(ModelError, match="mechanism"):
         m.static_deflection(P0)
 
@@ -320,8 +320,8 @@ def test_static_deflection_of_a_mechanism_is_refused(robot):
 def test_static_sag_scales_with_compliance(robot):
     """Linear elasticity without preload: scaling E and G by s divides every static
     deflection by s exactly (round-off 1e-10)."""
-    d1 = KEDDeltaModel(robot, preload=False).static_deflection(P0)
-    d10 = KEDDeltaModel(robot.scaled_stiffness(10.0), preload=False).static_deflection(P0)
+    d1 = KEDEngine(robot, preload=False).static_deflection(P0)
+    d10 = KEDEngine(robot.scaled_stiffness(10.0), preload=False).static_deflection(P0)
     np.testing.assert_allclose(d10, d1 / 10.0, rtol=1e-9, atol=1e-10 * np.abs(d1).max())
     assert d1[2] > 0  # the platform sags along +Z (down)
 
@@ -342,8 +342,8 @@ def test_free_actuators_carry_the_rotor_inertia(robot):
     from dataclasses import replace
     from elastodyn.description.delta import Friction
     Im = 3e-3
-    m0 = KEDDeltaModel(robot, elements=2, actuators="free")
-    m1 = KEDDeltaModel(replace(robot, motor_inertia=Im), elements=2, actuators="free")
+    m0 = KEDEngine(robot, elements=2, actuators="free")
+    m1 = KEDEngine(replace(robot, motor_inertia=Im), elements=2, actuators="free")
     smp = Circle.kuo2016().evaluate(np.array([0.4]))
     X = smp.position[0]
     mo = m0.motion(smp.position, smp.velocity, smp.acceleration)
@@ -357,7 +357,7 @@ def test_free_actuators_carry_the_rotor_inertia(robot):
         # the rigid-motion load of the moving robot on the same virtual motion
         assert (s1.F - s0.F) @ delta == pytest.approx(-Im * mo.qdd[0] @ dq, rel=1e-8)
     with pytest.raises(InputError, match="actuators"):
-        KEDDeltaModel(replace(robot, friction=Friction(viscous=0.1)), actuators="free")
+        KEDEngine(replace(robot, friction=Friction(viscous=0.1)), actuators="free")
 
 
 def test_simulated_torques_follow_the_robots_angle_convention():

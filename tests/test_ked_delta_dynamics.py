@@ -16,7 +16,7 @@ from elastodyn.description.delta import Friction
 from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
 from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.formulations.ked.batch import KEDBatch
 from elastodyn.trajectories import Circle, InvertedU
 
@@ -71,7 +71,7 @@ def test_quasi_static_torques_equal_rigid_inverse_dynamics(robot, traj, who):
     carried mass (its offset moment does no work on the translating mechanism) and the
     motor terms, which the rigid model adds in its own way (Asadi eq. 24-26)."""
     rb = _no_torsional_inertia(robot if who == "kuo" else _user_robot(robot))
-    m = KEDDeltaModel(rb)
+    m = KEDEngine(rb)
     tr = Circle.kuo2016() if traj == "circle" else InvertedU.kuo2016()
     t = np.array([0.05, 0.31, 0.57, 0.73])
     smp = tr.evaluate(t)
@@ -90,7 +90,7 @@ def test_newmark_and_runge_kutta_agree(robot):
     RK45 take ~1e-6 s steps). About the deflected equilibrium (the default): both on the
     same reference track. Measured agreement 4e-6 of the response range (over 0.1 s,
     Kuo's undeformed reference); asserted 1e-4."""
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     tr = InvertedU.kuo2016()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", KEDValidityWarning)
@@ -107,7 +107,7 @@ def test_slow_circle_follows_the_static_sag(robot):
     the first natural frequency) the elastic state is the static deflection of the
     current pose, to the dynamic amplification (f/f1)^2 ~ 1e-4 plus the small free
     vibration started by the constant-speed start (inertial load r w^2 / g ~ 2.5e-4)."""
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     tr = Circle((0.0, 0.0, 0.5), 0.1, period=40.0)
     res = simulate_ked(m, tr, duration=2.0, step=1e-2)
     for k in (100, 200):
@@ -123,7 +123,7 @@ def test_deviations_scale_as_compliance(robot):
     tr = InvertedU.kuo2016()
     dev = {}
     for s in (100.0, 1000.0):
-        m = KEDDeltaModel(robot.scaled_stiffness(s))
+        m = KEDEngine(robot.scaled_stiffness(s))
         res = simulate_ked(m, tr, duration=0.8, step=1e-3)
         dev[s] = np.abs(res.position_variation).max()
     assert dev[1000.0] * 1000.0 == pytest.approx(dev[100.0] * 100.0, rel=0.1)
@@ -132,7 +132,7 @@ def test_deviations_scale_as_compliance(robot):
 def test_validity_warning_on_pick_and_place(robot):
     """Kuo's 0.8 s pick-and-place excites the 3-4 Hz modes of the 5 mm links: the linear
     model leaves its small-deformation range and says so."""
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     with pytest.warns(KEDValidityWarning, match="small-deformation"):
         res = simulate_ked(m, InvertedU.kuo2016(), duration=0.8, step=2e-3)
     assert res.validity_warning and res.max_rotation_rad > 0.1
@@ -150,7 +150,7 @@ def test_reference_refined_where_the_loads_change_fast(robot, monkeypatch):
     import elastodyn.formulations.ked.simulation as fd
     from elastodyn.exceptions import ModelError
     from elastodyn.trajectories.shaping import PathShaped, shaper
-    m = KEDDeltaModel(robot, reference="deflected")
+    m = KEDEngine(robot, reference="deflected")
     tr = PathShaped(InvertedU.kuo2016(), shaper("zv", 3.269), cycle_time=0.8)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", KEDValidityWarning)
@@ -167,7 +167,7 @@ def test_reference_refined_where_the_loads_change_fast(robot, monkeypatch):
 
 
 def test_initial_conditions(robot):
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     tr = InvertedU.kuo2016()
     st = simulate_ked(m, tr, duration=0.01, step=1e-3)
     np.testing.assert_allclose(st.delta[0], m.static_deflection(tr.evaluate(0.0).position[0]))
@@ -213,10 +213,10 @@ _TOL = {"undeformed": 1e-9, "deflected": 1e-6}
 def test_batched_system_equals_reference_path(robot, joints, n, order):
     """Two code paths for the same equations: the batched evaluation (link matrices as
     coefficient combinations, S split into identity and end blocks, chunks of samples)
-    against KEDDeltaModel.system (one sample, dense S, products in the textbook form of
+    against KEDEngine.system (one sample, dense S, products in the textbook form of
     Kuo eq. 44), about the deflected equilibrium where it applies (the default) and about
     the undeformed one. Round-off: 1e-9 of each matrix's largest entry (_TOL)."""
-    m = KEDDeltaModel(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
+    m = KEDEngine(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
                       rayleigh=(0.1, 1e-4))
     tr = InvertedU.kuo2016()
     smp = tr.evaluate(np.linspace(0.05, 0.75, 5))
@@ -246,7 +246,7 @@ def test_arrow_solve_equals_dense_solve(robot, joints, n, order):
     singular and the quasi-static solve falls back to dense least squares). Both are
     backward-stable solves of systems with condition numbers below ~1e8 here: 1e-7
     relative."""
-    m = KEDDeltaModel(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1])
+    m = KEDEngine(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1])
     tr = InvertedU.kuo2016()
     smp = tr.evaluate(np.array([0.1, 0.3, 0.5]))
     b = _batch(m, m.motion(smp.position, smp.velocity, smp.acceleration))
@@ -271,7 +271,7 @@ def test_interpolated_end_forces_match_exact(robot):
     3 N: ~5e-6 N, i.e. ~1e-6 relative (measured 3e-6); asserted 1e-5."""
     from elastodyn.formulations.ked.simulation import interpolated_end_forces
     from elastodyn.formulations.ked.batch import KEDBatch
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     tr = InvertedU.kuo2016()
     time = np.arange(0, 801) * 1e-3
     smp = tr.evaluate(time)
@@ -286,7 +286,7 @@ def test_fast_newmark_equals_library_newmark(robot):
     the reference system() (exact end forces): same scheme, two code paths; they differ
     only by the end-force interpolation (1e-5 relative at most, above)."""
     from elastodyn.integrators import newmark
-    m = KEDDeltaModel(robot)
+    m = KEDEngine(robot)
     tr = Circle.kuo2016()
     res = simulate_ked(m, tr, duration=0.1, step=1e-3)
 
@@ -306,8 +306,8 @@ def test_motor_inertia_and_friction_add_exactly_to_the_torques(robot):
     the rigid motion, qd and qdd from the inverse kinematics. The structural parts are
     computed by the same operations in both models: equal to round-off (1e-12 of the
     torques)."""
-    m0 = KEDDeltaModel(_user_robot(robot, motor=False))
-    m1 = KEDDeltaModel(_user_robot(robot))
+    m0 = KEDEngine(_user_robot(robot, motor=False))
+    m1 = KEDEngine(_user_robot(robot))
     tr = InvertedU.kuo2016()
     t = np.array([0.0, 0.07, 0.31, 0.57, 0.73])
     smp = tr.evaluate(t)
@@ -359,7 +359,7 @@ def test_batched_system_equals_reference_path_for_a_users_robot(robot, joints, n
     rb = _user_robot(robot)
     if actuators == "free":
         rb = replace(rb, friction=Friction())
-    m = KEDDeltaModel(rb, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
+    m = KEDEngine(rb, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
                       rayleigh=(0.1, 1e-4), actuators=actuators,
                       preload=actuators == "locked")
     smp = InvertedU.kuo2016().evaluate(np.linspace(0.05, 0.75, 4))
@@ -383,7 +383,7 @@ def test_users_robot_newmark_equals_library_newmark(robot):
     d'Alembert moment c x m (g - X_ddot)) by the batched Newmark against the library's
     newmark() on the reference system() (same tolerance as for Kuo's robot below)."""
     from elastodyn.integrators import newmark
-    m = KEDDeltaModel(_user_robot(robot))
+    m = KEDEngine(_user_robot(robot))
     tr = Circle.kuo2016()
     res = simulate_ked(m, tr, duration=0.1, step=1e-3)
 
@@ -397,6 +397,6 @@ def test_users_robot_newmark_equals_library_newmark(robot):
     # the payload's offset matters in motion: its rotation response differs from the
     # same mass at P by far more than that tolerance
     rc = replace(m.robot, payload=replace(m.robot.payload, com=(0.0, 0.0, 0.0)))
-    res0 = simulate_ked(KEDDeltaModel(rc), tr, duration=0.1, step=1e-3)
+    res0 = simulate_ked(KEDEngine(rc), tr, duration=0.1, step=1e-3)
     assert np.abs(res0.delta[:, 3:6] - res.delta[:, 3:6]).max() > 1e-3 * np.abs(
         res.delta[:, 3:6]).max()

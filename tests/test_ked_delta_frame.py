@@ -14,7 +14,7 @@ import pytest
 
 from elastodyn.description.flexible_delta import Payload, Platform, flexible_delta_kuo2016
 from elastodyn.description.materials import STEEL, Material, Section
-from elastodyn.formulations.ked.engine import KEDDeltaModel as _KED
+from elastodyn.formulations.ked.engine import KEDEngine as _KED
 
 from reference_delta_frame import frame_delta
 
@@ -22,7 +22,7 @@ JOINTS = ("universal", "spherical", "clamped")
 CASES = [(b, d) for b in JOINTS for d in JOINTS]
 
 
-def KEDDeltaModel(*args, **kwargs):
+def KEDEngine(*args, **kwargs):
     """Kuo's KED about the undeformed configuration: the frame model is linear there
     (the deflected reference has its own test, tests/test_ked_deflected.py)."""
     return _KED(*args, reference="undeformed", **kwargs)
@@ -37,12 +37,12 @@ def robot():
 @pytest.mark.parametrize("n,order", [(1, "cubic"), (2, "cubic"), (1, "quintic")])
 def test_frequencies_static_deflection_and_forces_match_frame_model(robot, joints, n, order):
     X = np.array([0.1, 0.0, 0.5])
-    m0 = KEDDeltaModel(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1])
+    m0 = KEDEngine(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1])
     # With mechanisms (ball joints) the preload would come from a least-squares solve
     # that is not an equilibrium; its minimum-norm solution depends on the coordinates,
     # so the two models are compared without preload there.
     preload = m0.mechanisms == 0
-    m = KEDDeltaModel(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
+    m = KEDEngine(robot, elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
                       preload=preload)
     count = 12
     ref = frame_delta(X, n_elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
@@ -122,9 +122,9 @@ def test_distinct_link_sections_and_materials_match_frame_model(robot, joints, n
     X = np.array([0.1, 0.0, 0.5])
     rb = _user_robot(robot)
     kw = dict(elements=n, order=order, joint_b=joints[0], joint_d=joints[1])
-    m0 = KEDDeltaModel(rb, **kw)
+    m0 = KEDEngine(rb, **kw)
     preload = m0.mechanisms == 0  # see the test above
-    m = KEDDeltaModel(rb, preload=preload, **kw)
+    m = KEDEngine(rb, preload=preload, **kw)
     ref = frame_delta(X, n_elements=n, order=order, joint_b=joints[0], joint_d=joints[1],
                       preload=preload, count=12, upper=UPPER, lower=LOWER)
     _compare(m, X, ref, 12)
@@ -149,11 +149,11 @@ def test_offset_payload_tilts_the_platform_as_in_frame_model(robot, joints, grav
     rb = _user_robot(robot, PAYLOAD, platform, gravity)
     kw = dict(n_elements=2, joint_b=joints[0], joint_d=joints[1], count=12, upper=UPPER,
               lower=LOWER, gravity=gravity)
-    m = KEDDeltaModel(rb, elements=2, joint_b=joints[0], joint_d=joints[1])
+    m = KEDEngine(rb, elements=2, joint_b=joints[0], joint_d=joints[1])
     d = _compare(m, X, frame_delta(X, bodies=_bodies(rb), **kw), 12)
     # the same payload mass at P: the tilt changes by far more than the tolerance
     rc = _user_robot(robot, replace(PAYLOAD, com=(0.0, 0.0, 0.0)), platform, gravity)
-    d0 = KEDDeltaModel(rc, elements=2, joint_b=joints[0], joint_d=joints[1]).static_deflection(X)
+    d0 = KEDEngine(rc, elements=2, joint_b=joints[0], joint_d=joints[1]).static_deflection(X)
     tilt = d[3:6] - d0[3:6]
     assert np.linalg.norm(tilt) > 1e-3 * np.linalg.norm(d[3:6])
     # the offset weight's moment c x m g and the extra tilt point the same way

@@ -33,4 +33,4 @@ def test_the_import_parser_sees_relative_imports():
     """Self-check of _imports on a module with known relative imports."""
     got = set(_imports(PACKAGE / "formulations" / "ked" / "batch.py"))
     assert ("elastodyn.fem.moving_frame", "skew") in got
-    assert ("elastodyn.formulations.ked.engine", "KEDDeltaModel") in got
+    assert ("elastodyn.formulations.ked.engine", "KEDEngine") in got

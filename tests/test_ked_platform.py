@@ -16,7 +16,7 @@ from elastodyn.description.flexible_delta import (FlexibleDelta, Payload, Platfo
                                                   flexible_delta_kuo2016)
 from elastodyn.description.materials import STEEL, Material, Section
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.ked.engine import KEDDeltaModel
+from elastodyn.formulations.ked.engine import KEDEngine
 from elastodyn.trajectories import InvertedU
 
 ALU = Material(E=70e9, G=26e9, rho=2700.0)
@@ -157,7 +157,7 @@ def test_re_expressed_kuo_robot_gives_the_same_model():
                 payload=Payload(0.0))
     smp = InvertedU.kuo2016().evaluate(np.array([0.2, 0.5]))
     for jd in ("universal", "clamped"):
-        a, b = KEDDeltaModel(r, elements=2, joint_d=jd), KEDDeltaModel(x, elements=2,
+        a, b = KEDEngine(r, elements=2, joint_d=jd), KEDEngine(x, elements=2,
                                                                          joint_d=jd)
         mo = a.motion(smp.position, smp.velocity, smp.acceleration)
         for k in range(2):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from elastodyn.description.tree import prrrp_briot2013
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 
 from reference_five_bar_frame import frame_frequencies
 
@@ -16,12 +16,12 @@ from reference_five_bar_frame import frame_frequencies
 
 @pytest.fixture(scope="module")
 def model1():
-    return NEPVPModel(prrrp_briot2013())
+    return NEPVPEngine(prrrp_briot2013())
 
 
 @pytest.fixture(scope="module")
 def model2():
-    return NEPVPModel(prrrp_briot2013(elements=2))
+    return NEPVPEngine(prrrp_briot2013(elements=2))
 
 
 @pytest.mark.parametrize("q4", [-0.5, -0.25, 0.0, 0.25, 0.5])
@@ -46,7 +46,7 @@ def test_frequencies_converge_to_pinned_pinned_beam():
     f_exact = (np.pi / L) ** 2 * np.sqrt(E * a ** 4 / 12 / (rho * a * a)) / (2 * np.pi)
     errs = []
     for n in (1, 2, 4):
-        w, _ = NEPVPModel(prrrp_briot2013(elements=n)).modes([0.0, 0.0])
+        w, _ = NEPVPEngine(prrrp_briot2013(elements=n)).modes([0.0, 0.0])
         errs.append(abs(w[0] / (2 * np.pi) - f_exact) / f_exact)
     assert errs[0] > errs[1] > errs[2]
     assert errs[2] < 2e-3
@@ -90,7 +90,7 @@ def test_inverse_and_direct_problems_invert_each_other(model1):
 def linear_models():
     """Linear strain (no geometric stiffening), as the Lagrange reference."""
     base = prrrp_briot2013().with_geometric_stiffening(False)
-    return {n: NEPVPModel(base.with_elements(n)) for n in (1, 2)}
+    return {n: NEPVPEngine(base.with_elements(n)) for n in (1, 2)}
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -190,7 +190,7 @@ def test_unactuated_mechanism_conserves_energy(linear_models):
     from dataclasses import replace
     from elastodyn.formulations.nepvp.simulation import simulate_direct
     base = linear_models[1].robot
-    m = NEPVPModel(replace(base, gravity=(0.0, 0.0, 0.0)))
+    m = NEPVPEngine(replace(base, gravity=(0.0, 0.0, 0.0)))
     K = m.stiffness
     t, qa, qda, e, ed, Q = simulate_direct(m, [0.0, 0.0], 0.05, qd_a0=[0.3, -0.2],
                                            e0=np.array([0, 1e-3, 0, 0, -1e-3, 0]),
@@ -213,7 +213,7 @@ def test_motor_inertia_and_friction_eq26(model1):
     reaches the generalized coordinates through the closure Jacobian). Round-off."""
     from dataclasses import replace
     base = model1.robot
-    fr = NEPVPModel(replace(base, motor_inertia={"q1": 0.5},
+    fr = NEPVPEngine(replace(base, motor_inertia={"q1": 0.5},
                             viscous={"q1": 2.0, "q2": 0.3}, coulomb={"q4": 1.5}))
     rng = np.random.default_rng(5)
     e = rng.normal(scale=1e-4, size=6)

@@ -26,7 +26,7 @@ from elastodyn.description.materials import Section
 from elastodyn.description.tree import (ALUMINIUM, FlexibleBeam, MDHJoint, RigidBody,
                                         TreeRobot, prrrp_briot2013)
 from elastodyn.exceptions import ModelError
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 from elastodyn.symbolic import compile_program, print_program
 from elastodyn.symbolic.core import Program, Recorder, is_identifier
 from elastodyn.symbolic.linalg import PivotedLU
@@ -114,12 +114,12 @@ def _wrap(a):
 
 @pytest.fixture(scope="module")
 def prr1():
-    return NEPVPModel(three_prr("3prr-like"))
+    return NEPVPEngine(three_prr("3prr-like"))
 
 
 @pytest.fixture(scope="module")
 def prr2():
-    return NEPVPModel(three_prr("3prr-like", elements=2))
+    return NEPVPEngine(three_prr("3prr-like", elements=2))
 
 
 def test_3prr_generates_with_pivoted_closure_solve(prr1):
@@ -266,7 +266,7 @@ def test_modes_converge_to_pinned_legs_under_a_heavy_platform():
     ref = np.sort((np.pi / LEGS) ** 2 * np.sqrt(E * SEC.iz / (RHO * SEC.area)))
     errs = []
     for n in (1, 2, 3):
-        m = NEPVPModel(three_prr("heavy", elements=n, mass=1e6, inertia_g=1e6))
+        m = NEPVPEngine(three_prr("heavy", elements=n, mass=1e6, inertia_g=1e6))
         w, _ = m.modes([0.0, 0.0, 0.0])
         assert w[2] < 5.0 < 50.0 < w[3]
         errs.append(np.abs(w[3:6] / ref - 1).max())
@@ -465,7 +465,7 @@ def test_names_starting_with_a_digit_generate_compile_and_run():
     the generated names); the four printers, the compiled C, the generated Python, the
     evaluator and the compiled driver all run, and give the five-bar's numbers: the same
     robot under other names (round-off of a different term order, 1e-12)."""
-    ren, ref = NEPVPModel(_renamed_five_bar()), NEPVPModel(prrrp_briot2013())
+    ren, ref = NEPVPEngine(_renamed_five_bar()), NEPVPEngine(prrrp_briot2013())
     prog = ren.program("inverse")
     assert prog.name == "nepvp_5bar____v1_0_rev_inverse" and is_identifier(prog.name)
     names = [str(s) for s in prog.inputs["q"]]

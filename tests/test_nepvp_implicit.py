@@ -19,13 +19,13 @@ from elastodyn.description.tree import prrrp_briot2013, slider_crank_simeon
 from elastodyn.exceptions import InputError
 from elastodyn.formulations.nepvp import engine as nepvp_model
 from elastodyn.formulations.nepvp.driver import MotionDriver, driver_key
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 from elastodyn.trajectories.bangbang import BangBang
 
 
 @pytest.fixture(scope="module")
 def five_bar(tmp_path_factory):
-    return NEPVPModel(prrrp_briot2013(1))
+    return NEPVPEngine(prrrp_briot2013(1))
 
 
 def _bang_bang():
@@ -77,7 +77,7 @@ def test_auto_picks_rk4_on_coarse_meshes_and_galpha_on_fine(five_bar):
     omega_max 4.3e4 rad/s, 2.3e-5 s)."""
     traj = _bang_bang()
     assert simulate_motion(five_bar, traj, end=0.01).method == "rk4"
-    fine = NEPVPModel(prrrp_briot2013(2))
+    fine = NEPVPEngine(prrrp_briot2013(2))
     assert simulate_motion(fine, traj, end=0.01).method == "generalized-alpha"
 
 
@@ -88,7 +88,7 @@ def test_galpha_slider_crank_equals_rk4():
     5.3e-2, 1.4e-2 and 3.7e-3 of the peak elastic coordinate at 4e-5, 2e-5 and 1e-5 s
     (measured; second order); asserted 1e-2 at 1e-5 s and a drop of at least 3x per
     halving. (auto picks rk4 here: its stable step 5.4e-5 s is not below 5e-5 s.)"""
-    m = NEPVPModel(slider_crank_simeon())
+    m = NEPVPEngine(slider_crank_simeon())
     traj = BangBang(np.zeros(m.na), np.full(m.na, 0.5), t0=0.0, tf=0.2)
     kw = dict(end=0.25, step=1e-3)
     r = simulate_motion(m, traj, method="rk4", max_step=2e-6, **kw)
@@ -115,7 +115,7 @@ def test_cache_hit_generates_nothing_and_gives_identical_results(tmp_path, monke
     (both replaced by functions that fail), and the results are bit-identical."""
     monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path))
     traj = _bang_bang()
-    first = NEPVPModel(prrrp_briot2013(1))
+    first = NEPVPEngine(prrrp_briot2013(1))
     a = simulate_motion(first, traj, end=0.2, method="generalized-alpha")
     assert not first.driver().cache_hit
     assert len(_records(tmp_path)) == 1
@@ -124,7 +124,7 @@ def test_cache_hit_generates_nothing_and_gives_identical_results(tmp_path, monke
         raise AssertionError("the model was generated again")
     monkeypatch.setattr(nepvp_model, "generate_nepvp", fail)
     monkeypatch.setattr(MotionDriver, "_generate", staticmethod(fail))
-    second = NEPVPModel(prrrp_briot2013(1))
+    second = NEPVPEngine(prrrp_briot2013(1))
     b = simulate_motion(second, traj, end=0.2, method="generalized-alpha")
     assert second.driver().cache_hit
     assert second._full is None
@@ -141,7 +141,7 @@ def test_a_corrupted_or_mismatched_entry_is_rebuilt(tmp_path, monkeypatch, damag
     generator runs again), never loaded, and the results equal the first run's."""
     monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path))
     traj = _bang_bang()
-    a = simulate_motion(NEPVPModel(prrrp_briot2013(1)), traj, end=0.05, method="rk4")
+    a = simulate_motion(NEPVPEngine(prrrp_briot2013(1)), traj, end=0.05, method="rk4")
     rec, = _records(tmp_path)
     lib = rec.with_suffix(".so")
     if damage == "library":
@@ -165,7 +165,7 @@ def test_a_corrupted_or_mismatched_entry_is_rebuilt(tmp_path, monkeypatch, damag
         calls.append(1)
         return real(model)
     monkeypatch.setattr(MotionDriver, "_generate", staticmethod(counted))
-    m = NEPVPModel(prrrp_briot2013(1))
+    m = NEPVPEngine(prrrp_briot2013(1))
     b = simulate_motion(m, traj, end=0.05, method="rk4")
     assert calls == [1] and not m.driver().cache_hit
     np.testing.assert_array_equal(a.e, b.e)
@@ -178,7 +178,7 @@ def test_cache_folder_is_private(tmp_path, monkeypatch):
     user's code)."""
     folder = tmp_path / "new" / "cache"
     monkeypatch.setenv("ELASTODYN_CACHE", str(folder))
-    NEPVPModel(prrrp_briot2013(1)).driver()
+    NEPVPEngine(prrrp_briot2013(1)).driver()
     assert folder.stat().st_mode & 0o777 == 0o700
     assert math.isfinite(len(_records(folder)))
 
@@ -196,7 +196,7 @@ def test_cli_method_and_integrator_step(capsys):
     assert main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["inputs"]["method"] == "generalized-alpha"
-    model = NEPVPModel(prrrp_briot2013(1))
+    model = NEPVPEngine(prrrp_briot2013(1))
     traj = BangBang([0, 0], [0.01, 0.02], t0=0.0, tf=0.1)
     sim = simulate_motion(model, traj, end=0.12, method="generalized-alpha", max_step=2e-4)
     np.testing.assert_allclose(doc["elastic"], sim.e, rtol=0, atol=1e-14)
@@ -211,7 +211,7 @@ def test_cli_method_and_integrator_step(capsys):
 
 @pytest.fixture(scope="module")
 def five_bar_2():
-    return NEPVPModel(prrrp_briot2013(2))
+    return NEPVPEngine(prrrp_briot2013(2))
 
 
 def test_galpha_equals_the_python_scheme_converged_tightly(five_bar_2):

@@ -25,8 +25,8 @@ from elastodyn.description.tree import (FlexibleBeam, MDHJoint, RigidBody, TreeR
                                         prrrp_briot2013)
 from elastodyn.fem.elements import BeamElement
 from elastodyn.fem.shapes import gauss_legendre_01
-from elastodyn.formulations.nepvp.model import NEPVPContract
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.model import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 
 import reference_sagged_cantilever as elastica
 
@@ -56,7 +56,7 @@ def _cantilever(g, theta0, n=4):
     tree = TreeRobot("cantilever", joints, {1: beam}, terminals=(2,),
                      platform=RigidBody(M_TIP), gravity=(0.0, -g, 0.0),
                      closure_rows=(0, 1, 5), home={"q1": theta0})
-    m = NEPVPContract(tree)
+    m = NEPVPModel(tree)
     return m, m.state(actuated=[theta0])
 
 
@@ -107,7 +107,7 @@ def test_membrane_force_is_the_gradient_of_the_element_mean_strain_energy(n):
     ~1e-9 relative; asserted 1e-6. The contract's numpy copy of the force
     (``membrane_force``, used by the tangent) equals the generated one to round-off, and
     its Jacobian its central differences (a cubic: exact up to round-off, 1e-6)."""
-    stiff, lin = NEPVPContract(_five_bar(n)), NEPVPModel(_five_bar(n, stiffening=False))
+    stiff, lin = NEPVPModel(_five_bar(n)), NEPVPEngine(_five_bar(n, stiffening=False))
     m = stiff.model
     rng = np.random.default_rng(30 + n)
     e = rng.normal(scale=2e-3, size=m.ne)
@@ -143,7 +143,7 @@ def test_spatial_membrane_force_is_the_gradient_of_the_element_mean_strain_energ
                                                           geometric_stiffening=stiffening)},
                          terminals=(2,), platform=RigidBody(0.2), gravity=(0.0, 0.0, -G0),
                          closure_rows=(0, 1, 2, 3, 4, 5), home={"q1": 0.0})
-    stiff, lin = NEPVPContract(arm(True)), NEPVPModel(arm(False))
+    stiff, lin = NEPVPModel(arm(True)), NEPVPEngine(arm(False))
     m = stiff.model
     rng = np.random.default_rng(41)
     e = rng.normal(scale=2e-3, size=m.ne)
@@ -179,7 +179,7 @@ def test_inextensible_bending_carries_no_membrane_force():
     -EA u / L, which cancels the linear axial force of the pulled-in tip). The pointwise
     strain, by contrast, puts a spurious force on the bending coordinates, here 36 % of
     the bending force (asserted > 10 %), growing as (deflection / radius of gyration)^2."""
-    stiff, lin = NEPVPModel(_five_bar(1)), NEPVPModel(_five_bar(1, stiffening=False))
+    stiff, lin = NEPVPEngine(_five_bar(1)), NEPVPEngine(_five_bar(1, stiffening=False))
     EA, L = 70e9 * 4e-6, 0.4
     el = BeamElement(spatial=False, order="cubic")
     x, w = gauss_legendre_01(20)
@@ -256,7 +256,7 @@ def test_five_bar_preload_tends_to_the_linear_structure():
     nonlinearity). Without the preload the frequencies rise by 40 %."""
     S, f = {}, {}
     for k in (1e-6, 0.01, 0.02, 1.0):
-        m = NEPVPContract(_five_bar(1, k * G0))
+        m = NEPVPModel(_five_bar(1, k * G0))
         st = m.state()
         f[k] = _frequencies(m, st, 2, preload=True)
         f0 = _frequencies(m, st, 2, preload=False)
@@ -285,7 +285,7 @@ def test_five_bar_tension_stiffening_is_the_tensioned_beam():
     N = NP + mu * G0 * l * cos_a / 2
     f_pp = (np.pi / l) ** 2 * np.sqrt(EI / mu) / (2 * np.pi)
     expected = f_pp * np.sqrt(1 + N * l ** 2 / (np.pi ** 2 * EI))
-    m = NEPVPContract(_five_bar(4))
+    m = NEPVPModel(_five_bar(4))
     f = _frequencies(m, m.state(), 2, preload=True)
     np.testing.assert_allclose(f, expected, rtol=5e-3)
 
@@ -319,7 +319,7 @@ def test_delta_about_its_sag_approaches_the_geometrically_exact_reference():
     X = np.array([0.0, 0.0, 0.5])
     kuo = flexible_delta_kuo2016()
     assert tuple(kuo.gravity) == (0.0, 0.0, G0)
-    m = NEPVPContract(delta_tree(kuo, 1), {"elements": 1})
+    m = NEPVPModel(delta_tree(kuo, 1), {"elements": 1})
     q = np.asarray(DeltaKinematics(kuo.geometry).inverse_kinematics(X)).reshape(3)
     st = m.state(actuated=q)
     sag = m.static_deflection(st).pose - st.pose

@@ -8,7 +8,7 @@ import pytest
 
 from elastodyn.formulations.nepvp.simulation import _step_grid, simulate_motion
 from elastodyn.description.tree import prrrp_briot2013
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 from elastodyn.trajectories.bangbang import BangBang
 from elastodyn.trajectories.polynomial import RestToRest
 
@@ -16,7 +16,7 @@ from elastodyn.trajectories.polynomial import RestToRest
 
 @pytest.fixture(scope="module")
 def model():
-    return NEPVPModel(prrrp_briot2013())
+    return NEPVPEngine(prrrp_briot2013())
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_stiff_beams_reproduce_the_rigid_five_bar():
     mode (omega = 1.2e6 rad/s, omega h = 1.2, inside the stability bound 2.8) and a
     smooth motion barely excites it."""
     from reference_five_bar_lagrange import lagrange_five_bar
-    stiff = NEPVPModel(prrrp_briot2013().with_stiffness_scale(1e6))
+    stiff = NEPVPEngine(prrrp_briot2013().with_stiffness_scale(1e6))
     traj = RestToRest(np.zeros(2), np.array([0.02, 0.04]), t0=0.0, tf=0.1, order=7)
     sim = simulate_motion(stiff, traj, step=1e-2, max_step=1e-6)
     assert np.abs(sim.e).max() < 1e-7

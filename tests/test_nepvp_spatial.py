@@ -15,7 +15,7 @@ from elastodyn.description.tree import (ALUMINIUM, FlexibleBeam, MDHJoint, Rigid
 from elastodyn.exceptions import InputError
 from elastodyn.fem import BeamElement, Link
 from elastodyn.fem.assembly import PointMass
-from elastodyn.formulations.nepvp.engine import NEPVPModel
+from elastodyn.formulations.nepvp.engine import NEPVPEngine
 
 L = 0.5
 SEC = Section.rectangle(4e-3, 2e-3)      # two different bending planes
@@ -36,7 +36,7 @@ def test_modes_equal_spatial_finite_elements(n):
     """Joint locked: the beam is a clamped-free spatial beam with a tip point mass. The
     foundations' Link assembles the same cubic elements (axial, torsion with its polar
     inertia, two bendings) by another code path: equal to eigen-solver round-off."""
-    m = NEPVPModel(arm(n))
+    m = NEPVPEngine(arm(n))
     w, _ = m.modes([0.3])
     link = Link(BeamElement(True, "cubic"), L, n, SEC, ALUMINIUM, ends="clamped-free",
                 point_masses=(PointMass(-1, 0.05),))
@@ -49,7 +49,7 @@ def test_torsion_of_a_tip_disc_by_hand():
     (no first moment), K = G J / L, M = I_x + rho I_p L / 3 (linear torsion shape):
     omega^2 = G J / (L (I_x + rho I_p L / 3)), exact for this mesh."""
     Ix = 2e-4
-    m = NEPVPModel(arm(1, tip=RigidBody(0.05, inertia=np.diag([Ix, 1e-5, 1e-5]))))
+    m = NEPVPEngine(arm(1, tip=RigidBody(0.05, inertia=np.diag([Ix, 1e-5, 1e-5]))))
     w, V = m.modes([0.0])
     G, rho = ALUMINIUM.G, ALUMINIUM.rho
     ref = np.sqrt(G * SEC.j / (L * (Ix + rho * SEC.ip * L / 3)))
@@ -63,7 +63,7 @@ def test_static_sag_equals_cantilever_formula():
     q L^4 / (8 E I) + P L^3 / (3 E I) and the slope w' = q L^3 / (6 E I) + P L^2 /
     (2 E I) (q = rho A g, P = m_tip g); cubic Hermite elements are nodally exact under
     these loads. Linear strain: no axial coupling; 1e-9 relative (Newton tolerance)."""
-    m = NEPVPModel(arm(2))
+    m = NEPVPEngine(arm(2))
     q, e = m.static_deflection([0.0])
     names = m.sym.elastic_names
     EI = ALUMINIUM.E * SEC.iy
@@ -82,8 +82,8 @@ def test_in_plane_motion_equals_the_planar_beam():
     path: planar shapes, exact rotation about z) to round-off, and the out-of-plane
     forces vanish (no gravity: nothing pushes out of plane)."""
     rng = np.random.default_rng(3)
-    ms = NEPVPModel(arm(2, gravity=(0.0, 0.0, 0.0), stiffening=True))
-    mp = NEPVPModel(arm(2, spatial=False, gravity=(0.0, 0.0, 0.0), stiffening=True))
+    ms = NEPVPEngine(arm(2, gravity=(0.0, 0.0, 0.0), stiffening=True))
+    mp = NEPVPEngine(arm(2, spatial=False, gravity=(0.0, 0.0, 0.0), stiffening=True))
     names_s, names_p = ms.sym.elastic_names, mp.sym.elastic_names
     idx = [names_s.index(nm) for nm in names_p]
     out = [k for k, nm in enumerate(names_s) if nm not in names_p]
@@ -112,7 +112,7 @@ def test_free_spatial_arm_conserves_energy():
     from elastodyn.formulations.nepvp.simulation import simulate_direct
     tip = RigidBody(0.05, ms=(1e-3, 5e-4, -7.5e-4),
                     inertia=np.diag([2e-5, 3e-5, 4e-5]) + 1e-6)
-    m = NEPVPModel(arm(1, tip=tip, gravity=(0.0, 0.0, 0.0)))
+    m = NEPVPEngine(arm(1, tip=tip, gravity=(0.0, 0.0, 0.0)))
     K = m.stiffness
     t, qa, qda, e, ed, Q = simulate_direct(
         m, [0.0], 0.2, qd_a0=[3.0], e0=np.array([1e-4, 2e-3, -3e-3, 0.05, 0.01, 0.004]),
@@ -139,7 +139,7 @@ def test_compiled_driver_on_a_serial_robot():
     components."""
     from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.trajectories.bangbang import BangBang
-    m = NEPVPModel(arm(1, stiffening=True))
+    m = NEPVPEngine(arm(1, stiffening=True))
     traj = BangBang([0.0], [0.5], t0=0.0, tf=0.5)
     a = simulate_motion(m, traj, end=0.2)
     b = simulate_motion(m, traj, end=0.2, method="dop853", rtol=1e-10, atol=1e-13)
@@ -161,7 +161,7 @@ def test_recursive_model_equals_lagrange_equations(n):
     mp, MSp = 0.3, np.array([0.01, -0.004, 0.006])
     Ib = np.array([[2e-3, 1e-4, -2e-4], [1e-4, 3e-3, 5e-5], [-2e-4, 5e-5, 4e-3]])
     g = np.array([0.0, 0.0, -9.81])
-    m = NEPVPModel(arm(n, tip=RigidBody(mp, ms=tuple(MSp), inertia=Ib), gravity=tuple(g)))
+    m = NEPVPEngine(arm(n, tip=RigidBody(mp, ms=tuple(MSp), inertia=Ib), gravity=tuple(g)))
     rng = np.random.default_rng(20 + n)
     for _ in range(3):
         qa = rng.uniform(-1, 1, 1)

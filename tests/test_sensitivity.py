@@ -10,7 +10,7 @@ import pytest
 from elastodyn.analysis.sensitivity import pose_sensitivity
 from elastodyn.cli import main
 from elastodyn.description.presets import get_preset
-from elastodyn.formulations.ffrf.model import FFRFContract
+from elastodyn.formulations.ffrf.model import FFRFModel
 from elastodyn.trajectories.efforts import SineEfforts
 
 # short window and a coarse fixed step: the derivatives are those of the discretized
@@ -21,7 +21,7 @@ EFFORTS = SineEfforts([10.0, 2.0, 2.0], 20.0)
 
 @pytest.fixture(scope="module")
 def model():
-    return FFRFContract(get_preset("3prr-rosyid2020"), {"shape": "fem", "elements": 1})
+    return FFRFModel(get_preset("3prr-rosyid2020"), {"shape": "fem", "elements": 1})
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ def test_bad_input(model):
         pose_sensitivity(model, EFFORTS, duration=T, method="adjoint")
     with pytest.raises(ValueError, match="--relative-step"):
         pose_sensitivity(model, EFFORTS, duration=T, relative_step=0.5)
-    rigid = FFRFContract(get_preset("3prr-rosyid2020"), {"rigid": True})
+    rigid = FFRFModel(get_preset("3prr-rosyid2020"), {"rigid": True})
     with pytest.raises(ValueError, match="--rigid|flexible"):
         pose_sensitivity(rigid, EFFORTS, duration=T)
 

@@ -184,7 +184,7 @@ def test_unreachable_and_singular_points_are_masked(kuo):
 
 def test_delta_end_effector_deflection_and_stiffness(kuo):
     """The platform's sag in the map equals the KED model's own static deflection (a
-    second code path: KEDDeltaModel.static_deflection), and the stiffness per axis is
+    second code path: KEDEngine.static_deflection), and the stiffness per axis is
     the inverse of the compliance K^-1 of the platform's coordinates."""
     r = workspace_map(kuo, options={"reference": "undeformed"}, plane="z=0.5",
                       bounds=[(-0.05, 0.05), (-0.05, 0.05), (0.4, 0.6)], grid=2,

@@ -197,7 +197,7 @@ def test_simulate_rest_to_rest(robot_file, capsys):
     from elastodyn.formulations.nepvp.simulation import simulate_motion
     from elastodyn.description.convert import tree_robot
     from elastodyn.description.files import load_description
-    from elastodyn.formulations.nepvp.engine import NEPVPModel
+    from elastodyn.formulations.nepvp.engine import NEPVPEngine
     from elastodyn.trajectories import RestToRest
     end_pose = POSES[1]
     to = actuated(end_pose)
@@ -222,7 +222,7 @@ def test_simulate_rest_to_rest(robot_file, capsys):
     k = 63                                  # t = 0.063 s: the peak acceleration (tau 0.21)
     assert np.abs(rigid[k] - _statics(forward(s[k] * to))).max() > 0.1 * scale
     force = np.array(doc["force_n"])
-    model = NEPVPModel(tree_robot(load_description(robot_file)))
+    model = NEPVPEngine(tree_robot(load_description(robot_file)))
     traj = RestToRest(np.zeros(3), to, t0=0.0, tf=0.3, space="joint")
     same = simulate_motion(model, traj, end=0.4, step=1e-3, method="rk4")
     np.testing.assert_allclose(force, same.tau, rtol=0, atol=1e-12 * scale)

@@ -26,7 +26,7 @@ What must agree, and why the rest differs (the ``notes`` of the result say it pe
   the slider crank: ffrf and NE-PVP on the same Radau integrator agree to 8e-5, ffrf's
   default generalized-alpha step leaves 12 %); on the same engine they agree to its
   tolerance (Yu's arm by assumed modes and NE-PVP: 1e-15). A linear FFRF model that the
-  loads destabilize (:meth:`~elastodyn.formulations.ffrf_contract.FFRFContract.
+  loads destabilize (:meth:`~elastodyn.formulations.ffrf_contract.FFRFModel.
   tangent_stability`) is warned.
 """
 from __future__ import annotations

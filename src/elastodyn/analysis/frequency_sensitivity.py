@@ -100,7 +100,7 @@ Float(im) (:func:`~elastodyn.symbolic.complex_eval.number`: the beams' inertia
 integrals and stiffness, the rigid bodies, the platform, gravity, the arm's link
 parameters), and the model evaluates its programs in Python complex arithmetic
 (:class:`~elastodyn.symbolic.complex_eval.ComplexProgram`): never compiled, never looked
-up in or written to the cache (``NEPVPModel.complex``, ``AMMArmModel.complex``; tested).
+up in or written to the cache (``NEPVPEngine.complex``, ``AMMEngine.complex``; tested).
 Non-analytic operations of the programs take their analytic continuations (Abs, sign
 and the pivot comparisons of the closure's elimination by the real parts). A key costs
 the generation of the program (no C compilation): about 0.6 s for prrrp-briot2013 and
@@ -116,7 +116,7 @@ positions ``mu``/``position`` are refused: they enter the mode values as a real
 abscissa). Both also with the gravity preload: the static deflection's Newton iterates
 in complex arithmetic until the imaginary part converged on its own scale too
 (:meth:`~elastodyn.formulations.base.NonlinearModel.static_deflection`), and the
-tangent by central differences (``NEPVPContract._tangent``) is differentiated exactly
+tangent by central differences (``NEPVPModel._tangent``) is differentiated exactly
 as computed.
 """
 from __future__ import annotations

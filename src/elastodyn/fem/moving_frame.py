@@ -36,7 +36,7 @@ from the frame motion; this module is the one implementation of both:
 
 Users: :func:`ked_element_terms` (one element, with Kuo's named terms),
 :meth:`elastodyn.fem.assembly.Link.moving_frame` (through it), the KED Delta model
-:class:`elastodyn.formulations.ked.engine.KEDDeltaModel` (one sample at a time) and its
+:class:`elastodyn.formulations.ked.engine.KEDEngine` (one sample at a time) and its
 batched evaluation :class:`elastodyn.formulations.ked_delta_batch.KEDBatch` (the
 coefficients of a whole chunk of samples contracted with the constant matrices at once).
 """

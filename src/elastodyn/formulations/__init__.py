@@ -8,13 +8,13 @@ registers through the entry-point group ``elastodyn.formulations``
 analyses, the command line and the figures never import a formulation package.
 
 The rigid Delta's engines stay importable from here (lazily) for scripts:
-``from elastodyn.formulations import ExplicitDeltaModel``.
+``from elastodyn.formulations import ExplicitDeltaEngine``.
 """
 from .._lazy import attach
 
 _EXPORTS = {
-    ".rigid_delta.engine": ("DeltaDynamicsResult", "ExplicitDeltaModel",
-                            "MultiplierDeltaModel", "delta_model"),
+    ".rigid_delta.engine": ("DeltaDynamicsResult", "ExplicitDeltaEngine",
+                            "MultiplierDeltaEngine", "delta_model"),
 }
 __all__ = [name for names in _EXPORTS.values() for name in names]
 __getattr__, __dir__ = attach(__name__, _EXPORTS)

@@ -454,7 +454,7 @@ class Closure:
     ``q``) can be called with the actuated joints only.
 
     The printed solve is the library's (:meth:`~elastodyn.formulations.nepvp.engine.
-    NEPVPModel.closure`, Briot & Khalil 2013 eq. 31): Newton on the residual h(q, e) = 0
+    NEPVPEngine.closure`, Briot & Khalil 2013 eq. 31): Newton on the residual h(q, e) = 0
     of ``program`` (inputs ``q`` (every joint, joint order) and ``e``; outputs ``h``
     (n_p) and ``D`` = dh/dq_p (n_p x n_p)) for the passive joints, from ``home``
     reached by continuation along q_a (and e) in ``steps = max(1, ceil(max|q_a -

@@ -1,8 +1,8 @@
 """N-link planar arms by assumed modes and Lagrange (Yu & Chen 2019), a formulation
 package.
 
-The model the analyses receive is :class:`~elastodyn.formulations.amm.model.AMMContract`;
-the engine it wraps :class:`~elastodyn.formulations.amm.engine.AMMArmModel`, whose
+The model the analyses receive is :class:`~elastodyn.formulations.amm.model.AMMModel`;
+the engine it wraps :class:`~elastodyn.formulations.amm.engine.AMMEngine`, whose
 equations the symbolic generator (``generator``, Yu's sections 2-3) writes.
 """
 from __future__ import annotations
@@ -45,12 +45,12 @@ def _symbolic_arm(links, modes, basis):
 
 
 def _build(form, robot, family, opts):
-    from .model import AMMContract
+    from .model import AMMModel
     modes = opts["modes"]
     if opts["basis"] not in BASES:
         raise InputError("--basis", opts["basis"], "one of " + ", ".join(BASES))
     arm = C.planar_arm(as_spec(robot), modes=modes, basis=opts["basis"])
-    return AMMContract(arm, {"modes": modes, "basis": opts["basis"]})
+    return AMMModel(arm, {"modes": modes, "basis": opts["basis"]})
 
 
 FORMULATION = Formulation(

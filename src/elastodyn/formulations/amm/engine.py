@@ -17,10 +17,10 @@ from ...symbolic.compiled import compile_program
 from ...symbolic.complex_eval import ComplexProgram
 from .generator import generate_amm
 
-__all__ = ["AMMArmModel"]
+__all__ = ["AMMEngine"]
 
 
-class AMMArmModel:
+class AMMEngine:
     """Planar flexible arm by assumed modes: M q_dd + H q_d + N = B (tau - tau_f).
 
     q = (theta_1..n [rad], f_11..f_ns [m]) (n + n s,); tau the joint torques [N m]

@@ -1,7 +1,7 @@
 """Planar flexible arms by assumed modes (Yu & Chen 2019) on the model contract.
 
 The assumed-modes model's coordinates are the chord angles theta and the modal
-amplitudes f (M q_dd + H q_d + N = B (tau - tau_f), :class:`~.amm_model.AMMArmModel`).
+amplitudes f (M q_dd + H q_d + N = B (tau - tau_f), :class:`~.amm_model.AMMEngine`).
 The motors turn the shaft angles B^T q = theta_i + y_i'(0) - y_{i-1}'(L) (the encoder
 angles, work conjugates of tau). The contract's actuated coordinates are these shaft
 angles, so the efforts act on them alone: with q_model = T q_c,
@@ -15,13 +15,13 @@ import numpy as np
 from ...description.arm import PlanarArm
 from ...exceptions import InputError
 from ...model import Coordinates, RunReport, State
-from .engine import AMMArmModel
+from .engine import AMMEngine
 from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
 
-__all__ = ["AMMContract"]
+__all__ = ["AMMModel"]
 
 
-class AMMContract(NonlinearModel):
+class AMMModel(NonlinearModel):
     """A PlanarArm by assumed modes answering the model contract (module docstring)."""
 
     formulation = "amm"
@@ -34,7 +34,7 @@ class AMMContract(NonlinearModel):
         if not isinstance(arm, PlanarArm):
             raise InputError("robot", type(arm).__name__, "a PlanarArm")
         self.robot = arm
-        self.model = AMMArmModel(arm)
+        self.model = AMMEngine(arm)
         self.options = dict(options or {"modes": arm.modes, "basis": arm.basis})
         n, s = arm.n, arm.modes
         z = np.zeros(self.model.nq)
@@ -86,7 +86,7 @@ class AMMContract(NonlinearModel):
 
     def energy(self, st: State) -> tuple[float, float]:
         """Kinetic energy q_d^T M q_d / 2 and potential energy (gravity and bending,
-        :meth:`AMMArmModel.potential`, computed from the link geometry, not from M) [J]."""
+        :meth:`AMMEngine.potential`, computed from the link geometry, not from M) [J]."""
         v = self.T @ st.v
         T = 0.5 * v @ self._dyn(st)["M"] @ v
         return float(T), float(self.model.potential(self.T @ st.q))

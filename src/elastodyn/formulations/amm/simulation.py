@@ -2,7 +2,7 @@
 frequencies and the exact cantilever with a tip mass and a tip rotary inertia, PD
 tracking of a circle (Yu 4.2) and the free vibration (Yu 4.1).
 
-Friction: one law, :meth:`~elastodyn.formulations.amm_model.AMMArmModel.friction`
+Friction: one law, :meth:`~elastodyn.formulations.amm_model.AMMEngine.friction`
 (:class:`~elastodyn.description.friction.Friction` of each joint). Decision: the
 simulation (:func:`simulate_pd`) smooths the Coulomb sign below
 :data:`~elastodyn.description.arm.COULOMB_SMOOTHING` = 1e-3 rad/s, so that the joints held
@@ -20,7 +20,7 @@ from scipy.optimize import brentq
 from ...description.arm import COULOMB_SMOOTHING, ArmLink, LumpedMass, PlanarArm
 from ...exceptions import InputError
 from ...integrators.bounded import bounded_solve_ivp
-from .engine import AMMArmModel
+from .engine import AMMEngine
 
 __all__ = ["clamped_link_frequencies", "cantilever_frequencies", "ArmSimulation",
            "simulate_pd", "circle_reference", "hold_reference", "pd_equilibrium",
@@ -43,7 +43,7 @@ def clamped_link_frequencies(link: ArmLink, modes: int, basis: str = "sine",
     body = LumpedMass(tip_mass, tip_inertia, mu=0.0)
     arm = PlanarArm("clamped-link", (link.with_lumped_masses(body),),
                     modes=modes, basis=basis, gravity=0.0)
-    m = AMMArmModel(arm)
+    m = AMMEngine(arm)
     M = m.dynamics(np.zeros(m.nq), np.zeros(m.nq))["M"]
     d0 = m.shapes.integrals["d0"] / link.length
     T = np.vstack([-d0[None, :], np.eye(modes)])
@@ -152,7 +152,7 @@ def simulate_pd(model, reference, duration: float, kp, kd, *, q0=None, qd0=None,
 
     Parameters
     ----------
-    model : AMMArmModel
+    model : AMMEngine
     reference : callable t (array (k,)) -> (theta_ref (k, n), theta_ref_d (k, n))
     duration : float [s] > 0
     kp, kd : float or (n,) [N m/rad, N m s/rad]

@@ -2,7 +2,7 @@
 2020), a formulation package.
 
 The model the analyses receive is :class:`~elastodyn.formulations.ffrf.model.
-FFRFContract`; the engine it wraps the multibody system of ``multibody`` (bodies,
+FFRFModel`; the engine it wraps the multibody system of ``multibody`` (bodies,
 joints as constraints, coordinate partitioning, the compiled kernel ``kernel.c``) built
 from a tree description by ``tree``, integrated by ``solve``.
 """
@@ -25,7 +25,7 @@ def _planar_tree(spec) -> bool:
 
 
 def _build(form, robot, fam, opts):
-    from .model import FFRFContract
+    from .model import FFRFModel
     from ...description.tree import TreeRobot
     shape = opts["shape"]
     if shape not in ("fem", "rr", "sine"):
@@ -44,7 +44,7 @@ def _build(form, robot, fam, opts):
                              "(Simeon's chord frame: the sine modes vanish at both ends)")
         boundary = "pinned-pinned"
     tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(as_spec(robot))
-    model = FFRFContract(tree, {"shape": shape, "elements": opts["elements"],
+    model = FFRFModel(tree, {"shape": shape, "elements": opts["elements"],
                                 "boundary": boundary or "fixed-free",
                                 "modes": opts.get("modes") or 2})
     if shape == "rr":

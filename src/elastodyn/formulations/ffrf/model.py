@@ -31,7 +31,7 @@ from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
 from .multibody import Marker, scaled_body
 from .tree import tree_system
 
-__all__ = ["FFRFContract"]
+__all__ = ["FFRFModel"]
 
 
 def _atan2(y, x):
@@ -44,7 +44,7 @@ def _atan2(y, x):
     return ang + 1j * (xr * np.imag(y) - yr * np.imag(x)) / (xr * xr + yr * yr)
 
 
-class FFRFContract(NonlinearModel):
+class FFRFModel(NonlinearModel):
     """A planar tree robot by the floating frame of reference (module docstring).
 
     Options: ``shape`` ("fem", "rr" or "sine": Simeon's lateral sine modes and quadratic
@@ -129,7 +129,7 @@ class FFRFContract(NonlinearModel):
             ang = _atan2(d[1], d[0])
         return np.array([p.r[0], p.r[1], ang])
 
-    def scaled_beams(self, *, mass=1.0, axial=1.0, bending=1.0) -> "FFRFContract":
+    def scaled_beams(self, *, mass=1.0, axial=1.0, bending=1.0) -> "FFRFModel":
         """The same model with every flexible beam's mass per length, EA and EI multiplied
         by ``mass``, ``axial`` and ``bending`` (:func:`~.multibody.scaled_body`;
         rigid bodies unchanged). Complex factors give a complex-step model: its runs and
@@ -182,9 +182,9 @@ class FFRFContract(NonlinearModel):
         """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
         return np.asarray(q)[..., self.system.el_index]
 
-    def rigid_counterpart(self) -> "FFRFContract":
+    def rigid_counterpart(self) -> "FFRFModel":
         """The same robot with rigid links (the rigid model alongside a simulation)."""
-        return FFRFContract(self.robot, {**self.options, "rigid": True,
+        return FFRFModel(self.robot, {**self.options, "rigid": True,
                                          "boundary": "fixed-free"})
 
     def run_efforts(self, efforts, t_eval, *, method: str = "partitioning",

@@ -121,7 +121,7 @@ def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=
         interval (``t_eval`` uniform) is split into equal steps no longer than it.
     rho_inf : generalized-alpha spectral radius at infinite frequency, [0, 1].
     complex_step : the imaginary perturbation of a complex-step run (a system with
-        complex parameters, :meth:`~.ffrf_contract.FFRFContract.scaled_beams`):
+        complex parameters, :meth:`~.ffrf_contract.FFRFModel.scaled_beams`):
         generalized-alpha with partitioning only; Newton then converges the derivatives
         too.
     newton_tol : generalized-alpha: Newton's tolerance on the position corrections [m and

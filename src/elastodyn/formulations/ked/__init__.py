@@ -2,8 +2,8 @@
 
 ``FORMULATION`` is its registry entry (entry point ``ked`` of the group
 ``elastodyn.formulations``); the model the analyses receive is
-:class:`~elastodyn.formulations.ked.model.KEDContract`, the engine it wraps
-:class:`~elastodyn.formulations.ked.engine.KEDDeltaModel` (the KED system, Kuo eqs.
+:class:`~elastodyn.formulations.ked.model.KEDModel`, the engine it wraps
+:class:`~elastodyn.formulations.ked.engine.KEDEngine` (the KED system, Kuo eqs.
 43-47), with its batched evaluation (``batch``), leg-block solver (``blocks``) and the
 deflected reference (``deflected``). Nothing heavy is imported here: the builder imports
 the model when a model is built.
@@ -22,10 +22,10 @@ def _flexible_links(spec) -> bool:
 
 
 def _build(form, robot, family, opts):
-    from .model import KEDContract
+    from .model import KEDModel
     flex = robot if isinstance(robot, FlexibleDelta) else C.flexible_delta(as_spec(robot))
     ref = opts.get("reference", "auto")
-    return KEDContract(flex, elements=opts["elements"], order=opts["order"],
+    return KEDModel(flex, elements=opts["elements"], order=opts["order"],
                        preload=bool(opts["preload"]), rayleigh=tuple(opts["rayleigh"]),
                        reference=None if ref == "auto" else ref)
 

@@ -1,6 +1,6 @@
 """Fast, batched evaluation of the KED system of :mod:`elastodyn.formulations.ked.engine`.
 
-Same equations as :meth:`KEDDeltaModel.system` (the reference path, one sample at a time;
+Same equations as :meth:`KEDEngine.system` (the reference path, one sample at a time;
 the tests check both give the same matrices), organised for speed along a trajectory:
 
 * every time-varying link matrix is a linear combination of constant link matrices with
@@ -29,7 +29,7 @@ import numpy as np
 
 from ...fem.moving_frame import gyroscopic_coefficients, skew, stiffness_coefficients
 from .blocks import dense_leg_blocks
-from .engine import DeltaMotion, KEDDeltaModel
+from .engine import DeltaMotion, KEDEngine
 
 __all__ = ["KEDBatch", "rest_matrices"]
 
@@ -39,7 +39,7 @@ class KEDBatch:
 
     Parameters
     ----------
-    model : KEDDeltaModel
+    model : KEDEngine
     motion : DeltaMotion (ns samples)
     end_force : ndarray (ns, 3, 2) or None
         Axial end forces of the links [N]; None computes them exactly at every sample
@@ -52,7 +52,7 @@ class KEDBatch:
         dynamic blocks are then M, C, K = K_T + K_mot and F. Required by such models.
     """
 
-    def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, end_force=None,
+    def __init__(self, model: KEDEngine, motion: DeltaMotion, end_force=None,
                  reference=None):
         self.model, self.mo = model, motion
         self.reference = reference
@@ -105,7 +105,7 @@ class KEDBatch:
     # ------------------------------------------------------------------ S blocks
     def _T(self, i):
         """T_j, j = 0, 1, 2: (ns, 12, next) rows of S (and derivatives) at the lower
-        link's end dofs, batched version of KEDDeltaModel._lower_S."""
+        link's end dofs, batched version of KEDEngine._lower_S."""
         m, mo = self.model, self.mo
         c = m.chains[i]
         kb, kd = len(c["rel_b"]), len(c["rel_d"])
@@ -238,7 +238,7 @@ class KEDBatch:
             M[:, 0, p:, p:] += self.model.platform_mass_matrix
         if dynamic:
             # Rayleigh damping through the elastic stiffness about the reference: K_el
-            # (undeformed), the material stiffness D (deflected; KEDDeltaModel.system)
+            # (undeformed), the material stiffness D (deflected; KEDEngine.system)
             if a:
                 C += a * M
             if b:
@@ -253,7 +253,7 @@ class KEDBatch:
     def solve(self, S, r):
         """Solve the global system given by leg blocks S (c, 3, nb, nb) or their
         :meth:`prepare`, right-hand sides r (c, 3, nb) (the model's
-        :attr:`~KEDDeltaModel.leg_solver`)."""
+        :attr:`~KEDEngine.leg_solver`)."""
         return self.model.leg_solver.solve(S, r)
 
     def prepare(self, S):
@@ -333,7 +333,7 @@ class KEDBatch:
 
     def actuator_torques(self, ks, delta, deltad, deltadd):
         """Actuator torques (m, 3) [N m] at samples ks, batched version of
-        KEDDeltaModel.actuator_torques."""
+        KEDEngine.actuator_torques."""
         q, qd, qdd = (self.link_dofs(x, ks) for x in (delta, deltad, deltadd))
         out = np.zeros((len(ks), 3))
         for e in self.links:
@@ -351,10 +351,10 @@ class KEDBatch:
         return out
 
 
-def rest_matrices(model: KEDDeltaModel, X):
+def rest_matrices(model: KEDEngine, X):
     """Mass and stiffness (ns, dof, dof) of ``model`` at rest at the platform positions X
-    (ns, 3) [m]: :meth:`KEDDeltaModel.rest_matrices` (the matrices of
-    :meth:`KEDDeltaModel.system` at each pose), with the undeformed reference assembled
+    (ns, 3) [m]: :meth:`KEDEngine.rest_matrices` (the matrices of
+    :meth:`KEDEngine.system` at each pose), with the undeformed reference assembled
     for all poses at once by :class:`KEDBatch` (equal to ``system()`` to round-off,
     tests/test_ked_delta_dynamics.py; 0.1 ms per pose at one element per link against 1
     ms); the deflected reference by the model's own warm-started Newton along the

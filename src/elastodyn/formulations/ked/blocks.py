@@ -2,7 +2,7 @@
 :mod:`elastodyn.formulations.ked.batch`, the deflected reference
 :mod:`elastodyn.formulations.ked.deflected` and the model's own solves): leg i touches
 only its own variables and the platform's six, so a global matrix is
-sum_i P_i^T G_i P_i with leg blocks G_i (:attr:`KEDDeltaModel.leg_blocks`).
+sum_i P_i^T G_i P_i with leg blocks G_i (:attr:`KEDEngine.leg_blocks`).
 
 One solver, :class:`LegBlockSolver`, for every caller (Newmark steps, quasi-static
 paths, the deflected reference's Newton, the start at rest): arrow elimination of the
@@ -11,7 +11,7 @@ factorized
 
 * **banded** (LAPACK gbsv, partial pivoting) in a reverse Cuthill-McKee order of their
   *structural* pattern (which variables share an element: the same at every pose, step
-  and Newton iterate; :attr:`KEDDeltaModel.leg_pattern`). Every link element couples
+  and Newton iterate; :attr:`KEDEngine.leg_pattern`). Every link element couples
   the variables of its two nodes only, so the leg part is a chain of small cliques
   (upper link, joint B, lower link, joint D): half-bandwidth 13-15 for cubic elements
   and 29 for quintic ones, whatever the mesh, against m = 94 (cubic, 8 elements) or
@@ -83,7 +83,7 @@ class LegBlockSolver:
     pattern : (nb, nb) bool
         Structural nonzeros of a leg block (union over the legs), platform last (6).
     blocks : (3, nb) int
-        Global index of every block row (:attr:`KEDDeltaModel.leg_blocks`).
+        Global index of every block row (:attr:`KEDEngine.leg_blocks`).
     N : int
         Number of global variables.
     kernel : {"banded", "dense"} or None

@@ -1,5 +1,5 @@
 """The KED Delta about its deflected equilibrium (the ``reference="deflected"`` option of
-:class:`elastodyn.formulations.ked.engine.KEDDeltaModel`).
+:class:`elastodyn.formulations.ked.engine.KEDEngine`).
 
 Why
 ---
@@ -102,7 +102,7 @@ class DeflectedState:
 
     delta : (ns, N) the quasi-static deflection delta_s [m, rad];
     K, M : (ns, 3, nb, nb) the tangent stiffness and the mass in the model's leg blocks
-    (:attr:`KEDDeltaModel.leg_blocks`; the platform's terms in leg 0's block);
+    (:attr:`KEDEngine.leg_blocks`; the platform's terms in leg 0's block);
     iterations : Newton iterations used (largest over the samples).
     blocks : (3, nb) the global index of every block row;
     D : (ns, 3, nb, nb) or None, the material stiffness about the reference (leg
@@ -140,7 +140,7 @@ class DeflectedReference:
 
     Parameters
     ----------
-    model : KEDDeltaModel
+    model : KEDEngine
         Cubic elements, locked actuators, no mechanism (checked by the model).
     """
 

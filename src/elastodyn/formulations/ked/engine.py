@@ -72,9 +72,9 @@ statically indeterminate frame. Tension stiffens (errata on eq. 38).
 
 Actuators. Locked (Kuo) actuators hold the upper links at A_i on the rigid angle q_i: the
 motor's rotor inertia I_m and friction do not enter the elastic system, and the actuator
-torques (:meth:`KEDDeltaModel.quasi_static`, :meth:`KEDDeltaModel.actuator_torques`)
+torques (:meth:`KEDEngine.quasi_static`, :meth:`KEDEngine.actuator_torques`)
 are the reactions at A_i plus I_m qdd + friction(qd) of the rigid motion
-(:meth:`KEDDeltaModel.motor_torque`).
+(:meth:`KEDEngine.motor_torque`).
 
 Units: SI. Rotations in rad.
 """
@@ -96,7 +96,7 @@ from ...kinematics.delta import DeltaKinematics
 from .blocks import LegBlockSolver, dense_leg_blocks
 from .deflected import DeflectedReference, DeflectedState
 
-__all__ = ["KEDDeltaModel", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
+__all__ = ["KEDEngine", "DeltaMotion", "KEDSystem", "LinkMatrices", "link_matrices",
            "rigid_motion", "ACTUATORS", "REFERENCES"]
 
 ACTUATORS = ("locked", "free")
@@ -246,7 +246,7 @@ class KEDSystem:
     S: tuple = field(repr=False, default=())
 
 
-class KEDDeltaModel:
+class KEDEngine:
     """KED model of a flexible Delta (Kuo 2016 secs. 3-4), see the module docstring.
 
     Parameters

@@ -8,7 +8,7 @@ motion-driven simulation (by the analysis layer's KED engine). It has no nonline
 mass matrix or bias: the rigid motion is not a coordinate of its equations.
 
 Contract coordinates: the actuated angles q1..q3 [rad] (the rigid motion, prescribed)
-then the elastic variables delta of :class:`~.engine.KEDDeltaModel` (``labels``).
+then the elastic variables delta of :class:`~.engine.KEDEngine` (``labels``).
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import scipy.linalg as sla
 from ...description.flexible_delta import FlexibleDelta
 from ...exceptions import InputError, ModelError
 from ...model import Coordinates, Linearization, State
-from .engine import KEDDeltaModel
+from .engine import KEDEngine
 from .batch import rest_matrices
 
-__all__ = ["KEDContract", "coordinate_unit"]
+__all__ = ["KEDModel", "coordinate_unit"]
 
 
 def coordinate_unit(label: str) -> str:
@@ -38,14 +38,14 @@ def coordinate_unit(label: str) -> str:
     return "rad"
 
 
-class KEDContract:
+class KEDModel:
     """A flexible Delta by KED answering the linear part of the model contract.
 
     Parameters
     ----------
     robot : FlexibleDelta
     elements, order, preload, rayleigh, reference
-        Options of :class:`~.engine.KEDDeltaModel` (elements per link, element
+        Options of :class:`~.engine.KEDEngine` (elements per link, element
         family, geometric stiffness of the axial link forces, Rayleigh damping, the
         configuration linearized about: "deflected", "undeformed" or None for the
         model's default).
@@ -71,7 +71,7 @@ class KEDContract:
     def __init__(self, robot: FlexibleDelta, *, elements: int = 1, order: str = "cubic",
                  preload: bool = True, rayleigh=(0.0, 0.0), reference: str | None = None):
         self.robot = robot
-        self.ked = KEDDeltaModel(robot, elements=elements, order=order, preload=preload,
+        self.ked = KEDEngine(robot, elements=elements, order=order, preload=preload,
                                  rayleigh=tuple(rayleigh), reference=reference)
         self._variants = {bool(preload): self.ked}
         self.kinematics = self.ked.kinematics
@@ -92,12 +92,12 @@ class KEDContract:
     def n_elastic(self) -> int:
         return self.ked.dof
 
-    def variant(self, preload: bool | None) -> KEDDeltaModel:
+    def variant(self, preload: bool | None) -> KEDEngine:
         """The KED model with the preload switched as asked (built once)."""
         p = self.ked.preload if preload is None else bool(preload)
         if p not in self._variants:
             k = self.ked
-            self._variants[p] = KEDDeltaModel(self.robot, elements=k.n_elements,
+            self._variants[p] = KEDEngine(self.robot, elements=k.n_elements,
                                               order=k.order, preload=p, rayleigh=k.rayleigh,
                                               reference=k.reference if p else None)
         return self._variants[p]

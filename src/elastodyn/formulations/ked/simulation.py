@@ -70,9 +70,9 @@ import numpy as np
 from ..._validate import choice, positive, positive_int
 from ...description.delta import DeltaMasses, RigidDelta
 from ...description.flexible_delta import FlexibleDelta
-from ..rigid_delta.engine import ExplicitDeltaModel
+from ..rigid_delta.engine import ExplicitDeltaEngine
 from ...exceptions import InputError, ModelError
-from .engine import DeltaMotion, KEDDeltaModel
+from .engine import DeltaMotion, KEDEngine
 from .batch import KEDBatch, rest_matrices
 from ...fem.modal import modal_batch
 from ...integrators.second_order import NewmarkScheme
@@ -156,7 +156,7 @@ def circle_points(circle: Circle, points: int) -> tuple[np.ndarray, np.ndarray]:
     return ang, circle.evaluate(t).position
 
 
-def frequency_map(model: KEDDeltaModel, circle: Circle | None = None, *, points: int = 360,
+def frequency_map(model: KEDEngine, circle: Circle | None = None, *, points: int = 360,
                   count: int = 8, progress=None) -> FrequencyMap:
     """Lowest ``count`` frequencies at rest at ``points`` poses on a circle (Kuo Fig. 4:
     centre (0, 0, 0.5) m, radius 0.1 m by default), as functions of the angle."""
@@ -213,7 +213,7 @@ def convergence(robot: FlexibleDelta, X, *, max_elements: int, order: str = "cub
     X = np.asarray(X, dtype=float)
     rows, dofs = [], []
     for n in range(1, n_max + 1):
-        m = KEDDeltaModel(robot, elements=n, order=order, **model_options)
+        m = KEDEngine(robot, elements=n, order=order, **model_options)
         rows.append(m.modes(X, count).omega_rad_s)
         dofs.append(m.dof)
         _progress(progress, n, n_max, "convergence")
@@ -341,7 +341,7 @@ def _piecewise_spline(time, idx, cuts, coarse, exact):
     return out
 
 
-def interpolated_end_forces(model: KEDDeltaModel, motion: DeltaMotion, time, dt: float,
+def interpolated_end_forces(model: KEDEngine, motion: DeltaMotion, time, dt: float,
                             knots=()) -> np.ndarray:
     """Axial end forces of the links (nt, 3 legs, 2 links) [N] along a rigid motion
     sampled at ``time`` (nt,) [s] with step ``dt`` [s], as the simulation uses them:
@@ -418,9 +418,9 @@ class ReferenceTrack:
     interpolated K_T and delta_s: the stiff axial entries of K_T (EA / l ~ 1e7 N/m)
     would turn the splines' small errors into large spurious forces."""
 
-    CHUNK = 10  # coarse samples per batched Newton solve (KEDDeltaModel.deflected_along)
+    CHUNK = 10  # coarse samples per batched Newton solve (KEDEngine.deflected_along)
 
-    def __init__(self, model: KEDDeltaModel, motion: DeltaMotion, time, dt: float,
+    def __init__(self, model: KEDEngine, motion: DeltaMotion, time, dt: float,
                  knots=(), progress=None):
         from scipy.interpolate import CubicSpline, make_interp_spline
         self.model, self._time = model, np.asarray(time, dtype=float)
@@ -528,7 +528,7 @@ def _newmark(batch, q0, v0, dt, progress, beta=0.25, gamma=0.5):
     return Q, V, A, QS
 
 
-def _field_rows(model: KEDDeltaModel):
+def _field_rows(model: KEDEngine):
     """Rows extracting (u, phi, v, w) at half length from each link's dofs."""
     out = []
     for lm in model.links:
@@ -537,14 +537,14 @@ def _field_rows(model: KEDDeltaModel):
     return out
 
 
-def simulate_ked(model: KEDDeltaModel, trajectory, *, duration: float | None = None,
+def simulate_ked(model: KEDEngine, trajectory, *, duration: float | None = None,
                  step: float = 1e-3, initial: str = "static", method: str = "newmark",
                  progress=None, rtol: float = 1e-8, atol: float = 1e-12) -> KEDSimulation:
     """Integrate the KED equations along ``trajectory`` from its start.
 
     Parameters
     ----------
-    model : KEDDeltaModel
+    model : KEDEngine
     trajectory : Trajectory
         Platform path (3-D), e.g. ``Circle.kuo2016()`` or ``InvertedU.kuo2016()``.
     duration : float, optional
@@ -594,7 +594,7 @@ def _simulate(model, trajectory, time, smp, motion, dt, initial, method, progres
              if model.reference == "deflected" else None)
     # static deflection at rest at the first pose (the motion's velocity terms excluded);
     # about a deflected reference: the linear model's own state at rest
-    # (KEDDeltaModel.rest_start)
+    # (KEDEngine.rest_start)
     if initial == "zero":
         q0 = np.zeros(N)
     elif track is None:
@@ -676,10 +676,10 @@ def rigid_torques(robot: FlexibleDelta, X, Xd, Xdd) -> np.ndarray:
     masses = DeltaMasses.uniform_rods(robot.carried_body.mass, m1, g.upper_length, m2,
                                       motor_inertia=robot.motor_inertia)
     rig = RigidDelta(g, masses, friction=robot.friction, gravity=robot.gravity)
-    return ExplicitDeltaModel(rig).inverse_dynamics(X, Xd, Xdd).torque
+    return ExplicitDeltaEngine(rig).inverse_dynamics(X, Xd, Xdd).torque
 
 
-def _reference_change(model: KEDDeltaModel, X, count: int = 4):
+def _reference_change(model: KEDEngine, X, count: int = 4):
     """(largest relative frequency change between the references over the first
     ``count`` modes at X, the frequency of that mode [Hz], the platform's static
     deflection [m]) or None when no deflected reference exists for this robot."""
@@ -687,12 +687,12 @@ def _reference_change(model: KEDDeltaModel, X, count: int = 4):
               actuators=model.actuators)
     # the better model to compare with: deflected, cubic (a quintic model is compared
     # with the cubic deflected one at the same mesh: 6e-5 of the change at 1 element)
-    probe = KEDDeltaModel(model.robot, order="cubic", reference="undeformed", **kw)
+    probe = KEDEngine(model.robot, order="cubic", reference="undeformed", **kw)
     if not probe.deflected_available:
         return None
-    und = model if model.reference == "undeformed" else KEDDeltaModel(
+    und = model if model.reference == "undeformed" else KEDEngine(
         model.robot, order=model.order, reference="undeformed", **kw)
-    dfl = model if model.reference == "deflected" else KEDDeltaModel(
+    dfl = model if model.reference == "deflected" else KEDEngine(
         model.robot, order="cubic", reference="deflected", **kw)
     fu = und.modes(X, count).frequencies_hz
     fd = dfl.modes(X, count).frequencies_hz
@@ -702,12 +702,12 @@ def _reference_change(model: KEDDeltaModel, X, count: int = 4):
     return float(change[k]), float(fd[k]), sag
 
 
-def model_error_estimate(model: KEDDeltaModel, X0, duration: float, delta, reference):
+def model_error_estimate(model: KEDEngine, X0, duration: float, delta, reference):
     """The model's own estimate of its error along a run (module docstring).
 
     Parameters
     ----------
-    model : KEDDeltaModel
+    model : KEDEngine
     X0 : (3,) first pose [m]; duration : run time [s]
     delta : (nt, dof) the response; reference : (nt, dof) the quasi-static solution
         of the same linear system along the motion (what the response vibrates about)
@@ -979,7 +979,7 @@ def check_newmark_step(ked, traj, step: float, T: float, initial: str) -> None:
 
 def motion_response(contract, traj, times, *, initial: str = "static",
                     method: str | None = None, progress=None):
-    """The KED run of a flexible Delta model (:class:`~.model.KEDContract`) along a
+    """The KED run of a flexible Delta model (:class:`~.model.KEDModel`) along a
     platform path (or the actuated angles, turned into the rigid platform path) as a
     :class:`~elastodyn.model.MotionResponse`: the end-effector is the platform centre
     (rigid path plus the variation delta_1..3); ``extra`` holds the platform's attitude

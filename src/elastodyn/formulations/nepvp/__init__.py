@@ -2,8 +2,8 @@
 Khalil 2013), a formulation package.
 
 The model the analyses receive is :class:`~elastodyn.formulations.nepvp.model.
-NEPVPContract`; the engine it wraps :class:`~elastodyn.formulations.nepvp.engine.
-NEPVPModel` (the compiled symbolic model of ``symbolic``, its beams in ``beam`` and the
+NEPVPModel`; the engine it wraps :class:`~elastodyn.formulations.nepvp.engine.
+NEPVPEngine` (the compiled symbolic model of ``symbolic``, its beams in ``beam`` and the
 compiled simulation driver in ``driver``).
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _nepvp_takes(spec) -> bool:
 
 
 def _build(form, robot, fam, opts):
-    from .model import NEPVPContract
+    from .model import NEPVPModel
     modes, basis, elements = opts["modes"], opts["basis"], opts["elements"]
     if fam == "delta":
         from ...description.delta_tree import delta_tree
@@ -38,7 +38,7 @@ def _build(form, robot, fam, opts):
                              modes if modes is not None else basis,
                              "finite elements (--elements) for a Delta's spatial links")
         flex = robot if isinstance(robot, FlexibleDelta) else C.flexible_delta(as_spec(robot))
-        return NEPVPContract(delta_tree(flex, elements or 1), {"elements": elements or 1})
+        return NEPVPModel(delta_tree(flex, elements or 1), {"elements": elements or 1})
     if (modes is None) != (basis is None):
         if modes is None:
             modes = ASSUMED_MODES["modes"]
@@ -72,9 +72,9 @@ def _build(form, robot, fam, opts):
             tree = replace(tree, bodies=bodies)
         else:
             tree = tree.with_elements(shapes["elements"])
-        return NEPVPContract(tree, echo)
+        return NEPVPModel(tree, echo)
     tree = C.arm_as_tree(as_spec(robot), **shapes)
-    return NEPVPContract(tree, echo)
+    return NEPVPModel(tree, echo)
 
 
 FORMULATION = Formulation(

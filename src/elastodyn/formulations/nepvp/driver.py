@@ -1,7 +1,7 @@
 """Compiled motion-driven simulation of an NE-PVP model (Briot & Khalil 2013, section V).
 
 One C file holds the generated programs of the model (closure, inverse, kinematics and
-model problems, :class:`~elastodyn.formulations.nepvp.engine.NEPVPModel`) and a small
+model problems, :class:`~elastodyn.formulations.nepvp.engine.NEPVPEngine`) and a small
 hand-written driver around them:
 
 * ``close_loop``: Newton on the closure residual h(q_a, q_p, e) = 0 for the passive

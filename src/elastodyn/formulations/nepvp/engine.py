@@ -15,10 +15,10 @@ kinematics  q, e, qd_a, ed              qd_p, tp (platform twist rows), xp
 ==========  ==========================  =====================================
 
 q holds every joint variable (actuated and passive, joint order), e the elastic
-coordinates; n = n_a + n_e. Passive joints are not free inputs: :meth:`NEPVPModel.closure`
+coordinates; n = n_a + n_e. Passive joints are not free inputs: :meth:`NEPVPEngine.closure`
 solves them from (q_a, e).
 
-The symbolic model is generated on first need only (:attr:`NEPVPModel.full`): with a C
+The symbolic model is generated on first need only (:attr:`NEPVPEngine.full`): with a C
 compiler the numerical problems are served by the library of the compiled driver
 (:class:`~elastodyn.formulations.nepvp_driver.MotionDriver`; ``direct`` by one of its
 own), cached by a hash of the robot's description and the code, so that a process that
@@ -37,11 +37,11 @@ from ...symbolic.complex_eval import ComplexProgram
 from ...symbolic.core import Closure, Program, identifier
 from .symbolic import NEPVPSymbols, generate_nepvp
 
-__all__ = ["NEPVPModel", "PROBLEMS", "CLOSURE_STEP"]
+__all__ = ["NEPVPEngine", "PROBLEMS", "CLOSURE_STEP"]
 
 CLOSURE_STEP = 0.05
 """Largest step [m or rad] of the continuation along q_a from the home configuration
-that :meth:`NEPVPModel.closure` (and the exported closure) takes without a guess."""
+that :meth:`NEPVPEngine.closure` (and the exported closure) takes without a guess."""
 
 PROBLEMS = {
     "model": (("q", "e", "qd_a", "ed"), ("M", "c")),
@@ -75,7 +75,7 @@ _DOC_OUTPUTS = {
 }
 
 
-class NEPVPModel:
+class NEPVPEngine:
     """Elastodynamic model of a flexible parallel robot by NE-PVP (Briot & Khalil 2013).
 
     Parameters

@@ -24,14 +24,14 @@ from ...description.tree import FlexibleBeam, TreeRobot
 from ...exceptions import InputError
 from ...model import Coordinates, Efforts, State
 from ..base import FD_STEP, NONLINEAR_CAPABILITIES, NonlinearModel
-from .engine import NEPVPModel
+from .engine import NEPVPEngine
 
-__all__ = ["NEPVPContract"]
+__all__ = ["NEPVPModel"]
 
 _UNITS = {"u": "m", "v": "m", "w": "m", "rx": "rad", "ry": "rad", "rz": "rad"}
 
 
-class NEPVPContract(NonlinearModel):
+class NEPVPModel(NonlinearModel):
     """A TreeRobot by NE-PVP answering the model contract.
 
     Parameters
@@ -49,7 +49,7 @@ class NEPVPContract(NonlinearModel):
         if not isinstance(robot, TreeRobot):
             raise InputError("robot", type(robot).__name__, "a TreeRobot")
         self.robot = robot
-        self.model = NEPVPModel(robot)
+        self.model = NEPVPEngine(robot)
         self.options = dict(options or {})
         s = self.model.sym
         na, ne = s.na, s.ne
@@ -98,7 +98,7 @@ class NEPVPContract(NonlinearModel):
                                             if k not in sloped},
                             coulomb={k: v for k, v in robot.coulomb.items()
                                      if k not in sloped})
-            self.model = NEPVPModel(robot)
+            self.model = NEPVPEngine(robot)
         self.T = np.eye(na + ne)
         self.T[:na, na:] = -R
         self._cache: OrderedDict = OrderedDict()

@@ -28,7 +28,7 @@ import numpy as np
 from ..._validate import choice, positive
 from ...exceptions import InputError, ModelError
 from ...integrators.bounded import bounded_solve_ivp
-from .engine import NEPVPModel
+from .engine import NEPVPEngine
 
 __all__ = ["MotionSimulation", "simulate_motion", "simulate_direct", "INITIAL_CONDITIONS",
            "METHODS"]
@@ -85,7 +85,7 @@ def _translational_rows(model):
 METHODS = ("auto", "generalized-alpha", "rk4", "dop853")
 
 
-def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
+def simulate_motion(model: NEPVPEngine, trajectory, *, end: float | None = None,
                     step: float = 1e-3, initial: str = "static", method: str = "auto",
                     max_step: float | None = None, rtol: float = 1e-9,
                     atol: float = 1e-12, rho_inf: float = 0.8) -> MotionSimulation:
@@ -93,7 +93,7 @@ def simulate_motion(model: NEPVPModel, trajectory, *, end: float | None = None,
 
     Parameters
     ----------
-    model : NEPVPModel
+    model : NEPVPEngine
     trajectory : Trajectory of the actuated variables (dim n_a), e.g. ``BangBang``;
         held at its end values afterwards.
     end : float, optional
@@ -294,7 +294,7 @@ def _outputs(model, trajectory, time, X, initial, evaluations):
                             _row_names(rows), initial, evaluations, "dop853")
 
 
-def simulate_direct(model: NEPVPModel, qa0, duration: float, *, qd_a0=None, e0=None,
+def simulate_direct(model: NEPVPEngine, qa0, duration: float, *, qd_a0=None, e0=None,
                     ed0=None, tau=None, step: float = 1e-3, rtol: float = 1e-10,
                     atol: float = 1e-13):
     """Direct dynamics from (qa0, qd_a0, e0, ed0) under efforts ``tau`` (callable

@@ -406,7 +406,7 @@ def generate_nepvp(robot: TreeRobot, direct: bool = True) -> tuple[Program, NEPV
     Returns the program with every output (``M``, ``c``, ``qd_p``, ``tp``, ``xp`` (platform
     origin, base frame), ``h`` (closure residual) and ``D`` (its Jacobian with respect
     to the passive joints), ``tau``/``edd`` (inverse), ``qdd``/``edd_direct`` (direct),
-    and the symbols; :class:`~elastodyn.formulations.nepvp.simulation.NEPVPModel` selects and prunes.
+    and the symbols; :class:`~elastodyn.formulations.nepvp.simulation.NEPVPEngine` selects and prunes.
     ``direct=False`` leaves the direct problem out (its LDL^T of the whole M is half of
     the generation time at 8 elements per beam; the other outputs are the same).
     """

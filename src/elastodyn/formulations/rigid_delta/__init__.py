@@ -3,9 +3,9 @@ task-space model of Asadi & Heydari 2020) and ``multipliers`` (Lagrange multipli
 2016 section 2.3).
 
 The model the analyses receive is
-:class:`~elastodyn.formulations.rigid_delta.model.RigidDeltaContract`; the engines it
-wraps are :class:`~elastodyn.formulations.rigid_delta.engine.ExplicitDeltaModel` and
-:class:`~elastodyn.formulations.rigid_delta.engine.MultiplierDeltaModel` (``point``: the
+:class:`~elastodyn.formulations.rigid_delta.model.RigidDeltaModel`; the engines it
+wraps are :class:`~elastodyn.formulations.rigid_delta.engine.ExplicitDeltaEngine` and
+:class:`~elastodyn.formulations.rigid_delta.engine.MultiplierDeltaEngine` (``point``: the
 scalar fast path; ``symbolic``: the model as a straight-line program).
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ _RIGID_LIMITS = Limits(simulate_time=1000.0, torques_time=1000.0, torques_sample
 
 
 def _build(form, robot, family, opts):
-    from .model import RigidDeltaContract
+    from .model import RigidDeltaModel
     rigid = robot if isinstance(robot, RigidDelta) else C.rigid_delta(as_spec(robot))
-    return RigidDeltaContract(rigid, form.name)
+    return RigidDeltaModel(rigid, form.name)
 
 
 EXPLICIT = Formulation(

@@ -1,9 +1,9 @@
 """Rigid Delta dynamics by two formulations on one mass model.
 
-* :class:`ExplicitDeltaModel`: Asadi & Heydari 2020, the explicit task-space model
+* :class:`ExplicitDeltaEngine`: Asadi & Heydari 2020, the explicit task-space model
   M(X) Xdd + C(X, Xd) Xd + G(X) - F_P = J^T (tau - tau_fric) (eqs. 39-43), with the
   auxiliary Jacobians (eqs. 19-21) and the three-mass intermediary leg (eq. 22).
-* :class:`MultiplierDeltaModel`: Kuo 2016 section 2.3, the Euler-Lagrange equations in the
+* :class:`MultiplierDeltaEngine`: Kuo 2016 section 2.3, the Euler-Lagrange equations in the
   redundant coordinates (X, q) with the loop constraints |D_i - B_i|^2 = L2^2 (eq. 5)
   adjoined by multipliers lambda_i (eqs. 9, 13-16), solved by Kuo's five-step procedure.
   Kuo's Lagrangian (eqs. 11-12) is generalised here to the mass model of
@@ -38,7 +38,7 @@ from ...exceptions import DimensionError, InputError
 from ...kinematics.delta import DeltaKinematics, KinematicState, as_points
 from .point import PointModel, solve3
 
-__all__ = ["DeltaDynamicsResult", "ExplicitDeltaModel", "MultiplierDeltaModel",
+__all__ = ["DeltaDynamicsResult", "ExplicitDeltaEngine", "MultiplierDeltaEngine",
            "FORMULATIONS", "delta_model"]
 
 
@@ -207,7 +207,7 @@ class _DeltaModel:
         return np.zeros_like(st.qd) if f.is_zero else f.torque(st.qd)
 
 
-class ExplicitDeltaModel(_DeltaModel):
+class ExplicitDeltaEngine(_DeltaModel):
     """Asadi & Heydari 2020 explicit model M Xdd + C Xd + G - F_P = J^T (tau - tau_fric).
 
     Parameters
@@ -334,7 +334,7 @@ class ExplicitDeltaModel(_DeltaModel):
         return np.linalg.solve(M, rhs[..., None])[..., 0]
 
 
-class MultiplierDeltaModel(_DeltaModel):
+class MultiplierDeltaEngine(_DeltaModel):
     """Kuo 2016 section 2.3: Lagrange equations in (X, q) with multipliers lambda_i.
 
     Equations (generalising Kuo eqs. 13-16 to the lumped mass model; c_K = m_K r_K (1-r_K),
@@ -414,7 +414,7 @@ class MultiplierDeltaModel(_DeltaModel):
         return np.linalg.solve(K, b[..., None])[:, :3, 0]
 
 
-FORMULATIONS = {"explicit": ExplicitDeltaModel, "multipliers": MultiplierDeltaModel}
+FORMULATIONS = {"explicit": ExplicitDeltaEngine, "multipliers": MultiplierDeltaEngine}
 
 
 def delta_model(robot: RigidDelta, formulation: str = "explicit"):

@@ -23,10 +23,10 @@ from ...model import Coordinates, Efforts, MotionResponse, RunReport, State
 from ..base import NonlinearModel
 from .engine import delta_model
 
-__all__ = ["RigidDeltaContract"]
+__all__ = ["RigidDeltaModel"]
 
 
-class RigidDeltaContract(NonlinearModel):
+class RigidDeltaModel(NonlinearModel):
     """A rigid Delta (``explicit`` or ``multipliers``) answering the model contract.
 
     Parameters
@@ -196,7 +196,7 @@ class RigidDeltaContract(NonlinearModel):
 
     def energy(self, st: State) -> tuple[float, float]:
         """Kinetic and potential energy [J] (independent of M: from every body's velocity
-        and height, :meth:`ExplicitDeltaModel.energy`)."""
+        and height, :meth:`ExplicitDeltaEngine.energy`)."""
         T, V = self.model.energy(st.detail["X"], st.detail["Xd"])
         return float(T[0]), float(V[0])
 

@@ -125,7 +125,7 @@ class PointModel:
 
 
     def multiplier_torque(self, X, Xd, Xdd):
-        """Kuo's five-step inverse dynamics at one point (see MultiplierDeltaModel):
+        """Kuo's five-step inverse dynamics at one point (see MultiplierDeltaEngine):
         returns (tau, lambda) as lists; friction not included."""
         legs = self.legs(X, Xd)
         g, L1, cK = self.g, self.L1, self.cK

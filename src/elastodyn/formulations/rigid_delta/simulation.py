@@ -116,7 +116,7 @@ def inverse_dynamics_along(model, trajectory: Trajectory, times=None, *, force=N
 
     Parameters
     ----------
-    model : ExplicitDeltaModel or MultiplierDeltaModel
+    model : ExplicitDeltaEngine or MultiplierDeltaEngine
     trajectory : Trajectory, dim 3
         Platform centre path [m].
     times : array_like, shape (n,), optional
@@ -150,7 +150,7 @@ def forward_simulation(model, torque, X0, Xd0, t_span, *, t_eval=None, method="D
 
     Parameters
     ----------
-    model : ExplicitDeltaModel or MultiplierDeltaModel
+    model : ExplicitDeltaEngine or MultiplierDeltaEngine
     torque : callable or array_like (3,)
         ``torque(t) -> (3,)`` [N m], or a constant vector.
     X0, Xd0 : array_like, shape (3,)
@@ -300,7 +300,7 @@ def simulate_tracking(plant, trajectory: Trajectory, controller, *, duration: fl
 
     Parameters
     ----------
-    plant : ExplicitDeltaModel or MultiplierDeltaModel
+    plant : ExplicitDeltaEngine or MultiplierDeltaEngine
         The simulated robot (friction included).
     trajectory : Trajectory, dim 3
     controller : JointPD or ComputedTorque
