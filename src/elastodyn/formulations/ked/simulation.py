@@ -1,7 +1,6 @@
 """Analyses of the flexible Delta by KED (Kuo 2016 section 5).
 
 * :func:`frequency_map`: natural frequencies at rest along a path (Fig. 4);
-* :func:`convergence`: frequencies against the number of elements per link (Tables 2-3);
 * :func:`simulate_ked`: the linear time-varying KED equations along a trajectory, by
   Newmark's method with a constant step (sections 5.3-5.4) or an adaptive Runge-Kutta
   method (for checking), with the end-effector position and attitude variations, the
@@ -81,8 +80,8 @@ from ...integrators.state_space import simulate_state_space
 from ...integrators.threads import small_problem_threads
 from ...trajectories import Circle
 
-__all__ = ["FrequencyMap", "ConvergenceTable", "KEDSimulation", "frequency_map",
-           "convergence", "simulate_ked", "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
+__all__ = ["FrequencyMap", "KEDSimulation", "frequency_map", "simulate_ked",
+           "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
            "KEDValidityWarning", "INITIAL_CONDITIONS", "interpolated_end_forces",
            "rigid_torques", "model_error_estimate", "MODEL_ERROR_LIMIT", "ReferenceTrack",
            "REFERENCE_SPACING", "excitation_ratios", "check_newmark_step", "task_path",
@@ -180,44 +179,6 @@ def _map_poses(model, pos, om, count, chunk, progress):
             raise ModelError(f"frequency map: {bad}")
         om[k0:k0 + len(w)] = w
         _progress(progress, min(len(pos), k0 + chunk), len(pos), "frequency map")
-
-
-@dataclass(frozen=True, eq=False)
-class ConvergenceTable:
-    """Frequencies against the number of elements per link (Kuo Tables 2-3).
-
-    elements : (R,); dof : (R,); omega_rad_s : (R, K) [rad/s].
-    """
-
-    order: str
-    position_m: np.ndarray
-    elements: np.ndarray
-    dof: np.ndarray
-    omega_rad_s: np.ndarray
-
-    @property
-    def frequencies_hz(self) -> np.ndarray:
-        return self.omega_rad_s / (2 * math.pi)
-
-    def to_dict(self) -> dict:
-        return {"order": self.order, "position_m": self.position_m.tolist(),
-                "elements": self.elements.tolist(), "dof": self.dof.tolist(),
-                "omega_rad_s": self.omega_rad_s.tolist(),
-                "frequencies_hz": self.frequencies_hz.tolist()}
-
-
-def convergence(robot: FlexibleDelta, X, *, max_elements: int, order: str = "cubic",
-                count: int = 8, progress=None, **model_options) -> ConvergenceTable:
-    """Frequencies at rest at X [m] for n = 1..max_elements elements per link."""
-    n_max = positive_int("max_elements", max_elements)
-    X = np.asarray(X, dtype=float)
-    rows, dofs = [], []
-    for n in range(1, n_max + 1):
-        m = KEDEngine(robot, elements=n, order=order, **model_options)
-        rows.append(m.modes(X, count).omega_rad_s)
-        dofs.append(m.dof)
-        _progress(progress, n, n_max, "convergence")
-    return ConvergenceTable(order, X, np.arange(1, n_max + 1), np.array(dofs), np.array(rows))
 
 
 # --------------------------------------------------------------------------------------
