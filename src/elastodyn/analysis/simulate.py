@@ -500,14 +500,8 @@ def _rigid_torques(model, traj, duration, step, name, inputs):
     through the inverse kinematics)."""
     from ..formulations.base import actuated_motion
     require(model, "inverse_dynamics", what="torques")
-    T = _window(traj, duration)
-    if not (step > 0 and math.isfinite(step)):
-        raise InputError("--step", step, "a finite number > 0 [s]")
-    if step > T:
-        raise InputError("--step", step, f"a step <= the window ({T:g} s)")
-    if T / step > 1e7:
-        raise InputError("--step", step, f"at most 1e7 samples over {T:g} s")
-    times = traj.t_start + step * np.arange(int(math.floor(T / step * (1 + 1e-12))) + 1)
+    from ..trajectories import sample_times
+    times = sample_times(traj, duration=duration, step=step)
     t0 = _time.perf_counter()
     if "inverse_dynamics_along" in model.capabilities:
         resp = model.inverse_dynamics_along(traj, times)

@@ -37,7 +37,7 @@ TableTrajectory
     Interpolated table of samples (quintic spline or quintic Hermite), from arrays or
     a CSV file (``TableTrajectory.from_csv``).
 """
-from ._base import SPACES, PeriodicPath, Trajectory, TrajectorySample
+from ._base import SPACES, PeriodicPath, Trajectory, TrajectorySample, sample_times
 from .bangbang import BangBang
 from .circle import Circle
 from .efforts import EffortLaw, SineEfforts, TrianglePulse
@@ -64,4 +64,5 @@ __all__ = [
     "EffortLaw",
     "SineEfforts",
     "TrianglePulse",
+    "sample_times",
 ]

@@ -1,6 +1,7 @@
 """Common result type, abstract base class and input helpers of the trajectories."""
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -9,7 +10,7 @@ import numpy as np
 from .. import _validate
 from ..exceptions import DimensionError, InputError
 
-__all__ = ["TrajectorySample", "Trajectory", "PeriodicPath", "SPACES"]
+__all__ = ["TrajectorySample", "Trajectory", "PeriodicPath", "SPACES", "sample_times"]
 
 #: Allowed values of :attr:`Trajectory.space`: ``"task"`` (positions of the
 #: end-effector / platform) and ``"joint"`` (values of the actuated coordinates, in the
@@ -321,3 +322,42 @@ class Derived:
     def t_start(self) -> float:
         """The base's start time [s]."""
         return self.base.t_start
+
+
+def sample_times(trajectory: Trajectory, *, duration: float | None = None,
+                 step: float = 1e-3, t_start: float | None = None) -> np.ndarray:
+    """Uniform sample times [s] covering a trajectory.
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+    duration : float, optional
+        Length of the window [s]; default one period for a periodic trajectory, the
+        motion interval otherwise; > 0.
+    step : float
+        Sample step [s]; > 0 and at most ``duration``.
+    t_start : float, optional
+        First time [s]; default the trajectory's ``t_start``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        t_start, t_start + step, ..., t_start + duration (the end included when
+        ``duration`` is a multiple of ``step`` up to round-off).
+    """
+    if not isinstance(trajectory, Trajectory):
+        raise InputError("trajectory", trajectory, "a Trajectory")
+    step = _validate.positive("step", step)
+    t0 = trajectory.t_start if t_start is None else _validate.finite("t_start", t_start)
+    if duration is None:
+        if trajectory.period is not None:
+            duration = trajectory.period
+        else:
+            duration = trajectory.t_end - t0
+    duration = _validate.positive("duration", duration)
+    if step > duration:
+        raise InputError("step", step, f"a step <= duration ({duration} s)")
+    if duration / step > 1e7:
+        raise InputError("step", step, f"at most 1e7 samples over {duration} s")
+    n = int(math.floor(duration / step * (1 + 1e-12))) + 1
+    return t0 + step * np.arange(n)

@@ -7,7 +7,6 @@ immutable result with SI arrays and a ``to_dict()`` for JSON.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,49 +14,10 @@ import numpy as np
 from ... import _validate
 from ...exceptions import DimensionError, InputError
 from ...integrators import simulate_state_space
-from ...trajectories import Trajectory
+from ...trajectories import Trajectory, sample_times
 
 __all__ = ["TorqueProfile", "inverse_dynamics_along", "forward_simulation", "JointPD",
            "ComputedTorque", "TrackingResult", "simulate_tracking", "sample_times"]
-
-
-def sample_times(trajectory: Trajectory, *, duration: float | None = None,
-                 step: float = 1e-3, t_start: float | None = None) -> np.ndarray:
-    """Uniform sample times [s] covering a trajectory.
-
-    Parameters
-    ----------
-    trajectory : Trajectory
-    duration : float, optional
-        Length of the window [s]; default one period for a periodic trajectory, the
-        motion interval otherwise; > 0.
-    step : float
-        Sample step [s]; > 0 and at most ``duration``.
-    t_start : float, optional
-        First time [s]; default the trajectory's ``t_start``.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n,)
-        t_start, t_start + step, ..., t_start + duration (the end included when
-        ``duration`` is a multiple of ``step`` up to round-off).
-    """
-    if not isinstance(trajectory, Trajectory):
-        raise InputError("trajectory", trajectory, "a Trajectory")
-    step = _validate.positive("step", step)
-    t0 = trajectory.t_start if t_start is None else _validate.finite("t_start", t_start)
-    if duration is None:
-        if trajectory.period is not None:
-            duration = trajectory.period
-        else:
-            duration = trajectory.t_end - t0
-    duration = _validate.positive("duration", duration)
-    if step > duration:
-        raise InputError("step", step, f"a step <= duration ({duration} s)")
-    if duration / step > 1e7:
-        raise InputError("step", step, f"at most 1e7 samples over {duration} s")
-    n = int(math.floor(duration / step * (1 + 1e-12))) + 1
-    return t0 + step * np.arange(n)
 
 
 @dataclass(frozen=True, eq=False)
