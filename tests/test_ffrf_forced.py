@@ -88,11 +88,18 @@ def test_flexible_run_methods_agree_and_stay_near_rigid():
     eff = _efforts("sine")
     res = {k: simulate_efforts(m, eff, duration=0.02, output_step=0.005, method=k)
            for k in ("partitioning", "projection")}
-    a, b = (np.asarray(r.quantities["ee_pose"]) for r in res.values())
+    def pose(r):
+        return np.column_stack([np.asarray(r["ee_position_m"])[:, :2], r["ee_angle_rad"]])
+
+    def rigid_pose(r):
+        return np.column_stack([np.asarray(r["rigid_ee_position_m"])[:, :2],
+                                r["rigid_ee_angle_rad"]])
+    a, b = (pose(r) for r in res.values())
     assert np.abs(a - b).max() < 1e-9
     for r in res.values():
         assert max(r.quantities["constraint_residual"]) < 1e-12
-        el = np.abs(np.asarray(r.quantities["ee_elastic_pose"])).max()
+        assert not np.any(np.asarray(r["ee_position_m"])[:, 2])   # planar: z = 0
+        el = np.abs(pose(r) - rigid_pose(r)).max()
         assert 1e-9 < el < 1e-5
 
 
@@ -104,7 +111,7 @@ def test_cli_simulate_3prr_writes_the_figures(tmp_path):
     assert {"pose.png", "elastic.png", "simulation.json", "simulation.csv"} <= names
     d = json.loads((out / "simulation.json").read_text())
     assert d["inputs"]["scenario"] == "pulse" and d["model"]["shape"] == "rr"
-    assert len(d["ee_pose"]) == 11 and d["summary"]["singular_time_s"] is None
+    assert len(d["ee_position_m"]) == 11 and len(d["ee_angle_rad"]) == 11 and d["summary"]["singular_time_s"] is None
 
 
 @pytest.mark.parametrize("args,flag", [

@@ -19,7 +19,7 @@ import pytest
 
 from cli_helpers import run
 from elastodyn.analysis.modes import ConvergenceResult, MapResult, ModesResult
-from elastodyn.analysis.simulate import ForcedSimulationResult, SimulationResult
+from elastodyn.analysis.simulate import SimulationResult
 from elastodyn.plot.convergence import (convergence_errors, fitted_order,
                                         richardson_reference)
 from elastodyn.plot.labels import coordinate_unit, readable_coordinate
@@ -91,9 +91,9 @@ def _simulation(warnings=(), robot="delta-kuo2016", formulation="nepvp", inputs=
          "ee_position_m": np.hstack([s, s, s]) * 1e-3, "rigid_ee_position_m": 0 * s.repeat(3, 1),
          "elastic": e, "elastic_names": names}
     inputs = KUO_GRAVITY if inputs is None else inputs
-    return SimulationResult("simulate", robot, formulation, {}, inputs, q, {},
-                            tuple(warnings), index="time_s", stem="simulation",
-                            title=f"{robot}: a run")
+    return SimulationResult(command="simulate", robot=robot, formulation=formulation, model={},
+                            inputs=inputs, quantities=q, summary={}, warnings=tuple(warnings),
+                            index="time_s", stem="simulation", title=f"{robot}: a run")
 
 
 def _ked(warnings=()):
@@ -105,8 +105,9 @@ def _ked(warnings=()):
          "ee_attitude_deg": three,
          "midspan": np.tile(1e-3 * s, (1, 24)), "reference_velocity_m_s": three,
          "reference_acceleration_m_s2": three}
-    return SimulationResult("simulate", "delta-kuo2016", "ked", {}, KUO_GRAVITY, q, {},
-                            tuple(warnings), index="time_s", stem="simulation",
+    return SimulationResult(command="simulate", robot="delta-kuo2016", formulation="ked",
+                            model={}, inputs=KUO_GRAVITY, quantities=q, summary={},
+                            warnings=tuple(warnings), index="time_s", stem="simulation",
                             title="delta-kuo2016: KED simulation")
 
 
@@ -115,18 +116,22 @@ def _tracking():
     three = np.hstack([s, 2 * s, 3 * s])
     q = {"time_s": t, "position_error_m": 1e-3 * three, "joint_error_rad": 1e-3 * three,
          "torque_nm": three}
-    return SimulationResult("simulate", "delta-asadi2020", "explicit", {}, {}, q, {},
-                            (), index="time_s", stem="simulation", title="tracking")
+    return SimulationResult(command="simulate", robot="delta-asadi2020", formulation="explicit",
+                            model={}, inputs={}, quantities=q, summary={}, warnings=(),
+                            index="time_s", stem="simulation", title="tracking")
 
 
 def _forced():
     t, s = _series()
     names = ["a1.u2", "a1.v2", "a1.r2", "b2.v3", "a.w1", "a.u_mid"]
-    q = {"time_s": t, "ee_pose": np.hstack([s, s, s]), "rigid_ee_pose": np.hstack([s, s, s]),
-         "ee_elastic_pose": 1e-6 * np.hstack([s, s, s]),
+    z = np.zeros_like(s)
+    q = {"time_s": t, "actuated": np.hstack([s, s, s]), "rigid_actuated": np.hstack([s, s, s]),
+         "ee_position_m": np.hstack([s, s, z]), "rigid_ee_position_m": np.hstack([s, s, z]),
+         "ee_angle_rad": s[:, 0] + 1e-6, "rigid_ee_angle_rad": s[:, 0],
          "elastic": s * np.array([1e-6, 1e-4, 1e-3, 2e-4, 3e-4, 1e-7]), "elastic_names": names}
-    return ForcedSimulationResult("simulate", "3prr-rosyid2020", "ffrf", {}, {}, q, {}, (),
-                                  index="time_s", stem="simulation", title="3prr: forced")
+    return SimulationResult(command="simulate", robot="3prr-rosyid2020", formulation="ffrf",
+                            model={}, inputs={}, quantities=q, summary={}, warnings=(),
+                            index="time_s", stem="simulation", title="3prr: forced")
 
 
 def _map(count=4, warnings=()):
@@ -135,7 +140,8 @@ def _map(count=4, warnings=()):
                   for m in range(count)]).T
     q = {"angle_deg": ang, "frequencies_hz": f, "omega_rad_s": 2 * np.pi * f}
     inputs = {"path": "circle", "centre_m": [0.0, 0.0, 0.5], "radius_m": 0.1, **KUO_GRAVITY}
-    return MapResult("map", "delta-kuo2016", "ked", {}, inputs, q, {}, tuple(warnings),
+    return MapResult(command="map", robot="delta-kuo2016", formulation="ked", model={},
+                     inputs=inputs, quantities=q, summary={}, warnings=tuple(warnings),
                      index="angle_deg", stem="map", title="delta-kuo2016: map")
 
 
@@ -144,15 +150,18 @@ def _modes():
     q = {"mode": np.arange(1, 5), "frequencies_hz": f, "omega_rad_s": 2 * np.pi * f,
          "dominant_coordinate": ["e2_v1", "leg1.joint_B.release1", "platform.dZ",
                                  "link1.f2"]}
-    return ModesResult("modes", "delta-kuo2016", "ked", {}, {}, q, {}, (), index="mode",
+    return ModesResult(command="modes", robot="delta-kuo2016", formulation="ked", model={},
+                       inputs={}, quantities=q, summary={}, warnings=(), index="mode",
                        stem="modes", title="modes")
 
 
 def _convergence(f):
     n = np.arange(1, len(f) + 1)
-    return ConvergenceResult("convergence", "beam", "fe", {}, {}, {
-        "elements": n, "frequencies_hz": np.asarray(f)}, {}, (), index="elements",
-        stem="convergence", title="convergence")
+    return ConvergenceResult(command="convergence", robot="beam", formulation="fe", model={},
+                             inputs={},
+                             quantities={"elements": n, "frequencies_hz": np.asarray(f)},
+                             summary={}, warnings=(), index="elements", stem="convergence",
+                             title="convergence")
 
 
 def _arm():
@@ -163,8 +172,9 @@ def _arm():
          "tip_acceleration_m_s2": np.hstack([s, s, 2 * s, 2 * s]),
          "spectrum_frequency_hz": f, "spectrum_amplitude": np.exp(-(f - 2.2) ** 2),
          "omega_spectrum_rad_s": [14.1, 45.9]}
-    return SimulationResult("simulate", "arm-yu2019", "amm", {}, {}, q, {}, (),
-                               index="time_s", stem="simulation", title="arm: free")
+    return SimulationResult(command="simulate", robot="arm-yu2019", formulation="amm", model={},
+                            inputs={}, quantities=q, summary={}, warnings=(), index="time_s",
+                            stem="simulation", title="arm: free")
 
 
 ALL = {"arm": _arm, "simulation": _simulation, "ked": _ked, "tracking": _tracking, "forced": _forced,
@@ -327,8 +337,9 @@ def test_validity_note_printed_once_and_on_any_subclass():
         def figures(self):
             figs = super().figures()
             return {**figs, "extra": figs["map"]}
-    r = Child("map", "delta-kuo2016", "ked", {}, _map().inputs, _map().quantities, {},
-              (VALIDITY,), index="angle_deg", stem="map", title="child")
+    r = Child(command="map", robot="delta-kuo2016", formulation="ked", model={},
+              inputs=_map().inputs, quantities=_map().quantities, warnings=(VALIDITY,),
+              index="angle_deg", stem="map", title="child")
     figs = r.figures()
     assert set(figs) == {"map", "extra"}
     notes = [t for t in _texts(figs["map"]) if "validity" in t]
@@ -345,7 +356,8 @@ def test_validity_note_above_an_existing_suptitle():
             axes[0].plot([0, 1], [0, 1])
             fig.suptitle("the run")
             return {"one": fig}
-    fig = Titled("x", "r", "f", {}, {}, {}, {}, (VALIDITY,)).plot()
+    fig = Titled(command="x", robot="r", formulation="f", model={}, inputs={}, quantities={},
+                 warnings=(VALIDITY,)).plot()
     texts = _texts(fig)
     assert "the run" in texts and any(t.startswith("Outside the model's validity")
                                       for t in texts)

@@ -18,10 +18,12 @@ def _result(**kw):
     t = np.linspace(0.0, 1.0, 5)
     q = {"time_s": t, "torque_nm": np.column_stack([t, 2 * t, 3 * t]),
          "ee_position_m": np.zeros((5, 3)), "elastic_names": ["a", "b"]}
-    return Result("simulate", "robot", "nepvp", {"elements": 2}, {"step_s": 0.25}, q,
-                  {"peak_torque_nm": [1.0, 2.0, 3.0], "x": float("nan")}, ("careful",),
-                  {"wall_time_s": 0.1}, {"torque_nm": ["tau1_nm", "tau2_nm", "tau3_nm"]},
-                  "time_s", "simulation", "a title", **kw)
+    return Result(command="simulate", robot="robot", formulation="nepvp", model={"elements": 2},
+                  inputs={"step_s": 0.25}, quantities=q,
+                  summary={"peak_torque_nm": [1.0, 2.0, 3.0], "x": float("nan")},
+                  warnings=("careful",), run={"wall_time_s": 0.1},
+                  columns={"torque_nm": ["tau1_nm", "tau2_nm", "tau3_nm"]}, index="time_s",
+                  stem="simulation", title="a title", **kw)
 
 
 def test_layout_keys_shapes_and_json():
@@ -71,8 +73,9 @@ def test_a_failing_write_leaves_nothing(tmp_path, monkeypatch):
                 def savefig(self, *a, **k):
                     raise KeyboardInterrupt
             return {"fig": F()}
-    r = Boom(*[getattr(_result(), f) for f in ("command", "robot", "formulation", "model",
-                                                "inputs", "quantities")])
+    base = _result()
+    r = Boom(**{f: getattr(base, f) for f in ("command", "robot", "formulation", "model",
+                                              "inputs", "quantities")})
     with pytest.raises(KeyboardInterrupt):
         r.save(tmp_path / "run")
     assert list(tmp_path.iterdir()) == []
@@ -89,9 +92,8 @@ def test_plot_returns_a_figure_without_pyplot():
         "from test_results import _result\n"
         "from elastodyn.analysis.simulate import SimulationResult\n"
         "r = _result()\n"
-        "s = SimulationResult(*[getattr(r, f) for f in ('command', 'robot', 'formulation',"
-        " 'model', 'inputs', 'quantities', 'summary', 'warnings', 'run', 'columns', 'index',"
-        " 'stem', 'title')])\n"
+        "import dataclasses\n"
+        "s = SimulationResult(**{f.name: getattr(r, f.name) for f in dataclasses.fields(r)})\n"
         "fig = s.plot()\n"
         "from matplotlib.figure import Figure\n"
         "assert isinstance(fig, Figure)\n"

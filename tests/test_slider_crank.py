@@ -71,8 +71,8 @@ def test_cli_simulate_json(capsys):
                  "--integrator-step", "1e-4"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["formulation"] == "ffrf" and d["model"]["shape"] == "sine"
-    assert len(d["midspan_deflection"]) == 5
-    xs = [row[6] for row in d["joint_positions"]]   # joint s (4th): x
+    assert len(d["midspan_deflection_m"]) == 5
+    xs = [row[6] for row in d["joint_positions_m"]]   # joint s (4th): x
     assert xs[0] == pytest.approx(0.45, abs=1e-4)
     assert xs[-1] < xs[0]
 

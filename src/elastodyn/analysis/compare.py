@@ -246,8 +246,9 @@ def compare(variants, state_of, *, count: int = 6, robot: str = "robot",
     cols = {"frequencies_hz": [f"{lab}_hz" for lab in labels],
             "relative_difference": [f"{lab}_rel_diff" for lab in labels]}
     title = f"{robot}: {len(variants)} models compared (actuators locked, no preload)"
-    return CompareResult("compare", robot, ",".join(sorted({v[1].formulation
-                                                           for v in variants})),
-                         {}, {**(inputs or {}), "count": count}, q, summary,
-                         tuple(warnings), {"wall_time_s": _time.perf_counter() - t0},
-                         cols, "mode", "compare", title)
+    return CompareResult(command="compare", robot=robot,
+                         formulation=",".join(sorted({v[1].formulation for v in variants})),
+                         model={}, inputs={**(inputs or {}), "count": count}, quantities=q,
+                         summary=summary, warnings=tuple(warnings),
+                         run={"wall_time_s": _time.perf_counter() - t0}, columns=cols,
+                         index="mode", stem="compare", title=title)

@@ -517,10 +517,13 @@ def frequency_sensitivities(spec, keys, *, formulation: str | None = None,
     inputs["actuated"] = np.asarray(st.actuated, dtype=float).tolist()
     summary = {"frequencies_hz": f.tolist(),
                "log_sensitivity": {k: logs[:, j].tolist() for j, k in enumerate(keys)}}
-    return FrequencySensitivityResult(
-        "frequency-sensitivity", name, form.name, dict(model.options), inputs, q, summary,
-        tuple(warns), {"wall_time_s": time.perf_counter() - t0}, cols, "mode",
-        "frequency_sensitivity", title)
+    return FrequencySensitivityResult(command="frequency-sensitivity", robot=name,
+                                      formulation=form.name, model=dict(model.options),
+                                      inputs=inputs, quantities=q, summary=summary,
+                                      warnings=tuple(warns),
+                                      run={"wall_time_s": time.perf_counter() - t0},
+                                      columns=cols, index="mode", stem="frequency_sensitivity",
+                                      title=title)
 
 
 def sensitivity_point(spec, keys, **kwargs) -> dict:

@@ -194,9 +194,10 @@ def modes(model, state=None, *, count: int | None = None, preload: bool | None =
              f"{where}" + (f", steady motion at {rates.tolist()}" if moving else "")
              + (", preload" if use_preload and not moving else "") + f"; {n} dof)")
     summary = {"frequencies_hz": (om / (2 * math.pi)).tolist()}
-    return ModesResult("modes", name, model.formulation, dict(model.options), inputs, q,
-                       summary, (), {"wall_time_s": time.perf_counter() - t0},
-                       index="mode", stem="modes", title=title,
+    return ModesResult(command="modes", robot=name, formulation=model.formulation,
+                       model=dict(model.options), inputs=inputs, quantities=q, summary=summary,
+                       warnings=(), run={"wall_time_s": time.perf_counter() - t0}, index="mode",
+                       stem="modes", title=title,
                        columns={"mode_shapes": [f"shape_{c}" for c in names]})
 
 
@@ -286,9 +287,10 @@ def frequency_map(model, states, *, coordinate=None, coordinate_name: str = "poi
               **(path or {}), "gravity_m_s2": gravity_vector(model.robot)}
     title = (f"{name}: lowest {count} natural frequencies at {len(states)} poses "
              f"({model.formulation}, at rest)")
-    return MapResult("map", name, model.formulation, dict(model.options), inputs, q,
-                     summary, (), {"wall_time_s": time.perf_counter() - t0},
-                     columns=cols, index=coordinate_name, stem="map", title=title)
+    return MapResult(command="map", robot=name, formulation=model.formulation,
+                     model=dict(model.options), inputs=inputs, quantities=q, summary=summary,
+                     warnings=(), run={"wall_time_s": time.perf_counter() - t0}, columns=cols,
+                     index=coordinate_name, stem="map", title=title)
 
 
 def _batched_map(model, states, count, preload, progress, chunk: int = 64):
@@ -364,6 +366,7 @@ def convergence(build, state_of, *, max_n: int, count: int | None = None,
               "preload": model.default_preload if preload is None else bool(preload)}
     title = f"{name}: natural frequencies against {option} per beam ({model.formulation})"
     summary = {"frequencies_hz": (om[-1] / (2 * math.pi)).tolist()}
-    return ConvergenceResult("convergence", name, model.formulation, opts, inputs, q,
-                             summary, (), {"wall_time_s": time.perf_counter() - t0},
+    return ConvergenceResult(command="convergence", robot=name, formulation=model.formulation,
+                             model=opts, inputs=inputs, quantities=q, summary=summary,
+                             warnings=(), run={"wall_time_s": time.perf_counter() - t0},
                              columns=cols, index=option, stem="convergence", title=title)

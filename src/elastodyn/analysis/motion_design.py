@@ -874,9 +874,10 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
               "window_s": W, "step_s": step, "shapers": list(shapers),
               "space": trajectory.space,
               "damping": damping, "search": search}
-    return PlanResult("plan", name, model.formulation, dict(model.options), inputs, q,
-                      summary, tuple(warns), {"wall_time_s": _time.perf_counter() - t0w},
-                      {}, "time_s", "plan", title)
+    return PlanResult(command="plan", robot=name, formulation=model.formulation,
+                      model=dict(model.options), inputs=inputs, quantities=q, summary=summary,
+                      warnings=tuple(warns), run={"wall_time_s": _time.perf_counter() - t0w},
+                      columns={}, index="time_s", stem="plan", title=title)
 
 
 def designed_trajectory(result, trajectory):
@@ -1172,11 +1173,12 @@ def compensate_motion(model, trajectory, *, mode: str = "quasi-static",
     inputs = {**(inputs or {}), "mode": mode, "duration_s": T, "step_s": step,
               "samples": int(n_s), "gravity_m_s2": gravity_vector(model.robot),
               "iterations": iterations if mode == "dynamic" else None}
-    return CompensationResult("compensate", name, model.formulation, dict(model.options),
-                              inputs, q, summary, tuple(warns),
-                              {"wall_time_s": _time.perf_counter() - t0w},
-                              {"desired_m": ["x_d_m", "y_d_m", "z_d_m"]}, "time_s",
-                              "compensation", title)
+    return CompensationResult(command="compensate", robot=name, formulation=model.formulation,
+                              model=dict(model.options), inputs=inputs, quantities=q,
+                              summary=summary, warnings=tuple(warns),
+                              run={"wall_time_s": _time.perf_counter() - t0w},
+                              columns={"desired_m": ["x_d_m", "y_d_m", "z_d_m"]},
+                              index="time_s", stem="compensation", title=title)
 
 
 def _jac(model, q, pos):

@@ -61,7 +61,7 @@ def jsonable(value):
     return value
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Result:
     """A result of an analysis (module docstring for the layout).
 

@@ -155,7 +155,8 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
     Returns
     -------
     SensitivityResult
-        ``time_s`` (n_t,), ``ee_pose`` (n_t, 3) [m, m, rad]; ``sensitivity`` (n_t, 3 n_p)
+        ``time_s`` (n_t,), ``ee_position_m`` (n_t, 3; z = 0) [m] and ``ee_angle_rad``
+        (n_t,) [rad], the nominal run's planar pose; ``sensitivity`` (n_t, 3 n_p)
         dx/dp [SI per SI] (columns ``d<x>_d<p>``; NaN where the links do not share the
         parameter's value), ``relative_sensitivity`` (n_t, 3 n_p) p dx/dp [m, rad]; with
         finite differences the same with suffix ``_fd``; summary: the peak of each
@@ -213,8 +214,13 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
             fd_d[p] = (P[:k] - P0[:k]) / d
     k = min(len(P0), *(len(v) for v in cs_d.values()), *(len(v) for v in fd_d.values()))
     t = run0.t[:k]
-    q = {"time_s": t, "ee_pose": P0[:k], "parameters": list(params)}
-    cols = {"ee_pose": ["ee_x_m", "ee_y_m", "ee_theta_rad"]}
+    pos = np.zeros((k, 3))
+    pos[:, :2] = P0[:k, :2]
+    # the layout of every simulation (schema 2): the planar pose as ee_position_m
+    # (n_t, 3; z = 0) and ee_angle_rad (n_t,)
+    q = {"time_s": t, "ee_position_m": pos, "ee_angle_rad": P0[:k, 2],
+         "parameters": list(params)}
+    cols = {"ee_position_m": [f"ee_{x}_m" for x in "xyz"]}
 
     def put(key, table, suffix):
         rel = np.concatenate([table[p][:k] for p in params], axis=1)
@@ -273,7 +279,8 @@ def pose_sensitivity(model, efforts, *, duration: float, output_step: float = 1e
     name = robot or model.robot.name
     title = (f"{name}: sensitivity, {model.formulation} {model.options.get('shape', '')} "
              f"({model.n_elastic} elastic dof)")
-    return SensitivityResult("sensitivity", name, model.formulation, dict(model.options),
-                             inputs, q, summary, tuple(warnings),
-                             {"wall_time_s": _time.perf_counter() - t0w}, cols, "time_s",
-                             "sensitivity", title)
+    return SensitivityResult(command="sensitivity", robot=name, formulation=model.formulation,
+                             model=dict(model.options), inputs=inputs, quantities=q,
+                             summary=summary, warnings=tuple(warnings),
+                             run={"wall_time_s": _time.perf_counter() - t0w}, columns=cols,
+                             index="time_s", stem="sensitivity", title=title)

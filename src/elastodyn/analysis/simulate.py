@@ -30,7 +30,7 @@ from ..model import MotionResponse, effort_key, require
 from .results import Result
 
 __all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torques",
-           "simulate_efforts", "ForcedSimulationResult",
+           "simulate_efforts",
            "INITIAL_STATES"]
 
 INITIAL_STATES = ("static", "zero")
@@ -109,6 +109,10 @@ class SimulationResult(Result):
             # a platform robot's run (its attitude and its links' midspans): Kuo's layout
             from ..plot.flexible_delta import platform_figures
             return platform_figures(q, self.title)
+        if "rigid_actuated" in q:
+            # force-driven: the actuated coordinates are an output too (Rosyid 2020
+            # Figs. 8-11: the end-effector pose, flexible and rigid, and its elastic part)
+            return self._forced_figures()
         ekey = next((k for k in ("torque_nm", "force_n", "effort_si") if k in q), None)
         panels = []
         if ekey:
@@ -146,6 +150,36 @@ class SimulationResult(Result):
                 plot_elastic(ax, t, e, names, key)
         axes[0].set_title(self.title, fontsize=9)
         return {"simulation": finish(fig, axes, xlabel="time [s]")}
+
+    def _forced_figures(self) -> dict:
+        """The end-effector's planar pose x, y, theta (flexible and rigid) and its elastic
+        part (flexible - rigid) with the elastic coordinates."""
+        from ..plot.figure import elastic_groups, finish, new_figure, plot_elastic
+        q, t = self.quantities, np.asarray(self.quantities["time_s"])
+        P = np.column_stack([np.asarray(q["ee_position_m"])[:, :2], q["ee_angle_rad"]])
+        R = np.column_stack([np.asarray(q["rigid_ee_position_m"])[:, :2],
+                             q["rigid_ee_angle_rad"]])
+        labels = ("x [m]", "y [m]", "theta [rad]")
+        fig, axes = new_figure(3, height=2.0)
+        for i, ax in enumerate(axes):
+            ax.plot(t, P[:, i], label="flexible")
+            ax.plot(t, R[:, i], "--", label="rigid")
+            ax.set_ylabel("end-effector\n" + labels[i])
+        axes[0].set_title(self.title, fontsize=9)
+        out = {"pose": finish(fig, axes, xlabel="time [s]")}
+        e = np.asarray(q["elastic"])
+        names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}"
+                                             for k in range(e.shape[1])]))
+        groups = elastic_groups(e, names)
+        fig, axes = new_figure(3 + len(groups), height=2.0)
+        for i in range(3):
+            axes[i].plot(t, (P[:, i] - R[:, i]) * 1e6, lw=0.8)
+            axes[i].set_ylabel("elastic part\n" + ("x [um]", "y [um]", "theta [urad]")[i])
+        for ax, g in zip(axes[3:], groups):
+            plot_elastic(ax, t, e, names, g, lw=0.8)
+        axes[0].set_title(self.title + ": elastic part (flexible - rigid)", fontsize=9)
+        out["elastic"] = finish(fig, axes, xlabel="time [s]")
+        return out
 
 
 class TorquesResult(Result):
@@ -246,46 +280,14 @@ def motion_result(model, resp, name: str, inputs: dict, initial: str,
     inputs = {**inputs, "method": resp.method, "gravity_m_s2": gravity_vector(model.robot)}
     T = float(resp.time[-1] - resp.time[0])
     title = f"{name}: motion-driven simulation, {T:.4g} s ({resp.description})"
-    return SimulationResult("simulate", name, model.formulation, dict(model.options),
-                            inputs, q, summary, tuple(resp.warnings),
-                            {"wall_time_s": wall}, cols, "time_s", "simulation", title)
+    return SimulationResult(command="simulate", robot=name, formulation=model.formulation,
+                            model=dict(model.options), inputs=inputs, quantities=q,
+                            summary=summary, warnings=tuple(resp.warnings),
+                            run={"wall_time_s": wall}, columns=cols, index="time_s",
+                            stem="simulation", title=title)
 
 
 # ====================================================================== force-driven
-class ForcedSimulationResult(Result):
-    """A force-driven run of a planar robot with its rigid counterpart (Rosyid &
-    El-Khasawneh 2020 Figs. 8-11): end-effector x, y, theta flexible and rigid, their
-    elastic part, the elastic coordinates."""
-
-    def figures(self) -> dict:
-        from ..plot.figure import elastic_groups, finish, new_figure, plot_elastic
-        q, t = self.quantities, np.asarray(self.quantities["time_s"])
-        P = np.asarray(q["ee_pose"])
-        R = np.asarray(q["rigid_ee_pose"])
-        D = np.asarray(q["ee_elastic_pose"])
-        labels = ("x [m]", "y [m]", "theta [rad]")
-        fig, axes = new_figure(3, height=2.0)
-        for i, ax in enumerate(axes):
-            ax.plot(t, P[:, i], label="flexible")
-            ax.plot(t, R[:, i], "--", label="rigid")
-            ax.set_ylabel("end-effector\n" + labels[i])
-        axes[0].set_title(self.title, fontsize=9)
-        out = {"pose": finish(fig, axes, xlabel="time [s]")}
-        e = np.asarray(q["elastic"])
-        names = list(q.get("elastic_names", [f"elastic coordinate {k + 1}"
-                                             for k in range(e.shape[1])]))
-        groups = elastic_groups(e, names)
-        fig, axes = new_figure(3 + len(groups), height=2.0)
-        for i in range(3):
-            axes[i].plot(t, D[:, i] * 1e6, lw=0.8)
-            axes[i].set_ylabel("elastic part\n" + ("x [um]", "y [um]", "theta [urad]")[i])
-        for ax, g in zip(axes[3:], groups):
-            plot_elastic(ax, t, e, names, g, lw=0.8)
-        axes[0].set_title(self.title + ": elastic part (flexible - rigid)", fontsize=9)
-        out["elastic"] = finish(fig, axes, xlabel="time [s]")
-        return out
-
-
 def output_times(duration, output_step, *, step_name: str = "--step"):
     """(T, h, times): the window T [s] (> 0), the output step h [s] (in (0, T]) and the
     uniform output times 0, h, ..., n h with n = round(T / h)."""
@@ -303,7 +305,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                      output_step: float = 1e-3, step: float | None = None,
                      method: str = "partitioning", rho_inf: float = 0.8,
                      robot: str | None = None, inputs: dict | None = None,
-                     progress=None) -> ForcedSimulationResult:
+                     progress=None) -> SimulationResult:
     """Force-driven simulation from rest (undeformed, at the robot's home), or a run with
     the actuators at constant speed (``drive``), with the rigid model alongside (same
     load or drive, same integrator).
@@ -363,23 +365,27 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     names = list(model.coordinates.actuated)
     units = model.coordinates.units[:len(names)]
     enames = list(model.coordinates.elastic)
+    ekey, _ = effort_key(units)
+    # one layout with the motion-driven runs (schema 2): the planar pose (x, y, theta)
+    # as ee_position_m (n_t, 3; z = 0) and ee_angle_rad (n_t,)
+    pos, rpos = np.zeros((k, 3)), np.zeros((k, 3))
+    pos[:, :2], rpos[:, :2] = P[:, :2], R[:, :2]
     q = {"time_s": t, "actuated": S, "rigid_actuated": SR,
-         "ee_pose": P, "rigid_ee_pose": R, "ee_elastic_pose": P - R, "elastic": E,
+         "ee_position_m": pos, "rigid_ee_position_m": rpos,
+         "ee_angle_rad": P[:, 2], "rigid_ee_angle_rad": R[:, 2], "elastic": E,
          "elastic_names": enames, "constraint_residual": flex.residual[:k],
-         "joint_positions": XY.reshape(k, -1), "midspan_deflection": MID}
+         "joint_positions_m": XY.reshape(k, -1), "midspan_deflection_m": MID}
     cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
             "rigid_actuated": [f"rigid_{n}_{u}" for n, u in zip(names, units)],
-            "ee_pose": ["ee_x_m", "ee_y_m", "ee_theta_rad"],
-            "rigid_ee_pose": ["rigid_ee_x_m", "rigid_ee_y_m", "rigid_ee_theta_rad"],
-            "ee_elastic_pose": ["elastic_x_m", "elastic_y_m", "elastic_theta_rad"],
+            "ee_position_m": [f"ee_{x}_m" for x in "xyz"],
+            "rigid_ee_position_m": [f"rigid_ee_{x}_m" for x in "xyz"],
             "elastic": [f"{n}_{u}" for n, u in zip(enames,
                                                     model.coordinates.units[len(names):])],
-            "joint_positions": [f"{n}_{c}_m" for n in jn for c in "xy"],
-            "midspan_deflection": [f"{b}_midspan_m" for b in model.beam_names]}
+            "joint_positions_m": [f"{n}_{c}_m" for n in jn for c in "xy"],
+            "midspan_deflection_m": [f"{b}_midspan_m" for b in model.beam_names]}
     if efforts is not None:
-        q["efforts"] = np.array([efforts(x) for x in t])
-        cols["efforts"] = [f"{n}_effort_{'n' if u == 'm' else 'nm'}"
-                           for n, u in zip(names, units)]
+        q[ekey] = np.array([efforts(x) for x in t])
+        cols[ekey] = [f"{n}_{ekey}" for n in names]
     h_int = flex.step
     warnings = [w for w in (model.stability_warning(flex.q[0]),) if w]
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
@@ -391,11 +397,19 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
             f"{1.0 / (10 * h_int):.4g} Hz are not resolved (numerically damped, rho_inf "
             f"{rho_inf:g}); the elastic vibration excited at the start is undamped, its "
             "phase late in the run depends on the step (check with a smaller integrator step)")
+    dev = pos - rpos
     summary = {"singular_time_s": flex.singular_time,
                "rigid_singular_time_s": None if rig is None else rrun.singular_time,
                "end_time_s": float(t[-1]),
-               "peak_elastic_pose": np.abs(P - R).max(axis=0).tolist(),
-               "final_pose": P[-1].tolist(), "final_rigid_pose": R[-1].tolist(),
+               "max_ee_deviation_m": float(np.linalg.norm(dev, axis=1).max()),
+               "max_ee_deviation_xyz_m": np.abs(dev).max(axis=0).tolist(),
+               "max_ee_angle_deviation_rad": float(np.abs(P[:, 2] - R[:, 2]).max()),
+               "final_ee_deviation_m": dev[-1].tolist(),
+               "final_ee_position_m": pos[-1].tolist(), "final_ee_angle_rad": float(P[-1, 2]),
+               "final_rigid_ee_position_m": rpos[-1].tolist(),
+               "final_rigid_ee_angle_rad": float(R[-1, 2]),
+               "max_elastic": np.abs(E).max(axis=0).tolist() if E.size else [],
+               "dof": int(model.n_elastic),
                "max_constraint_residual": float(np.max(flex.residual[:k])),
                "final_midspan_deflection_m": MID[-1].tolist(),
                "final_joint_positions_m": {n: XY[-1, i].tolist() for i, n in enumerate(jn)},
@@ -405,10 +419,11 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     name = _name(model, robot)
     title = (f"{name}: {'force-driven' if drive is None else 'driven'}, {model.formulation} "
              f"{model.options.get('shape', '')} ({model.n_elastic} elastic dof, {method})")
-    return ForcedSimulationResult("simulate", name, model.formulation, dict(model.options),
-                                  inputs, q, summary, tuple(warnings),
-                                  {"wall_time_s": _time.perf_counter() - t0w}, cols,
-                                  "time_s", "simulation", title)
+    return SimulationResult(command="simulate", robot=name, formulation=model.formulation,
+                            model=dict(model.options), inputs=inputs, quantities=q,
+                            summary=summary, warnings=tuple(warnings),
+                            run={"wall_time_s": _time.perf_counter() - t0w}, columns=cols,
+                            index="time_s", stem="simulation", title=title)
 
 
 # ====================================================================== controlled
@@ -458,12 +473,14 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
                                     initial_offset=initial_offset,
                                     free_vibration=free_vibration, progress=report)
     wall = _time.perf_counter() - t0
-    return SimulationResult("simulate", name, model.formulation, dict(model.options),
-                            {**inputs, **rep.inputs,
-                             "gravity_m_s2": gravity_vector(model.robot)},
-                            rep.quantities, rep.summary, tuple(rep.warnings),
-                            {"wall_time_s": wall}, rep.columns, "time_s", "simulation",
-                            f"{name}: {rep.description}")
+    return SimulationResult(command="simulate", robot=name, formulation=model.formulation,
+                            model=dict(model.options),
+                            inputs={**inputs, **rep.inputs,
+                                    "gravity_m_s2": gravity_vector(model.robot)},
+                            quantities=rep.quantities, summary=rep.summary,
+                            warnings=tuple(rep.warnings), run={"wall_time_s": wall},
+                            columns=rep.columns, index="time_s", stem="simulation",
+                            title=f"{name}: {rep.description}")
 
 
 # ====================================================================== torques
@@ -487,10 +504,11 @@ def torques(model, trajectory, *, duration: float | None = None, step: float = 1
     summary = {"peak_" + ekey: np.abs(np.asarray(q[ekey])).max(axis=0).tolist(),
                "peak_rigid_" + ekey: np.abs(np.asarray(q["rigid_" + ekey])).max(axis=0).tolist()}
     title = sim.title.replace("simulation", "inverse dynamics (elastic response included)")
-    return TorquesResult("torques", name, model.formulation, dict(model.options),
-                         sim.inputs, q, summary, sim.warnings, sim.run,
-                         {k: v for k, v in sim.columns.items() if k in q}, "time_s",
-                         "torques", title)
+    return TorquesResult(command="torques", robot=name, formulation=model.formulation,
+                         model=dict(model.options), inputs=sim.inputs, quantities=q,
+                         summary=summary, warnings=sim.warnings, run=sim.run,
+                         columns={k: v for k, v in sim.columns.items() if k in q},
+                         index="time_s", stem="torques", title=title)
 
 
 def _rigid_torques(model, traj, duration, step, name, inputs):
@@ -537,6 +555,8 @@ def _rigid_torques(model, traj, duration, step, name, inputs):
     inputs = {**inputs, "duration_s": float(times[-1] - times[0]), "step_s": step}
     title = (f"{name}: inverse dynamics, {len(times)} samples over "
              f"{times[-1] - times[0]:.4g} s ({model.formulation})")
-    return TorquesResult("torques", name, model.formulation, dict(model.options), inputs, q,
-                         summary, tuple(resp.warnings), {"wall_time_s": wall}, cols,
-                         "time_s", "torques", title)
+    return TorquesResult(command="torques", robot=name, formulation=model.formulation,
+                         model=dict(model.options), inputs=inputs, quantities=q,
+                         summary=summary, warnings=tuple(resp.warnings),
+                         run={"wall_time_s": wall}, columns=cols, index="time_s",
+                         stem="torques", title=title)

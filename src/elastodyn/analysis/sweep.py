@@ -475,5 +475,6 @@ def _assemble(spec, form, opts, keys, values, axes, design, seed, output, count,
     name = name or getattr(spec, "name", None) or "robot"
     title = (f"{name}: {output} over {len(recs)} designs "
              f"({design}: {', '.join(keys)}; {form})")
-    return SweepResult("sweep", name, form, opts, inp, q, summary, tuple(warns),
-                       {"wall_time_s": wall}, index="point", stem="sweep", title=title)
+    return SweepResult(command="sweep", robot=name, formulation=form, model=opts, inputs=inp,
+                       quantities=q, summary=summary, warnings=tuple(warns),
+                       run={"wall_time_s": wall}, index="point", stem="sweep", title=title)

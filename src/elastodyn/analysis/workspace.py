@@ -947,6 +947,7 @@ def _assemble(model, spec, form, opts, g, recs, count, kc, use_preload, deflecti
     name = name or getattr(spec, "name", None) or "robot"
     title = (f"{name}: lowest {count} natural frequencies over the {g.space} space "
              f"({'x'.join(map(str, g.shape))} grid, {form}, at rest)")
-    return WorkspaceMapResult("map", name, form, opts, inp, q, summary, tuple(warns),
-                              {"wall_time_s": wall}, index="point", stem="workspace",
+    return WorkspaceMapResult(command="map", robot=name, formulation=form, model=opts,
+                              inputs=inp, quantities=q, summary=summary, warnings=tuple(warns),
+                              run={"wall_time_s": wall}, index="point", stem="workspace",
                               title=title)

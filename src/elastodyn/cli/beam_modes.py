@@ -153,13 +153,14 @@ def run(a) -> int:
              f"elements, {res.dof} dof")
     summary = {f"mode {k + 1}": f"{w:.5g} rad/s  {f:.5g} Hz  {kd}" for k, (w, f, kd) in
                enumerate(zip(res.omega_rad_s, res.frequencies_hz, res.kinds))}
-    result = BeamModesResult(
-        "beam-modes", "beam", "fe", {"elements": a.elements, "order": a.order,
-                                     "element": element},
-        {"ends": link.ends, "length_m": a.length, "area_m2": section.area,
-         "iy_m4": section.iy, "iz_m4": section.iz, "j_m4": section.j, "ip_m4": section.ip,
-         "E_pa": a.E, "G_pa": a.G, "rho_kg_m3": a.rho, "tip_mass_kg": a.tip_mass,
-         "count": a.count},
-        q, summary, (), {"wall_time_s": time.perf_counter() - t0},
-        {}, "mode", "modes", title)
+    inputs = {"ends": link.ends, "length_m": a.length, "area_m2": section.area,
+              "iy_m4": section.iy, "iz_m4": section.iz, "j_m4": section.j,
+              "ip_m4": section.ip, "E_pa": a.E, "G_pa": a.G, "rho_kg_m3": a.rho,
+              "tip_mass_kg": a.tip_mass, "count": a.count}
+    result = BeamModesResult(command="beam-modes", robot="beam", formulation="fe",
+                             model={"elements": a.elements, "order": a.order,
+                                    "element": element},
+                             inputs=inputs, quantities=q, summary=summary, warnings=(),
+                             run={"wall_time_s": time.perf_counter() - t0}, columns={},
+                             index="mode", stem="modes", title=title)
     return emit(a, result)

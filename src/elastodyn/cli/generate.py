@@ -67,9 +67,10 @@ def _result(a, prog, texts: dict, fields: dict, title: str, gen_time: float):
     summary = {"additions": ops.additions, "multiplications": ops.multiplications,
                "functions": ops.functions,
                "intermediate_variables": len(prog.assignments)}
-    result = Generated("generate", fields["robot"], fields["formulation"], fields["model"],
-                       {"lang": a.lang, **fields["inputs"]}, q, summary, (), run,
-                       stem="generate", title=title)
+    result = Generated(command="generate", robot=fields["robot"],
+                       formulation=fields["formulation"], model=fields["model"],
+                       inputs={"lang": a.lang, **fields["inputs"]}, quantities=q,
+                       summary=summary, warnings=(), run=run, stem="generate", title=title)
     return result, name
 
 
