@@ -628,19 +628,26 @@ class ExudynDelta:
         return np.sort(f)[:count]
 
 
+def circle_poses(circle, points):
+    """``points`` equally spaced poses [m] on a periodic path, from its start (the
+    ``map`` verb's circle)."""
+    t = circle.t_start + np.arange(points) / points * circle.period
+    return circle.evaluate(t).position
+
+
 def bench_delta(poses=12, map_points=360, exudyn_elements=(4, 8), count=8, dynamics=False,
                 log=print):
     exu = peer("exudyn")
     if exu is None:
         return None
     warnings.simplefilter("ignore")
-    from elastodyn.formulations.ked.simulation import circle_points, frequency_map
+    from elastodyn.analysis.modes import frequency_map
     from elastodyn.description.presets import get_preset
     from elastodyn.formulations.registry import build_model
     from elastodyn.trajectories import Circle
 
     spec = get_preset("delta-kuo2016")
-    _, pts = circle_points(Circle.kuo2016(), poses)
+    pts = circle_poses(Circle.kuo2016(), poses)
     # physics check at the first pose: like for like (1) about the undeformed pose without
     # geometric stiffness, (2) about the static equilibrium under gravity (elastodyn's
     # deflected default) against Exudyn's static solve; elastodyn at n = 1 and n = 4
@@ -694,10 +701,12 @@ def bench_delta(poses=12, map_points=360, exudyn_elements=(4, 8), count=8, dynam
                                   ("undeformed, no preload",
                                    dict(reference="undeformed", preload=False), False),
                                   ("deflected (default)", dict(), True)):
-        k = build_model(spec, "ked", elements=1, **opts).ked
+        model = build_model(spec, "ked", elements=1, **opts)
+        k = model.ked
         k.modes(pts[0], count=count)                                      # warm-up
         t_single, _ = median_time(lambda: [k.modes(X, count=count) for X in pts], 3)
-        t_map, _ = median_time(lambda: frequency_map(k, points=map_points, count=count), 1)
+        map_states = [model.state(pose=X) for X in circle_poses(Circle.kuo2016(), map_points)]
+        t_map, _ = median_time(lambda: frequency_map(model, map_states, count=count), 1)
         per_ed = min(t_single / len(pts), t_map / map_points)
         for m in exudyn_elements:
             def exudyn_all():

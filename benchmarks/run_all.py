@@ -155,7 +155,10 @@ def bench_delta(n_points=200, repeats=5):
 def bench_ked():
     import warnings
 
-    from elastodyn.formulations.ked.simulation import frequency_map, simulate_ked
+    from elastodyn.analysis.modes import frequency_map
+    from elastodyn.description.files import load_description
+    from elastodyn.formulations.ked.simulation import simulate_ked
+    from elastodyn.formulations.registry import build_model
     from elastodyn.description.flexible_delta import flexible_delta_kuo2016
     from elastodyn.formulations.ked.engine import KEDEngine
     from elastodyn.integrators import newmark
@@ -167,10 +170,20 @@ def bench_ked():
     # Kuo's KED (about the undeformed pose): the rows with targets (issue 4)
     m1 = KEDEngine(robot, elements=1, reference="undeformed")
     simulate_ked(m1, InvertedU.kuo2016(), duration=0.05)          # warm-up (imports)
-    out["map"] = median_time(lambda: frequency_map(m1, points=360), 3)
+    # the map verb's frequency map (every formulation's; KED's batched rest matrices)
+    # over 360 poses of Kuo's circle
+    spec = load_description("delta-kuo2016")
+    circle = Circle.kuo2016()
+    pts = circle.evaluate(circle.t_start + np.arange(360) / 360 * circle.period).position
+
+    def circle_map(**opts):
+        model = build_model(spec, "ked", elements=1, **opts)
+        states = [model.state(pose=p) for p in pts]
+        return lambda: frequency_map(model, states, count=8)
+    out["map"] = median_time(circle_map(reference="undeformed"), 3)
     # about the deflected equilibrium (issue 15, the default): no target yet (issue 16)
     md = KEDEngine(robot, elements=1)
-    out["map_deflected"] = median_time(lambda: frequency_map(md, points=360), 1)
+    out["map_deflected"] = median_time(circle_map(), 1)
     out["circle1_deflected"] = median_time(
         lambda: simulate_ked(md, Circle.kuo2016(), step=1e-3), 1)
 

@@ -312,10 +312,8 @@ def test_path_map_batches_equal_modes(kuo, reference, rtol):
     """The path map's batched path (rest_matrices of a chunk of poses, modal_batch) gives
     `modes` at every pose: to round-off about the undeformed pose; to the Newton
     tolerance (1e-9 on the equilibrium) with the deflected reference warm-started along
-    the path. Also the KED circle map (analysis.flexible_delta.frequency_map)."""
-    from elastodyn.formulations.ked.simulation import frequency_map as circle_map
+    the path."""
     from elastodyn.analysis.modes import frequency_map
-    from elastodyn.trajectories import Circle
     model = build_model(kuo, "ked", reference=reference)
     th = np.linspace(0, 2 * np.pi, 7, endpoint=False)
     pts = np.c_[0.1 * np.cos(th), 0.1 * np.sin(th), np.full(7, 0.5)]
@@ -323,8 +321,6 @@ def test_path_map_batches_equal_modes(kuo, reference, rtol):
     r = frequency_map(model, states, count=5)
     ref = np.array([modes(model, st, count=5)["omega_rad_s"] for st in states])
     assert np.allclose(r["omega_rad_s"], ref, rtol=rtol)
-    c = circle_map(model.ked, Circle.kuo2016(), points=7, count=5)
-    assert np.allclose(c.omega_rad_s, ref, rtol=rtol)
 
 
 def test_a_tiny_spacing_is_refused_before_allocating(kuo):

@@ -18,20 +18,18 @@ with the contract's inverse dynamics (scipy's DOP853).
 """
 from __future__ import annotations
 
-import math
 import time as _time
 
 import numpy as np
 
-from ..exceptions import InputError, ModelError
-from ..integrators.bounded import bounded_solve_ivp
 from ..description.convert import gravity_vector
+from ..exceptions import InputError
 from ..model import MotionResponse, effort_key, require
+from ..timegrid import uniform_times
 from .results import Result
 
 __all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torques",
-           "simulate_efforts",
-           "INITIAL_STATES"]
+           "simulate_efforts", "INITIAL_STATES"]
 
 INITIAL_STATES = ("static", "zero")
 
@@ -73,14 +71,8 @@ def _window(traj, duration, periods=None) -> float:
 
 
 def _times(traj, duration: float, step: float) -> np.ndarray:
-    if not (step > 0 and math.isfinite(step)):
-        raise InputError("--step", step, "a finite number > 0 [s]")
-    if not (duration > 0 and math.isfinite(duration)):
-        raise InputError("--duration", duration, "a finite number > 0 [s]")
-    n = duration / step
-    if abs(n - round(n)) > 1e-6 * max(1.0, n) or round(n) < 1:
-        raise InputError("--step", step, f"a divisor of the simulated time {duration:.6g} s")
-    return traj.t_start + step * np.arange(int(round(n)) + 1)
+    return uniform_times(traj.t_start, duration, step, step_name="--step",
+                         duration_name="--duration")
 
 
 def _name(model, robot):
@@ -290,15 +282,10 @@ def motion_result(model, resp, name: str, inputs: dict, initial: str,
 # ====================================================================== force-driven
 def output_times(duration, output_step, *, step_name: str = "--step"):
     """(T, h, times): the window T [s] (> 0), the output step h [s] (in (0, T]) and the
-    uniform output times 0, h, ..., n h with n = round(T / h)."""
-    T = float(duration)
-    if not (math.isfinite(T) and T > 0):
-        raise InputError("--duration", duration, "a time > 0 s")
-    h = float(output_step)
-    if not (math.isfinite(h) and 0 < h <= T):
-        raise InputError(step_name, output_step, f"a time in (0, {T:g}] s")
-    n = int(round(T / h))
-    return T, h, np.linspace(0.0, n * h, n + 1)
+    uniform output times 0, h, ..., n h, n h <= T (:func:`elastodyn.timegrid.uniform_times`)."""
+    times = uniform_times(0.0, duration, output_step, exact=False, step_name=step_name,
+                          duration_name="--duration")
+    return float(duration), float(output_step), times
 
 
 def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration: float,

@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from ..exceptions import InputError, ModelError
+from ..timegrid import thin, uniform_times
 from .common import given, input_error, number, old_spelling, pose_dim, refuse
 
 LAW_OPTIONS = {
@@ -254,11 +255,8 @@ def _check_space(a, tspec, model) -> None:
 def sample_times(traj, duration: float, step: float, cap: int = 200_001) -> np.ndarray:
     """The output sample times of the window (every ``step``), at most ``cap`` of them
     spread evenly (the path checks)."""
-    n = int(round(duration / step))
-    t = traj.t_start + step * np.arange(n + 1)
-    if len(t) > cap:
-        t = t[np.linspace(0, len(t) - 1, cap).round().astype(int)]
-    return t
+    return thin(uniform_times(traj.t_start, duration, step, exact=False, step_name="--step",
+                              duration_name="--duration"), cap)
 
 
 def check_path(a, tspec, model, traj, duration: float, step: float) -> None:

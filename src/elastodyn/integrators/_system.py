@@ -23,6 +23,7 @@ from scipy.linalg import lapack
 
 from .._validate import finite
 from ..exceptions import DimensionError, InputError, ModelError
+from ..timegrid import uniform_times
 
 __all__ = ["ConstantSystem", "constant_system"]
 
@@ -195,28 +196,14 @@ class LUFactor:
 
 
 def time_grid(t0, t_end, dt) -> tuple[np.ndarray, float]:
-    """Validate ``t0``, ``t_end``, ``dt`` and return the uniform grid and the step used."""
+    """Validate ``t0``, ``t_end``, ``dt`` and return the uniform grid and the step used:
+    ``dt`` must divide ``t_end - t0`` to 1e-9 relative (a step chosen to divide the
+    window, up to round-off), :func:`elastodyn.timegrid.uniform_times`."""
     t0 = finite("t0", t0)
     t_end = finite("t_end", t_end)
-    try:
-        dt_f = float(dt)
-    except (TypeError, ValueError):
-        raise InputError("dt", dt, "a finite number > 0") from None
-    if not math.isfinite(dt_f) or dt_f <= 0.0:
-        raise InputError("dt", dt, "a finite number > 0")
     if not t_end > t0:
         raise InputError("t_end", t_end, f"a finite number > t0 = {t0!r}")
-    span = t_end - t0
-    n_steps = round(span / dt_f)
-    if n_steps < 1 or abs(span / n_steps - dt_f) > 1e-9 * dt_f:
-        nearest = span / max(n_steps, 1)
-        raise InputError(
-            "dt",
-            dt,
-            f"a step that divides t_end - t0 = {span!r} into an integer number of steps "
-            f"(to 1e-9 relative); nearest admissible: dt = {nearest!r} "
-            f"({max(n_steps, 1)} steps)",
-        )
-    time = t0 + (span / n_steps) * np.arange(n_steps + 1, dtype=float)
+    time = uniform_times(t0, t_end - t0, dt, rtol=1e-9, step_name="dt",
+                         duration_name="t_end - t0", start_name="t0")
     time[-1] = t_end
-    return time, span / n_steps
+    return time, (t_end - t0) / (len(time) - 1)

@@ -1,7 +1,6 @@
 """Common result type, abstract base class and input helpers of the trajectories."""
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -9,6 +8,7 @@ import numpy as np
 
 from .. import _validate
 from ..exceptions import DimensionError, InputError
+from ..timegrid import uniform_times
 
 __all__ = ["TrajectorySample", "Trajectory", "PeriodicPath", "SPACES", "sample_times"]
 
@@ -347,17 +347,10 @@ def sample_times(trajectory: Trajectory, *, duration: float | None = None,
     """
     if not isinstance(trajectory, Trajectory):
         raise InputError("trajectory", trajectory, "a Trajectory")
-    step = _validate.positive("step", step)
     t0 = trajectory.t_start if t_start is None else _validate.finite("t_start", t_start)
     if duration is None:
         if trajectory.period is not None:
             duration = trajectory.period
         else:
             duration = trajectory.t_end - t0
-    duration = _validate.positive("duration", duration)
-    if step > duration:
-        raise InputError("step", step, f"a step <= duration ({duration} s)")
-    if duration / step > 1e7:
-        raise InputError("step", step, f"at most 1e7 samples over {duration} s")
-    n = int(math.floor(duration / step * (1 + 1e-12))) + 1
-    return t0 + step * np.arange(n)
+    return uniform_times(t0, duration, step, exact=False)

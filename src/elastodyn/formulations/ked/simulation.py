@@ -1,6 +1,9 @@
 """Analyses of the flexible Delta by KED (Kuo 2016 section 5).
 
-* :func:`frequency_map`: natural frequencies at rest along a path (Fig. 4);
+(The natural frequencies along a path, Fig. 4, are the ``map`` verb's, for every
+formulation: :func:`elastodyn.analysis.modes.frequency_map` over this model's batched
+``rest_matrices``.)
+
 * :func:`simulate_ked`: the linear time-varying KED equations along a trajectory, by
   Newmark's method with a constant step (sections 5.3-5.4) or an adaptive Runge-Kutta
   method (for checking), with the end-effector position and attitude variations, the
@@ -66,21 +69,19 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from ..._validate import choice, positive, positive_int
+from ..._validate import choice, positive
 from ...description.delta import DeltaMasses, RigidDelta
 from ...description.flexible_delta import FlexibleDelta
 from ..rigid_delta.engine import ExplicitDeltaEngine
 from ...exceptions import InputError, ModelError
 from .engine import DeltaMotion, KEDEngine
-from .batch import KEDBatch, rest_matrices
-from ...fem.modal import modal_batch
+from .batch import KEDBatch
 from ...integrators.second_order import NewmarkScheme
 from ...integrators.bounded import bounded_solve_ivp
 from ...integrators.state_space import simulate_state_space
 from ...integrators.threads import small_problem_threads
-from ...trajectories import Circle
 
-__all__ = ["FrequencyMap", "KEDSimulation", "frequency_map", "simulate_ked",
+__all__ = ["KEDSimulation", "simulate_ked",
            "MAX_DISPLACEMENT_RATIO", "MAX_ROTATION_RAD",
            "KEDValidityWarning", "INITIAL_CONDITIONS", "interpolated_end_forces",
            "rigid_torques", "model_error_estimate", "MODEL_ERROR_LIMIT", "ReferenceTrack",
@@ -119,66 +120,6 @@ def _progress(progress, done: int, total: int, what: str):
                   file=sys.stderr, flush=True)
     else:
         progress(done, total)
-
-
-# --------------------------------------------------------------------------------------
-# Frequencies
-# --------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class FrequencyMap:
-    """Natural frequencies at rest along a path.
-
-    angle_deg : (M,) angle along the circle [deg]; position_m : (M, 3);
-    omega_rad_s : (M, K) lowest K circular frequencies at each point [rad/s].
-    """
-
-    angle_deg: np.ndarray
-    position_m: np.ndarray
-    omega_rad_s: np.ndarray
-    dof: int
-
-    @property
-    def frequencies_hz(self) -> np.ndarray:
-        return self.omega_rad_s / (2 * math.pi)
-
-    def to_dict(self) -> dict:
-        return {"angle_deg": self.angle_deg.tolist(), "position_m": self.position_m.tolist(),
-                "omega_rad_s": self.omega_rad_s.tolist(),
-                "frequencies_hz": self.frequencies_hz.tolist(), "dof": self.dof}
-
-
-def circle_points(circle: Circle, points: int) -> tuple[np.ndarray, np.ndarray]:
-    """M equally spaced angles [deg] in [0, 360) and the positions on the circle."""
-    points = positive_int("points", points)
-    ang = np.arange(points) * 360.0 / points
-    t = circle.t_start + np.radians(ang) / (2 * math.pi) * circle.period
-    return ang, circle.evaluate(t).position
-
-
-def frequency_map(model: KEDEngine, circle: Circle | None = None, *, points: int = 360,
-                  count: int = 8, progress=None) -> FrequencyMap:
-    """Lowest ``count`` frequencies at rest at ``points`` poses on a circle (Kuo Fig. 4:
-    centre (0, 0, 0.5) m, radius 0.1 m by default), as functions of the angle."""
-    circle = Circle.kuo2016() if circle is None else circle
-    ang, pos = circle_points(circle, points)
-    model.kinematics.check_reachable(pos)
-    om = np.empty((len(ang), positive_int("count", count)))
-    chunk = 60  # poses per batch of reference solves
-    with small_problem_threads():
-        _map_poses(model, pos, om, count, chunk, progress)
-    return FrequencyMap(ang, pos, om, model.dof)
-
-
-def _map_poses(model, pos, om, count, chunk, progress):
-    """Fill om (M, count) with the frequencies at the poses pos (M, 3)."""
-    for k0 in range(0, len(pos), chunk):
-        Ms, Ks = rest_matrices(model, pos[k0:k0 + chunk])
-        w, _, fails = modal_batch(Ms, Ks, count=count)
-        bad = next((f for f in fails if f is not None), None)
-        if bad is not None:
-            raise ModelError(f"frequency map: {bad}")
-        om[k0:k0 + len(w)] = w
-        _progress(progress, min(len(pos), k0 + chunk), len(pos), "frequency map")
 
 
 # --------------------------------------------------------------------------------------
