@@ -17,7 +17,7 @@ actuator efforts act on the actuated coordinates), so every formulation's equati
     M(q) qdd + c(q, qd) = [tau; 0],        q = (q_a, e),
 
 and two formulations of the same robot can be compared entry by entry (the NE-PVP and
-assumed-modes arms are, in ``tests/test_contract.py``).
+assumed-modes arms are, in ``tests/formulations/test_contract.py``).
 
 A kineto-elasto-dynamic model (KED) is linear in the elastic coordinates about a
 prescribed rigid motion: it answers the linear part of the contract (``linearize``,
@@ -591,7 +591,7 @@ PROTOCOLS = {"linearize": Linearizes, "simulate_controlled": SimulatesControlled
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,
              "program": SymbolicPrograms, "energy": Energy}
 """Capability -> the protocol a model declaring it must satisfy (checked by the
-contract tests, tests/test_contract.py)."""
+contract tests, tests/formulations/test_contract.py)."""
 
 
 def require(model, *needs: str, what: str) -> None:

@@ -59,7 +59,7 @@ the passive joints closing the loops of the changed geometry.
 
 An entry is differentiated only where the build is known to carry the imaginary part:
 :data:`DIFFERENTIABLE` lists, per formulation, the key patterns verified against finite
-differences (tests/test_frequency_sensitivity.py); any other key is refused with an
+differences (tests/analysis/test_frequency_sensitivity.py); any other key is refused with an
 InputError naming it and the allowed patterns. At run time a dropped imaginary part is
 an error too: numpy's ComplexWarning is raised as an error, a float() of a complex value
 raises, and when Im K and Im M come out zero the model is rebuilt with a real change of
@@ -169,7 +169,7 @@ DIFFERENTIABLE = _Differentiable()
 carries exactly through the model's build: each formulation's
 :attr:`~elastodyn.formulations.registry.Formulation.differentiable`, verified against
 finite differences (the KED's for both references; nepvp and amm:
-tests/test_frequency_sensitivity_symbolic.py)."""
+tests/analysis/test_frequency_sensitivity_symbolic.py)."""
 
 
 def differentiable_keys(formulation: str) -> tuple:

@@ -358,7 +358,7 @@ def least_squares_search(evaluate, x0, *, budget: int = 60, h: float = FD_STEP):
 
     Method ``dogbox`` (Voglis & Lagaris 2004): on an underdetermined test problem (6
     amplitudes, 8 coefficients) it reaches the zero to round-off in 45 evaluations where
-    ``trf`` stalls at 1e-4 after 80 (tests/test_motion_design.py); ``lm`` refuses fewer
+    ``trf`` stalls at 1e-4 after 80 (tests/analysis/test_motion_design.py); ``lm`` refuses fewer
     residuals than variables.
 
     Returns (x (K,), value, history) like :func:`pattern_search`.

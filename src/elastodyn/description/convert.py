@@ -6,7 +6,7 @@ formulations take (:class:`~.delta.RigidDelta`, :class:`~.flexible_delta.Flexibl
 ``rigid_delta``, ``flexible_delta``, ``tree_robot`` and ``planar_arm`` build the
 dataclasses from a spec. Both directions are exact: a preset, or a user's robot, written
 as a file reads back to the same dataclass, and a spec built into a dataclass writes
-back to the same spec (tests/test_description_files.py), every body included (an arm's
+back to the same spec (tests/description/test_description_files.py), every body included (an arm's
 lumped masses, hubs and payload; a tree's attachments and motors; a Delta's platform,
 payload and motors). Where a dataclass holds less than the file, the spec comes back as
 the same robot in the dataclass's terms: an arm link given by its section comes back as

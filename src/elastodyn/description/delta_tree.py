@@ -6,7 +6,7 @@ powers model (``formulations/nepvp.py``) describes the same structure as Kuo's
 kineto-elasto-dynamics (``formulations/ked/engine.py``): linearized about the same pose
 without preload, the two models have the same natural frequencies (equal at every mesh
 to eigen-solver round-off: the same cubic spatial elements, the same joints, the same
-platform; tests/test_delta_tree.py).
+platform; tests/description/test_delta_tree.py).
 
 Leg i (theta_i its leg angle, e_i = (cos theta_i, sin theta_i, 0) its radial direction,
 y_i = ez x e_i its motor axis; world frame Z down) is the chain of Kuo's corrected

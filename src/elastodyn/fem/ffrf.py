@@ -23,7 +23,7 @@ Signs.  The extracted text of the paper lost every minus sign.  All signs used h
 re-derived from ``r = R + A(theta)(u_o + S q_f)`` (see :func:`planar_body_mass_matrix` and
 :func:`planar_quadratic_velocity`), checked symbolically against the closed-form element
 matrices of section 6.1, and are tested numerically against the kinetic energy and
-Lagrange's equations (``tests/test_ffrf.py``).
+Lagrange's equations (``tests/formulations/ffrf/test_ffrf.py``).
 """
 from __future__ import annotations
 

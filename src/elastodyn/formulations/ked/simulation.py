@@ -48,7 +48,7 @@ checks, both reported in every simulation (``model_error``, ``max_displacement_r
    it about that (and the difference between the two references is 11 % and 22 %),
    and gives the deflected reference, whose frequencies at rest agree with an
    independent geometrically exact model to 1e-6 after mesh extrapolation and 1e-4 at
-   4 elements (tests/test_ked_deflected.py), well under 5 %.
+   4 elements (tests/formulations/ked/test_ked_deflected.py), well under 5 %.
 
 Initial conditions
 ------------------
@@ -278,7 +278,7 @@ run's largest). Measured on a harsh motion (Kuo's inverted U with a ZV-shaped pr
 at its 3.3 Hz mode, 40 m/s^2 peaks): without refinement the response diverged (a 10 %
 load error between 10 ms solves: the motion's linear time-varying system is that
 sensitive there), at 1e-3 it was 4 % off the response with exact solves at every step,
-at 1e-5 0.2 % (tests/test_ked_delta_dynamics.py); Kuo's own pick-and-place needs no
+at 1e-5 0.2 % (tests/formulations/ked/test_ked_delta_dynamics.py); Kuo's own pick-and-place needs no
 extra solve at 1e-5 (5 ms spacing: 5e-5 of the exact-solve response)."""
 FLOOR = 0.05
 REFERENCE_REFINEMENTS = 4

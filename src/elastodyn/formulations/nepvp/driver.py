@@ -39,7 +39,7 @@ hand-written driver around them:
   iterations per step at 8 elements and, worse, the converged solution moved away
   from a tightly converged one (3.3e-5 against 5.8e-8 on e, 2 elements, 0.1 s): with a
   slowly contracting iteration the last-correction test stops early (measured,
-  tests/test_nepvp_implicit.py). Predictor: the first iterate of e_dd at t_{n+1} is
+  tests/formulations/nepvp/test_nepvp_implicit.py). Predictor: the first iterate of e_dd at t_{n+1} is
   the quadratic extrapolation 3 (z_n - z_{n-1}) + z_{n-2} of the last three solutions
   (linear after a restart, z_n at a restart; equal steps assumed: on an uneven step it
   is a worse guess, never a different solution), where the Python scheme takes z_n:

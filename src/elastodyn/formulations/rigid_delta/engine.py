@@ -17,7 +17,7 @@ robot's convention (:mod:`elastodyn.description.delta`). Both models are vectori
 samples: positions (n, 3) give torques (n, 3).
 
 Departures from the printed papers (each re-derived and tested against an independent
-Euler-Lagrange derivation, tests/reference_delta_lagrange.py):
+Euler-Lagrange derivation, tests/references/reference_delta_lagrange.py):
 
 * Asadi eq. (40) writes (m_P + 3 m_B) I_3: read m_A (the platform-joint share of the
   intermediary leg), as in eq. (42); there is no m_B in the model.
