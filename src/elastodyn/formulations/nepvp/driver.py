@@ -6,7 +6,8 @@ hand-written driver around them:
 
 * ``close_loop``: Newton on the closure residual h(q_a, q_p, e) = 0 for the passive
   joints (Briot eq. 31), from the previous solution, dense LU with partial pivoting of
-  D = dh/dq_p, until max |h| < 1e-12 (m, rad);
+  D = dh/dq_p (``symbolic/dense_lu.h``, the LU of the FFRF kernel too), until
+  max |h| < 1e-12 (m, rad);
 * ``rk4``: the classical fourth-order Runge-Kutta method on x = (e, e_d),
   x_d = (e_d, e_dd(q, e, q_a_d, e_d, q_a_dd)) with e_dd from the inverse problem (eq. 38
   solved for the elastic accelerations), on a given time grid; the prescribed actuated
@@ -122,33 +123,9 @@ static const int ACT[NA] = {{{act}}};
 static const int PAS[NP] = {{{pas}}};
 #endif
 
-static int lu_solve(int n, double *A, double *b)
-{{
-    for (int k = 0; k < n; k++) {{
-        int p = k;
-        double m = fabs(A[k * n + k]);
-        for (int i = k + 1; i < n; i++)
-            if (fabs(A[i * n + k]) > m) {{ m = fabs(A[i * n + k]); p = i; }}
-        if (m == 0.0) return 1;
-        if (p != k) {{
-            for (int j = 0; j < n; j++) {{
-                double s = A[k * n + j]; A[k * n + j] = A[p * n + j]; A[p * n + j] = s;
-            }}
-            double s = b[k]; b[k] = b[p]; b[p] = s;
-        }}
-        for (int i = k + 1; i < n; i++) {{
-            double f = A[i * n + k] / A[k * n + k];
-            for (int j = k; j < n; j++) A[i * n + j] -= f * A[k * n + j];
-            b[i] -= f * b[k];
-        }}
-    }}
-    for (int k = n - 1; k >= 0; k--) {{
-        double s = b[k];
-        for (int j = k + 1; j < n; j++) s -= A[k * n + j] * b[j];
-        b[k] = s / A[k * n + k];
-    }}
-    return 0;
-}}
+/* dense_lu_factor, dense_lu_solve: the LU with partial pivoting shared with the FFRF
+   kernel (symbolic/dense_lu.h, inlined by elastodyn.symbolic.compiled.inline_headers) */
+#include "dense_lu.h"
 
 /* q (NJ): in, the guess of the passive joints; out, the closed joint vector. */
 static int close_loop(const double *qa, const double *e, double *q)
@@ -159,12 +136,14 @@ static int close_loop(const double *qa, const double *e, double *q)
     return 0;                   /* one leg: no closure */
 #else
     double h[NP], D[NP * NP];
+    int piv[NP];
     for (int it = 0; it < 50; it++) {{
         {closure}(q, e, h, D);
         double r = 0.0;
         for (int i = 0; i < NP; i++) r = fmax(r, fabs(h[i]));
         if (r < 1e-12) return 0;
-        if (!(r < 1e3) || lu_solve(NP, D, h)) return 1;
+        if (!(r < 1e3) || dense_lu_factor(NP, D, piv)) return 1;
+        dense_lu_solve(NP, D, piv, h, 1);
         for (int i = 0; i < NP; i++) q[PAS[i]] -= h[i];
     }}
     return 1;
@@ -203,50 +182,6 @@ int {name}_rk4(int nsteps, const double *t, const double *traj, double *X, doubl
             x1[i] = x0[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
     }}
     return 0;
-}}
-
-/* LU with partial pivoting of A (n, n) in place, pivots in piv; 1 if singular. */
-static int lu_factor(int n, double *A, int *piv)
-{{
-    for (int k = 0; k < n; k++) {{
-        int p = k;
-        double m = fabs(A[k * n + k]);
-        for (int i = k + 1; i < n; i++)
-            if (fabs(A[i * n + k]) > m) {{ m = fabs(A[i * n + k]); p = i; }}
-        piv[k] = p;
-        if (m == 0.0) return 1;
-        if (p != k)
-            for (int j = 0; j < n; j++) {{
-                double s = A[k * n + j]; A[k * n + j] = A[p * n + j]; A[p * n + j] = s;
-            }}
-        const double d = 1.0 / A[k * n + k];
-        for (int i = k + 1; i < n; i++) {{
-            double f = A[i * n + k] * d;
-            A[i * n + k] = f;
-            if (f != 0.0)
-                for (int j = k + 1; j < n; j++) A[i * n + j] -= f * A[k * n + j];
-        }}
-    }}
-    return 0;
-}}
-
-static void lu_apply(int n, const double *A, const int *piv, double *b)
-{{
-    /* the row swaps of lu_factor moved whole rows (multipliers included): apply them
-       all first, then the unit lower triangle (as LAPACK's getrs); both triangles by
-       rows (dot products along the contiguous rows of A) */
-    for (int k = 0; k < n; k++)
-        if (piv[k] != k) {{ double s = b[k]; b[k] = b[piv[k]]; b[piv[k]] = s; }}
-    for (int i = 1; i < n; i++) {{
-        double s = b[i];
-        for (int k = 0; k < i; k++) s -= A[i * n + k] * b[k];
-        b[i] = s;
-    }}
-    for (int k = n - 1; k >= 0; k--) {{
-        double s = b[k];
-        for (int j = k + 1; j < n; j++) s -= A[k * n + j] * b[j];
-        b[k] = s / A[k * n + k];
-    }}
 }}
 
 /* sum_k a[k] b[k], four partial sums (independent chains) */
@@ -316,14 +251,14 @@ static int iteration_matrix(const double *M, const double *K, double bp, const i
         for (int k = 0; k < NE; k++)
             S[i * NE + k] = M[(NA + i) * NN + NA + k] + bp * K[i * NE + k];
     *lu = 1;
-    return lu_factor(NE, S, piv);
+    return dense_lu_factor(NE, S, piv);
 }}
 
 static void iteration_apply(const double *S, const double *d, const int *piv, int lu,
                             const int *perm, const int *f, double *r)
 {{
     double y[NE];
-    if (lu) {{ lu_apply(NE, S, piv, r); return; }}
+    if (lu) {{ dense_lu_solve(NE, S, piv, r, 1); return; }}
     for (int i = 0; i < NE; i++) y[i] = r[perm[i]];
     env_apply(NE, f, S, d, y);
     for (int i = 0; i < NE; i++) r[perm[i]] = y[i];
@@ -384,8 +319,8 @@ int {name}_galpha(int nsteps, const double *t, const double *traj, const int *re
             }}
             for (int i = 0; i < NE; i++)
                 for (int k = 0; k < NE; k++) S[i * NE + k] = M[(NA + i) * NN + NA + k];
-            if (lu_factor(NE, S, piv)) {{ rc = -(n + 1); goto done; }}
-            lu_apply(NE, S, piv, r);
+            if (dense_lu_factor(NE, S, piv)) {{ rc = -(n + 1); goto done; }}
+            dense_lu_solve(NE, S, piv, r, 1);
             for (int i = 0; i < NE; i++) a[i] = z[i] = -r[i];
         }}
         for (int i = 0; i < NE; i++) {{
@@ -482,12 +417,12 @@ def _ptr(a: np.ndarray):
 
 @functools.lru_cache(maxsize=1)
 def code_digest() -> str:
-    """SHA-256 of every Python and C source file of the installed elastodyn package
+    """SHA-256 of every Python and C source and header of the installed elastodyn package
     (relative paths and contents, sorted): a change to any code that could change a
     generated program changes the cache key (cheap: a few milliseconds)."""
     root = Path(__file__).resolve().parents[2]       # the elastodyn package
     h = hashlib.sha256()
-    for f in sorted(p for ext in ("*.py", "*.c") for p in root.rglob(ext)):
+    for f in sorted(p for ext in ("*.py", "*.c", "*.h") for p in root.rglob(ext)):
         h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
 
