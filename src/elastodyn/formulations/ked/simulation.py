@@ -74,7 +74,7 @@ from ...exceptions import InputError, ModelError
 from .engine import DeltaMotion, KEDEngine
 from .batch import KEDBatch, rest_matrices
 from ...fem.modal import modal_batch
-from ...integrators.second_order import NewmarkScheme
+from ...integrators.scheme import NewmarkScheme
 from ...integrators.bounded import bounded_solve_ivp
 from ...integrators.state_space import simulate_state_space
 from ...integrators.threads import small_problem_threads

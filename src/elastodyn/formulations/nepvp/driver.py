@@ -15,11 +15,15 @@ hand-written driver around them:
   as a right limit and the end as a left limit so that a jump of the acceleration at a
   grid point (bang-bang switch) is seen on its own side by each step;
 * ``galpha``: the generalized-alpha method (Chung & Hulbert 1993) in the form of
-  Arnold & Bruels (2007, eqs. (9)-(11)), the same scheme, parameter formulas
-  (:func:`~elastodyn.integrators.second_order.generalized_alpha_parameters`, passed in)
-  and Newton loop as :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear`
-  (but for the predictor, below), on the elastic rows of eq. (38) at the end of every
-  step:
+  Arnold & Bruels (2007, eqs. (9)-(11)): the loop of
+  :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear` written in C for
+  speed (no Python call per residual), with the parameters of
+  :func:`~elastodyn.integrators.scheme.generalized_alpha_parameters` passed in (``par``)
+  and the predictor, corrector and acceleration relation of
+  :class:`~elastodyn.integrators.scheme.GeneralizedAlphaScheme` written out (``xt``,
+  ``vt``: its ``start``; ``apre + cc z``: ``algorithmic``; ``bp = h^2 beta cc``: its
+  ``beta_p``; the one other difference is the Newton start, below), on the elastic rows
+  of eq. (38) at the end of every step:
 
       r(e, e_d, e_dd) = M_ee e_dd + M_ea q_a_dd + c_e = 0
 
@@ -95,7 +99,7 @@ from pathlib import Path
 import numpy as np
 
 from ...exceptions import ModelError
-from ...integrators.second_order import generalized_alpha_parameters
+from ...integrators.scheme import generalized_alpha_parameters
 from ...symbolic.compiled import CompiledProgram, cached_library
 
 __all__ = ["MotionDriver", "code_digest", "driver_key", "program_library", "PROGRAMS"]
@@ -601,7 +605,10 @@ class MotionDriver:
     def galpha(self, t, trajectory, x0, q0, *, restart=(), rho_inf: float = 0.8,
                atol: float = 1e-9, rtol: float = 1e-7, max_iter: int = 20):
         """Generalized-alpha (module docstring) on the grid t (nsteps + 1,) [s] from
-        x0 = (e, e_d) with the closed joints q0 (n_joints,).
+        x0 = (e, e_d) with the closed joints q0 (n_joints,). The C loop receives
+        alpha_m, alpha_f, beta, gamma of
+        :func:`~elastodyn.integrators.scheme.generalized_alpha_parameters`; it writes
+        the formulas of :class:`~elastodyn.integrators.scheme.GeneralizedAlphaScheme`.
 
         restart : indices of grid points where the prescribed acceleration jumps (the
             scheme restarts there; it always does at t[0]). rho_inf : spectral radius at
