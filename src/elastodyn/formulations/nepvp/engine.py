@@ -211,18 +211,21 @@ class NEPVPEngine:
                        tuple(float(v) for v in self.home), CLOSURE_STEP, tol, max_iter)
 
     def _newton(self, qa, e, qp, tol, max_iter):
+        """The passive joints closing h(q_a, q_p, e) = 0 (Briot eq. 31) from qp, by the
+        shared loop-closure Newton (:func:`~elastodyn.kinematics.closure.close_loops`;
+        ClosureError, a ModelError, when it fails)."""
         if len(self.passive) == 0:              # one leg: nothing to close
             return self._joints(qa, qp)
+        from ...kinematics.closure import close_loops
         f = self.compiled("closure")
-        for _ in range(max_iter):
-            q = self._joints(qa, qp)
-            out = f(q, e)
-            h, D = out["h"].ravel(), out["D"]
-            if np.abs(h).max() < tol:
-                return q
-            qp = qp - np.linalg.solve(D, h)
-        raise ModelError(f"loop closure did not converge at q_a = {qa.tolist()} "
-                         f"(residual {np.abs(h).max():.2e}); out of the workspace?")
+
+        def residual(qp):
+            out = f(self._joints(qa, qp), e)
+            return out["h"].ravel(), out["D"]
+        sol = close_loops(residual, qp, tol=tol, max_iter=max_iter,
+                          what=f"the passive joints at q_a = {np.real(qa).tolist()}",
+                          hint="out of the workspace?")
+        return self._joints(qa, sol.x)
 
     # ------------------------------------------------------------------ dynamics
     def dynamics(self, q, e, qd_a, ed):
