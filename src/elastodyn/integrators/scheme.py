@@ -103,7 +103,8 @@ def generalized_alpha_parameters(rho_inf: float) -> GeneralizedAlphaParameters:
     return GeneralizedAlphaParameters(r, alpha_m, alpha_f, beta, gamma)
 
 
-def newmark_parameters(beta: float = 0.25, gamma: float = 0.5) -> GeneralizedAlphaParameters:
+def newmark_parameters(beta: float = 0.25,
+                       gamma: float = 0.5) -> GeneralizedAlphaParameters:
     """Newmark's method as the generalized-alpha method with ``alpha_m = alpha_f = 0``
     (Chung & Hulbert 1993, section 2: the algorithmic accelerations are then the true
     ones); ``rho_inf`` NaN (not a parameter of Newmark's family). ``beta``, ``gamma``

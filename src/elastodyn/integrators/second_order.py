@@ -153,8 +153,9 @@ def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, parameters, method):
     res = generalized_alpha_nonlinear(_LinearSystem(system, n, h), q, v, z0,
                                       t_end=float(time[-1]), dt=h, t0=t0,
                                       parameters=parameters, a0=a0, what=method)
-    if not (np.all(np.isfinite(res.x)) and np.all(np.isfinite(res.v))):
-        k = int(np.argmax(~(np.isfinite(res.x).all(axis=1) & np.isfinite(res.v).all(axis=1))))
+    finite = np.isfinite(res.x).all(axis=1) & np.isfinite(res.v).all(axis=1)
+    if not finite.all():                 # an overflow (a non-finite correction fails above)
+        k = int(np.argmax(~finite))
         raise ModelError(f"{method}: non-finite state at t={time[k]!r}; "
                          "the step may be unstable for these parameters")
     return SecondOrderResult(time=_readonly(time), q=_readonly(res.x), qd=_readonly(res.v),
