@@ -294,11 +294,12 @@ class NEPVPEngine:
     def modes(self, qa):
         """Natural frequencies with the actuators locked at qa, about the undeformed
         configuration without gravity preload (a linear structure, as RDM6 in Briot's
-        Table II): omega^2 of K_ee phi = omega^2 M_ee phi, M_ee the elastic block of M.
+        Table II): omega^2 of K_ee phi = omega^2 M_ee phi, M_ee the elastic block of M
+        (:func:`~elastodyn.fem.modal.modal_analysis`).
 
-        Returns (omega [rad/s] (n_e,), shapes (n_e, n_e) columns)."""
+        Returns (omega [rad/s] (n_e,), mass-normalized shapes (n_e, n_e) columns)."""
+        from ...fem.modal import modal_analysis
         q = self.closure(qa)
         M, _ = self.dynamics(q, np.zeros(self.ne), np.zeros(self.na), np.zeros(self.ne))
-        Mee = M[self.na:, self.na:]
-        w2, V = sla.eigh(self.stiffness, Mee)
-        return np.sqrt(np.clip(w2, 0.0, None)), V
+        res = modal_analysis(M[self.na:, self.na:], self.stiffness, count=self.ne)
+        return res.omega_rad_s, res.mode_shapes
