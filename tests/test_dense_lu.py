@@ -62,10 +62,10 @@ def test_the_header_is_inlined_and_keyed():
 @needs_cc
 @pytest.mark.parametrize("n", [1, 2, 5, 12])
 def test_factors_and_pivots_equal_lapack(lib, rng, n):
-    """Same algorithm as LAPACK's dgetf2 (first row of largest |a_ik|, multipliers by the
-    reciprocal pivot): the same interchanges exactly and the same factors to round-off
-    (dgetrf blocks only above 64 rows; the update order of its kernels may differ from
-    the row-by-row one here by a few ulp of the entries: 1e-13 relative)."""
+    """The pivot rule of LAPACK's getrf (the first row of largest |a_ik|): the same
+    interchanges exactly, and the same factors to round-off (LAPACK's recursive update
+    orders the sums otherwise than the row-by-row elimination here: a few ulp of the
+    entries, asserted 1e-13 relative)."""
     A = rng.normal(size=(n, n))
     a, piv, info = _factor(lib, A)
     lu, p = scipy.linalg.lu_factor(A)

@@ -6,12 +6,14 @@
  * every library built from it changes with this file).
  *
  * The algorithm is Gaussian elimination with partial pivoting, P A = L U (Golub & Van
- * Loan, Matrix Computations, 4th ed., Algorithm 3.4.1), in the operation order of
- * LAPACK's dgetf2 and dgetrs (Anderson et al., LAPACK Users' Guide, 3rd ed., 1999): the
- * pivot of column k is the first row of largest |a_ik|, i >= k (idamax); the
- * multipliers are scaled by the reciprocal of the pivot; the solve applies all the row
- * interchanges first, then the unit lower triangle, then the upper triangle with a
- * division by each diagonal entry. Row-major storage, the factors overwrite a.
+ * Loan, Matrix Computations, 4th ed., section 3.4), with the choices of LAPACK's
+ * getf2 and getrs (Anderson et al., LAPACK Users' Guide, 3rd ed., 1999): the pivot of
+ * column k is the first row of largest |a_ik|, i >= k (idamax), so the interchanges are
+ * LAPACK's; the multipliers are scaled by the reciprocal of the pivot; the solve applies
+ * all the row interchanges first, then the unit lower triangle, then the upper
+ * triangle with a division by each diagonal entry. The sums run row by row (LAPACK's
+ * blocked and recursive kernels order them otherwise: the factors agree to round-off).
+ * Row-major storage, the factors overwrite a.
  */
 #ifndef ELASTODYN_DENSE_LU_H
 #define ELASTODYN_DENSE_LU_H
