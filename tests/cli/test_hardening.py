@@ -13,7 +13,7 @@ from elastodyn.description.materials import Material, Section
 from elastodyn.exceptions import InputError, ModelError
 from elastodyn.fem.assembly import Link
 from elastodyn.fem.elements import BeamElement
-from elastodyn.fem.modal import modal_analysis
+from elastodyn.fem.modal import lowest_eigenvalues, modal_analysis
 
 
 def _error(capsys, argv):
@@ -98,6 +98,24 @@ def test_modal_analysis_refuses_non_finite_and_bad_free_dofs():
     with pytest.raises(InputError) as exc:
         modal_analysis(np.eye(2), np.eye(2), count=1, free_dofs=[0, 5])
     assert exc.value.name == "free_dofs"
+
+
+def test_lowest_eigenvalues_keep_their_sign():
+    """The signed eigenvalues of a pencil (the stability checks and default steps that
+    modal_analysis, refusing an indefinite K, cannot serve): M = diag(2, 1),
+    K = [[2, 0], [0, -3]] has lambda = 1 and -3 (LAPACK's reduction: to an ulp); on a
+    definite pencil they are modal_analysis's omega^2 (to round-off, 1e-12 relative)."""
+    M = np.diag([2.0, 1.0])
+    np.testing.assert_allclose(lowest_eigenvalues(M, np.diag([2.0, -3.0]), count=2),
+                               [-3.0, 1.0], rtol=1e-15)
+    K = np.array([[4.0, -1.0], [-1.0, 3.0]])
+    lam = lowest_eigenvalues(M, K, count=2)
+    np.testing.assert_allclose(lam, modal_analysis(M, K, count=2).omega_rad_s ** 2,
+                               rtol=1e-12)
+    with pytest.raises(ModelError, match="positive definite"):
+        lowest_eigenvalues(np.diag([1.0, -1.0]), K)
+    with pytest.raises(InputError, match="count"):
+        lowest_eigenvalues(M, K, count=3)
 
 
 def test_ked_newmark_step_that_cannot_resolve_the_modes_is_refused(capsys):

@@ -14,7 +14,8 @@ references written here or independent of elastodyn:
 * the map along a line of actuated coordinates: each point equals ``modes`` at that
   pose and the frame model there.
 
-Geometry (as tests/formulations/nepvp/test_nepvp_closure.py, written again here from the numbers): rails
+Geometry (as tests/formulations/nepvp/test_nepvp_closure.py, written again here from the
+numbers): rails
 along x0 on y = 0, the platform hangs below them (gravity -y0), legs of 0.48, 0.50 and
 0.52 m, aluminium 2 mm (in the plane) x 20 mm, carriages of 1 kg, a triangular platform
 of 0.5 kg and 2.5e-3 kg m^2 about its centroid.

@@ -53,8 +53,9 @@ def test_package_data_ships_py_typed_and_every_c_source():
     data = PYPROJECT["tool"]["setuptools"]["package-data"]
     assert (PACKAGE / "py.typed").is_file()
     assert "py.typed" in data["elastodyn"]
-    sources = sorted(PACKAGE.rglob("*.c"))
+    sources = sorted(PACKAGE.rglob("*.c")) + sorted(PACKAGE.rglob("*.h"))
     assert sources, "the FFRF kernel source is missing"
+    assert (PACKAGE / "symbolic" / "dense_lu.h") in sources, "the shared LU is missing"
     for src in sources:
         package = ".".join(src.parent.relative_to(PACKAGE.parent).parts)
         assert any(fnmatch.fnmatch(src.name, pattern) for pattern in data.get(package, [])), \

@@ -220,6 +220,7 @@ def eigenvalue_derivatives(lam, Phi, dK, dM, *, rtol: float = CLUSTER_RTOL):
         for j in range(dK.shape[0]):
             D = P.T @ (dK[j] - lg * dM[j]) @ P
             D = 0.5 * (D + D.T)
+            # the cluster's derivative matrix (a small standard symmetric problem)
             out[idx, j] = np.linalg.eigvalsh(D) if len(idx) > 1 else D[0, 0]
     return out, cluster
 

@@ -42,6 +42,7 @@ def align_degenerate_modes(link: Link, result: ModalResult, rtol: float = 1e-6) 
         if j - k > 1:
             Phi = shapes[:, k:j]
             A = sum(c * (Phi.T @ (link.field_mass(f) @ Phi)) for f, c in weights.items())
+            # a rotation within the cluster (standard symmetric, not an M, K pencil)
             _, R = np.linalg.eigh(0.5 * (A + A.T))
             shapes[:, k:j] = Phi @ R
         k = j

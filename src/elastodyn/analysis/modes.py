@@ -43,7 +43,7 @@ def eigen_frequencies(lin, count: int, *, moving: bool):
         return res.omega_rad_s, None, res.mode_shapes
     Minv = np.linalg.inv(lin.M)
     A = np.block([[np.zeros((n, n)), np.eye(n)], [-Minv @ lin.K, -Minv @ lin.C]])
-    lam, V = np.linalg.eig(A)
+    lam, V = np.linalg.eig(A)      # non-symmetric (C, gyroscopic): not fem.modal's pencil
     scale = max(1e-300, np.abs(lam).max())
     if np.any(lam.real > 1e-7 * scale):
         k = int(np.argmax(lam.real))

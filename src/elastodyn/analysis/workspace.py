@@ -419,7 +419,7 @@ def end_effector_compliance(model, st, K, names):
             G[:, j] = (up - dn) / (2 * h)
     C = G @ np.linalg.solve(K, G.T)
     C = 0.5 * (C + C.T)
-    lam = np.linalg.eigvalsh(C)
+    lam = np.linalg.eigvalsh(C)    # principal compliances (standard, not an M, K pencil)
     d = np.diag(C)
     # a direction the elastic coordinates cannot move (a planar model's out-of-plane
     # axis) has zero compliance: infinite stiffness

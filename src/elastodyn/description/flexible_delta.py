@@ -73,6 +73,8 @@ def _inertia_tensor(name: str, value) -> tuple:
     scale = float(np.abs(a).max())
     if np.abs(a - a.T).max() > 1e-12 * scale:
         raise InputError(name, value, allowed)
+    # principal moments of a 3 x 3 inertia tensor (a standard symmetric eigenproblem;
+    # fem.modal, a layer above description, solves the K, M pencils of the models)
     w = np.linalg.eigvalsh(0.5 * (a + a.T))
     if w.min() < -1e-12 * scale or w.max() > w.sum() - w.max() + 1e-9 * scale:
         raise InputError(name, value, allowed)

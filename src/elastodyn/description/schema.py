@@ -162,6 +162,7 @@ class RigidBodySpec(_Spec):
         # principal moments >= 0 (the triangle inequality of a solid body is not asked:
         # a planar model gives its bodies only I_zz)
         import numpy as np
+        # principal moments (a standard 3 x 3 eigenproblem, not a K, M pencil of fem.modal)
         w = np.linalg.eigvalsh(np.array(I, dtype=float))
         if w.min() < -1e-12 * max(1e-300, float(np.abs(w).max())):
             raise ValueError("inertia must be positive semi-definite (principal moments "

@@ -18,7 +18,8 @@ import scipy.sparse.linalg as spla
 from .._validate import positive_int
 from ..exceptions import DimensionError, InputError, ModelError
 
-__all__ = ["DENSE_LIMIT", "ModalResult", "modal_analysis", "modal_batch"]
+__all__ = ["DENSE_LIMIT", "ModalResult", "modal_analysis", "modal_batch",
+           "lowest_eigenvalues"]
 
 DENSE_LIMIT = 400
 """Problems up to this size use LAPACK's dense eigh; larger ones sparse shift-invert."""
@@ -132,6 +133,44 @@ def modal_analysis(M, K, *, count: int, free_dofs=None, labels=()) -> ModalResul
     shapes[free] = vec
     return ModalResult(omega_rad_s=omega, frequencies_hz=omega / (2 * math.pi),
                        mode_shapes=shapes, dof=nf, labels=tuple(labels))
+
+
+def lowest_eigenvalues(M, K, *, count: int = 1) -> np.ndarray:
+    """The lowest ``count`` eigenvalues lambda of K phi = lambda M phi, ascending, with
+    their signs: a K that is not positive semi-definite (a tangent stiffness past
+    buckling) gives negative ones, which :func:`modal_analysis` refuses. For stability
+    checks and the steps of integrators (lambda = omega^2 [rad^2/s^2] of a stable pencil).
+
+    Parameters
+    ----------
+    M, K : array_like (n, n)
+        Symmetric (within :data:`SYMMETRY_RTOL`) real matrices, M positive definite.
+    count : int
+        1 <= count <= n.
+
+    Raises
+    ------
+    InputError
+        M or K not finite, square or symmetric; ``count`` out of range.
+    ModelError
+        M is not positive definite.
+
+    Notes
+    -----
+    LAPACK's symmetric-definite solver with an index subset (``scipy.linalg.eigh``, as
+    the dense path of :func:`modal_analysis`); the error of each eigenvalue is of the
+    order of eps * |lambda|_max (see :func:`modal_analysis`).
+    """
+    M, K, n = _check_pencil(M, K)
+    count = positive_int("count", count)
+    if count > n:
+        raise InputError("count", count, f"an integer in [1, {n}]")
+    Md = M.toarray() if sp.issparse(M) else M
+    Kd = K.toarray() if sp.issparse(K) else K
+    try:
+        return sla.eigh(Kd, Md, eigvals_only=True, subset_by_index=[0, count - 1])
+    except np.linalg.LinAlgError as exc:
+        raise ModelError(f"mass matrix is not positive definite: {exc}") from None
 
 
 SYMMETRY_RTOL = 1e-8

@@ -9,7 +9,11 @@ callable ``system(t) -> (M, C, K, f)``:
   dissipation ``rho_inf``;
 - :func:`constant_system` -- wrap constant ``M``, ``C``, ``K`` (and a force);
 - :class:`NewmarkScheme` -- the Newmark predictor and corrector with a pluggable solve of
-  the effective system (shared by both integrators and the KED Delta simulation).
+  the effective system (shared by both integrators and the KED Delta simulation);
+- :class:`GeneralizedAlphaScheme`, :func:`generalized_alpha_parameters` -- the
+  generalized-alpha formulas (:mod:`.scheme`, their one place); the stepping loop, for
+  linear and nonlinear problems alike, is
+  :func:`.nonlinear.generalized_alpha_nonlinear`.
 
 First-order state-space models ``dx/dt = rhs(t, x, u, params)`` (python-control
 convention), through :func:`scipy.integrate.solve_ivp`:
@@ -28,8 +32,9 @@ from .._lazy import attach
 _EXPORTS = {
     "._system": ("ConstantSystem", "constant_system"),
     ".bounded": ("IntegrationStalled", "bounded_solve_ivp"),
-    ".second_order": ("GeneralizedAlphaParameters", "NewmarkScheme", "SecondOrderResult",
-                      "generalized_alpha", "generalized_alpha_parameters", "newmark"),
+    ".scheme": ("GeneralizedAlphaParameters", "GeneralizedAlphaScheme", "NewmarkScheme",
+                "generalized_alpha_parameters", "newmark_parameters"),
+    ".second_order": ("SecondOrderResult", "generalized_alpha", "newmark"),
     ".state_space": ("StateSpaceResult", "second_order_to_state_space",
                      "simulate_state_space"),
     ".threads": ("small_problem_threads",),

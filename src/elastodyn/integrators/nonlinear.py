@@ -14,16 +14,18 @@ with the Newmark updates on the *algorithmic* accelerations ``a``::
 
 (Arnold & Bruels 2007, eqs. (9)-(11)): the equation holds exactly at ``t_{k+1}`` with the
 true accelerations ``x_dd``; second order for ODEs and for index-3 DAEs in the positions
-(their Theorem 1), with ``alpha_m, alpha_f, beta, gamma`` from
-:func:`.second_order.generalized_alpha_parameters`. Each step solves ``r = 0`` for
-``z_{k+1}`` by Newton iterations with an approximate iteration matrix ``dr/dz`` supplied
-by the problem, which the problem builds from its mass matrix and the coefficients
-
-    dx/dx_dd = beta' = h^2 beta (1 - alpha_f) / (1 - alpha_m),
-    dv/dx_dd = gamma' = h gamma (1 - alpha_f) / (1 - alpha_m)
-
+(their Theorem 1). The parameters (:func:`~.scheme.generalized_alpha_parameters`, or
+:func:`~.scheme.newmark_parameters`), the predictor and corrector and the relation between
+``a`` and ``x_dd`` are those of :class:`~.scheme.GeneralizedAlphaScheme`; this module is
+the stepping loop, the one of elastodyn (the linear :func:`~.second_order.newmark` and
+:func:`~.second_order.generalized_alpha` and the FFRF runs call it). Each step solves
+``r = 0`` for ``z_{k+1}`` by Newton iterations with an approximate iteration matrix
+``dr/dz`` supplied by the problem, which the problem builds from its mass matrix and the
+coefficients ``beta' = dx/dx_dd`` and ``gamma' = dv/dx_dd`` of the scheme
 (``M + gamma' C_t + beta' K_t`` for an ODE; for an index-3 DAE with the constraint rows
 scaled by ``1 / beta'``, ``[[M + beta' K_t, C_q^T], [C_q, 0]]``, Arnold & Bruels section 4).
+A problem whose residual is affine in z with that matrix its exact derivative (``linear``)
+is solved by one Newton step per step: the linear solve of the effective system.
 
 The arrays may be complex (complex-step differentiation of a whole run): the convergence
 test uses the real parts, and with ``complex_step`` also the imaginary parts divided by
@@ -43,18 +45,11 @@ import numpy as np
 import scipy.linalg
 
 from ..exceptions import InputError, ModelError
-from .second_order import generalized_alpha_parameters
+from .scheme import (GeneralizedAlphaParameters, GeneralizedAlphaScheme,
+                     generalized_alpha_parameters, iteration_coefficients)
 
 __all__ = ["NonlinearProblem", "NonlinearResult", "StopIntegration",
            "generalized_alpha_nonlinear", "iteration_coefficients"]
-
-
-def iteration_coefficients(rho_inf: float, dt: float) -> tuple[float, float]:
-    """(beta', gamma'): dx/dx_dd [s^2] and dv/dx_dd [s] at the step dt (module
-    docstring), for the problem's iteration matrix and scaled constraint rows."""
-    p = generalized_alpha_parameters(rho_inf)
-    c = (1.0 - p.alpha_f) / (1.0 - p.alpha_m)
-    return dt * dt * p.beta * c, dt * p.gamma * c
 
 
 class StopIntegration(Exception):
@@ -77,6 +72,10 @@ class NonlinearProblem:
 
     n: int
     m: int = 0
+    linear: bool = False
+    """The residual is affine in z and :meth:`matrix` (or :meth:`solver`) is its exact
+    derivative: one Newton step solves each step (no convergence test, no second
+    residual)."""
 
     def prepare(self, beta_p: float, gamma_p: float) -> None:
         """Called once before the first step with the step's coefficients (a problem
@@ -89,6 +88,13 @@ class NonlinearProblem:
     def matrix(self, t: float, x, v, z, beta_p: float, gamma_p: float):
         """(n + m, n + m): an approximation of dr/dz (module docstring)."""
         raise NotImplementedError
+
+    def solver(self, t: float, x, v, z, beta_p: float, gamma_p: float):
+        """``solve(r) -> dz`` with the iteration matrix (dz = A^-1 r): by default an LU
+        factorization of :meth:`matrix` (LAPACK getrf); a problem may reuse one across
+        steps (a linear system with constant matrices) or check its condition."""
+        factors = _lu_factor(self.matrix(t, x, v, z, beta_p, gamma_p))
+        return lambda r: _lu_solve(factors, r)
 
     def failed(self, t: float, message: str) -> None:
         """Called when Newton fails at step t; raise :class:`StopIntegration` when the
@@ -116,6 +122,8 @@ def _lu_factor(A):
 
 
 def _lu_solve(factors, b):
+    """A^-1 b with the factors of :func:`_lu_factor` (a complex b against real factors:
+    its two parts solved separately)."""
     lu, piv, getrs = factors
     if getrs is None:
         return np.array(b)
@@ -131,7 +139,8 @@ def _lu_solve(factors, b):
 class NonlinearResult:
     """time (k+1,), x, v (k+1, n), z (k+1, n+m), newton (k+1,) iterations per step,
     stopped: the reason the run ended early ('' if it reached t_end), t_event: the
-    problem's estimate of that event's time (s or None)."""
+    problem's estimate of that event's time (s or None), a (k+1, n): the algorithmic
+    accelerations (:class:`~.scheme.GeneralizedAlphaScheme`)."""
 
     time: np.ndarray
     x: np.ndarray
@@ -140,13 +149,17 @@ class NonlinearResult:
     newton: np.ndarray
     stopped: str
     t_event: float | None
+    a: np.ndarray | None = None
 
 
 def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end: float,
                                 dt: float, t0: float = 0.0, rho_inf: float = 0.8,
                                 atol=1e-12, rtol: float = 1e-10, max_iter: int = 20,
                                 complex_step: float | None = None,
-                                progress=None) -> NonlinearResult:
+                                progress=None,
+                                parameters: GeneralizedAlphaParameters | None = None,
+                                a0=None, what: str = "generalized-alpha"
+                                ) -> NonlinearResult:
     """Integrate ``problem`` from the consistent state (x0, v0, z0) at t0 to t_end.
 
     Parameters
@@ -167,8 +180,14 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
         converged as well as the values (the iteration matrix is approximate, so the two
         do not converge in the same iteration in general).
     progress : callable (t, t_end), optional, after every step.
+    parameters : the scheme's parameters instead of those of ``rho_inf`` (e.g.
+        :func:`~.scheme.newmark_parameters`), optional.
+    a0 : (n,) the algorithmic accelerations at t0, optional (default: x_dd(t0) of z0,
+        as Arnold & Bruels start; another value serves to study the amplification
+        matrix of the (x, v, a) recurrence).
+    what : the name of the method in error messages.
     """
-    p = generalized_alpha_parameters(rho_inf)
+    p = generalized_alpha_parameters(rho_inf) if parameters is None else parameters
     if complex_step is not None and not (math.isfinite(complex_step) and complex_step > 0):
         raise InputError("complex_step", complex_step, "a finite perturbation > 0")
     T0, T1 = float(t0), float(t_end)
@@ -177,42 +196,50 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
         raise InputError("dt", dt, "a finite step > 0 s")
     if not (math.isfinite(T1) and T1 > T0):
         raise InputError("t_end", t_end, f"a finite time > t0 = {T0!r} s")
+    # a step within 1e-9 of dividing the interval is taken as dividing it (no sliver step)
     n_steps = max(1, int(math.ceil((T1 - T0) / h - 1e-9)))
     h = (T1 - T0) / n_steps
-    cm, cf = 1.0 - p.alpha_m, 1.0 - p.alpha_f
-    c = cf / cm
-    beta_p, gamma_p = iteration_coefficients(rho_inf, h)
+    scheme = GeneralizedAlphaScheme(p, h)
+    beta_p, gamma_p = scheme.beta_p, scheme.gamma_p
     problem.prepare(beta_p, gamma_p)
     x = np.array(x0)
     v = np.array(v0)
     z = np.array(z0)
     n = x.size
-    a = z[:n].copy()                 # algorithmic acceleration, a_0 = x_dd(t0)
-    times, xs, vs, zs, its = [T0], [x.copy()], [v.copy()], [z.copy()], [0]
+    a = z[:n].copy() if a0 is None else np.array(a0)    # algorithmic accelerations
+    times, xs, vs, zs, its, acc = [T0], [x.copy()], [v.copy()], [z.copy()], [0], [a.copy()]
     stopped, t_event = "", None
     atol = np.broadcast_to(np.asarray(atol, dtype=float), (n,))
     for k in range(n_steps):
         t = T0 + (k + 1) * h
-        xt = x + h * v + (h * h * (0.5 - p.beta)) * a
-        vt = v + (h * (1.0 - p.gamma)) * a
-        a_pre = (p.alpha_f * z[:n] - p.alpha_m * a) / cm
+        x_pred, v_pred, a_known = scheme.start(x, v, a, z[:n])
         zk = z.copy()
+        if problem.linear:
+            # one exact step: its start matters for round-off only. From a_{k+1} = a_k
+            # the correction is the change of a (Chung & Hulbert's unknown); from
+            # x_dd_{k+1} = x_dd_k it would be a's difference from a_known + c x_dd_k,
+            # which for a stiff mode (omega dt >> 1, |a| ~ |x_dd| / (omega dt)^2) cancels
+            # to a relative error eps (omega dt)^2 (measured 6e-10 in the spectral
+            # radius of rho_inf = 1 at omega dt = 1e4, against 1e-16 from a_k)
+            ak = a.copy()
+            zk[:n] = scheme.true_accelerations(a_known, ak)
+        else:
+            ak = scheme.algorithmic(a_known, zk[:n])
         try:
             it, last = 0, np.inf
             while True:
-                an = a_pre + c * zk[:n]
-                xk = xt + p.beta * h * h * an
-                vk = vt + p.gamma * h * an
+                xk, vk = scheme.correct(x_pred, v_pred, ak)
                 r = problem.residual(t, xk, vk, zk)
                 # a new iteration matrix at the first iterate of every step (cheap: the
                 # problem builds it from the mass matrix of this residual) and again
                 # when the corrections stop shrinking
                 if it == 0 or (it > 2 and size > 0.5 * last):
-                    lu = _lu_factor(problem.matrix(t, xk, vk, zk, beta_p, gamma_p))
+                    solve = problem.solver(t, xk, vk, zk, beta_p, gamma_p)
                 if it > 0:
                     last = size
-                dz = -_lu_solve(lu, r)
+                dz = -solve(r)
                 zk = zk + dz
+                ak = ak + scheme.c * dz[:n]      # the increments: no cancellation in a
                 it += 1
                 dx = np.abs(beta_p * dz[:n].real)
                 size = float((dx / (atol + rtol * np.abs(xk.real))).max()) if n else 0.0
@@ -221,31 +248,30 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
                     size = max(size, float(np.max(
                         di / (atol + rtol * np.abs(xk.imag) / complex_step), initial=0.0)))
                 if not np.isfinite(size):
-                    msg = (f"generalized-alpha: non-finite Newton correction at "
-                           f"t = {t:.6g} s (reduce the step dt = {h:.3g} s)")
+                    msg = (f"{what}: non-finite Newton correction at t = {t:.6g} s "
+                           f"(reduce the step dt = {h:.3g} s)")
                     problem.failed(t, msg)
                     raise ModelError(msg)
-                if size <= 1.0:
+                if size <= 1.0 or problem.linear:
                     break
                 if it >= max_iter:
-                    msg = (f"generalized-alpha: Newton did not converge at t = {t:.6g} s "
+                    msg = (f"{what}: Newton did not converge at t = {t:.6g} s "
                            f"in {it} iterations (reduce the step dt = {h:.3g} s)")
                     problem.failed(t, msg)
                     raise ModelError(msg)
-            an = a_pre + c * zk[:n]
-            xk = xt + p.beta * h * h * an
-            vk = vt + p.gamma * h * an
+            xk, vk = scheme.correct(x_pred, v_pred, ak)
             xk, vk = problem.accept(t, xk, vk, zk)
         except StopIntegration as e:
             stopped, t_event = e.reason, e.t_event
             break
-        x, v, z, a = xk, vk, zk, an
+        x, v, z, a = xk, vk, zk, ak
         times.append(t)
         xs.append(x.copy())
         vs.append(v.copy())
         zs.append(z.copy())
         its.append(it)
+        acc.append(a.copy())
         if progress is not None:
             progress(t, T1)
     return NonlinearResult(np.array(times), np.array(xs), np.array(vs), np.array(zs),
-                           np.array(its), stopped, t_event)
+                           np.array(its), stopped, t_event, np.array(acc))

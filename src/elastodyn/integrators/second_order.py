@@ -6,10 +6,13 @@ Both methods integrate
           q(t_0) = q_0,\\ \\dot q(t_0) = \\dot q_0
 
 on a uniform grid ``t_k = t0 + k*dt``. The system is a callable ``system(t) -> (M, C, K, f)``
-(see :func:`elastodyn.integrators.constant_system` for constant matrices). Each step
-solves one linear system of size ``n`` with the effective (step) matrix; when the matrices
-returned by ``system`` do not change between steps the factorisation is reused. Sources:
-Newmark [1]_, generalized-alpha [2]_ [3]_ [4]_, Kuo's KED integration [5]_.
+(see :func:`elastodyn.integrators.constant_system` for constant matrices). Both are the
+one generalized-alpha loop of elastodyn (:func:`~.nonlinear.generalized_alpha_nonlinear`,
+formulas of :mod:`~.scheme`; Newmark is ``alpha_m = alpha_f = 0``) on the residual
+``M z + C v + K q - f`` at ``t_{k+1}``, which is affine in the accelerations ``z``: each
+step solves one linear system of size ``n`` with the effective (step) matrix; when the
+matrices returned by ``system`` do not change between steps the factorisation is reused.
+Sources: Newmark [1]_, generalized-alpha [2]_ [3]_ [4]_, Kuo's KED integration [5]_.
 
 References
 ----------
@@ -31,20 +34,21 @@ References
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import non_negative, vector
-from ..exceptions import InputError, ModelError
+from .._validate import vector
+from ..exceptions import ModelError
 from ._system import LUFactor, check_system_callable, evaluate_system, time_grid
+from .nonlinear import NonlinearProblem, generalized_alpha_nonlinear
+from .scheme import generalized_alpha_parameters, newmark_parameters
+# the scheme's classes were defined here before elastodyn.integrators.scheme: the old
+# import path keeps working
+from .scheme import GeneralizedAlphaParameters, NewmarkScheme  # noqa: F401
 
 __all__ = [
-    "NewmarkScheme",
     "SecondOrderResult",
-    "GeneralizedAlphaParameters",
-    "generalized_alpha_parameters",
     "newmark",
     "generalized_alpha",
 ]
@@ -102,174 +106,41 @@ class SecondOrderResult:
         return self.time.shape[0] - 1
 
 
-@dataclass(frozen=True)
-class GeneralizedAlphaParameters:
-    """Parameters of the generalised-alpha method (Chung & Hulbert 1993 convention).
+class _LinearSystem(NonlinearProblem):
+    """``M(t) z + C(t) v + K(t) x - f(t) = 0`` as the generalized-alpha loop's problem:
+    affine in the accelerations z, with the exact iteration matrix M + gamma' C + beta' K
+    (one Newton step per step is the solve of the effective system), factorized with a
+    condition check and reused while M, C, K do not change."""
 
-    Attributes
-    ----------
-    rho_inf : float
-        Spectral radius at infinite frequency, in [0, 1].
-    alpha_m : float
-        ``(2 rho_inf - 1) / (rho_inf + 1)``, in [-1, 1/2].
-    alpha_f : float
-        ``rho_inf / (rho_inf + 1)``, in [0, 1/2].
-    beta : float
-        ``(1 - alpha_m + alpha_f)**2 / 4``, in [1/4, 1].
-    gamma : float
-        ``1/2 - alpha_m + alpha_f``, in [1/2, 3/2].
-    """
+    linear = True
 
-    rho_inf: float
-    alpha_m: float
-    alpha_f: float
-    beta: float
-    gamma: float
+    def __init__(self, system, n: int, dt: float):
+        self.n = n
+        self.system, self.dt = system, dt
+        self.mck = None        # (t, M, C, K) of the last residual
+        self.prev = None       # (M, C, K, beta', gamma', solve) of the last factorization
 
+    def residual(self, t, x, v, z):
+        M, C, K, f = evaluate_system(self.system, t, self.n)
+        self.mck = (t, M, C, K)
+        return M @ z + C @ v + K @ x - f
 
-def generalized_alpha_parameters(rho_inf: float) -> GeneralizedAlphaParameters:
-    """Return the Chung-Hulbert parameters for a given high-frequency spectral radius.
-
-    Parameters
-    ----------
-    rho_inf : float
-        Spectral radius of the amplification matrix as ``omega*dt -> inf``; valid range
-        [0, 1]. ``1`` gives no numerical dissipation (the trapezoidal rule / average
-        acceleration), ``0`` annihilates the highest frequencies in one step.
-
-    Returns
-    -------
-    GeneralizedAlphaParameters
-
-    Raises
-    ------
-    InputError
-        If ``rho_inf`` is not a finite number in [0, 1].
-
-    References
-    ----------
-    J. Chung and G. M. Hulbert, J. Appl. Mech. 60:371-375, 1993, eqs. (25) and (17)-(18).
-
-    Examples
-    --------
-    >>> p = generalized_alpha_parameters(1.0)
-    >>> (p.alpha_m, p.alpha_f, p.beta, p.gamma)
-    (0.5, 0.5, 0.25, 0.5)
-    """
-    try:
-        r = float(rho_inf)
-    except (TypeError, ValueError):
-        raise InputError("rho_inf", rho_inf, "a number in [0, 1]") from None
-    if not math.isfinite(r) or r < 0.0 or r > 1.0:
-        raise InputError("rho_inf", rho_inf, "a number in [0, 1]")
-    alpha_m = (2.0 * r - 1.0) / (r + 1.0)
-    alpha_f = r / (r + 1.0)
-    gamma = 0.5 - alpha_m + alpha_f
-    beta = 0.25 * (1.0 - alpha_m + alpha_f) ** 2
-    return GeneralizedAlphaParameters(r, alpha_m, alpha_f, beta, gamma)
+    def solver(self, t, x, v, z, beta_p, gamma_p):
+        t, M, C, K = self.mck
+        prev = self.prev
+        if not (prev is not None and prev[3:5] == (beta_p, gamma_p) and _same(prev[0], M)
+                and _same(prev[1], C) and _same(prev[2], K)):
+            S = M + gamma_p * C + beta_p * K
+            factor = LUFactor(S, f"step matrix at t={t!r} (dt={self.dt!r})")
+            self.prev = prev = (M, C, K, beta_p, gamma_p, factor.solve)
+        return prev[5]
 
 
-class NewmarkScheme:
-    """Newmark's constant-step update: coefficients, predictor, corrector (Newmark 1959).
-
-    With step h and parameters beta, gamma, one step from (q_k, v_k, a_k) is
-
-    * predictor: q~ = q_k + h v_k + (1/2 - beta) h^2 a_k,  v~ = v_k + (1 - gamma) h a_k;
-    * solve: the new acceleration a_{k+1} from the balance equation written with
-      q_{k+1} = q~ + beta h^2 a_{k+1} and v_{k+1} = v~ + gamma h a_{k+1}; for
-      M a + C v + K q = f at t_{k+1} this is the effective system
-      (M + gamma h C + beta h^2 K) a_{k+1} = f - C v~ - K q~ (:meth:`effective`);
-    * corrector: q_{k+1} = q~ + beta h^2 a_{k+1},  v_{k+1} = v~ + gamma h a_{k+1}.
-
-    The solve is pluggable (:meth:`step` takes it as a callable), so that the same
-    predictor and corrector serve :func:`newmark`, :func:`generalized_alpha` (whose
-    balance is taken at the generalised midpoint) and structured solvers such as the
-    leg-block (arrow) elimination of the KED Delta model
-    (:mod:`elastodyn.formulations.ked.simulation`).
-
-    Parameters
-    ----------
-    dt : float
-        Step h [s]; > 0.
-    beta, gamma : float
-        Newmark parameters, >= 0 (default 1/4, 1/2: average acceleration).
-
-    Attributes
-    ----------
-    dt, beta, gamma : float
-    bh2 : float
-        beta h^2 [s^2].
-    gh : float
-        gamma h [s].
-
-    Notes
-    -----
-    The arrays may carry leading batch axes (the updates are elementwise).
-    """
-
-    __slots__ = ("dt", "beta", "gamma", "bh2", "gh", "_ph2", "_gh1")
-
-    def __init__(self, dt: float, beta: float = 0.25, gamma: float = 0.5):
-        h = float(dt)
-        if not (math.isfinite(h) and h > 0.0):
-            raise InputError("dt", dt, "a finite number > 0")
-        self.dt = h
-        self.beta = non_negative("beta", beta)
-        self.gamma = non_negative("gamma", gamma)
-        self.bh2 = self.beta * h * h
-        self.gh = self.gamma * h
-        self._ph2 = (0.5 - self.beta) * h * h
-        self._gh1 = (1.0 - self.gamma) * h
-
-    def __repr__(self) -> str:
-        return f"NewmarkScheme(dt={self.dt!r}, beta={self.beta!r}, gamma={self.gamma!r})"
-
-    def effective(self, M, C, K):
-        """Effective (step) matrix M + gamma h C + beta h^2 K, same shape as M."""
-        return M + self.gh * C + self.bh2 * K
-
-    def predict(self, q, v, a):
-        """(q~, v~) from the state (q_k, v_k, a_k) (see the class docstring)."""
-        return q + self.dt * v + self._ph2 * a, v + self._gh1 * a
-
-    def correct(self, q_pred, v_pred, a):
-        """(q_{k+1}, v_{k+1}) from the predictors and the new acceleration a_{k+1}."""
-        return q_pred + self.bh2 * a, v_pred + self.gh * a
-
-    def step(self, q, v, a, solve):
-        """One step: predictor, ``a_new = solve(q~, v~)``, corrector.
-
-        Parameters
-        ----------
-        q, v, a : ndarray, shape (..., n)
-            State at t_k.
-        solve : callable
-            ``solve(q_pred, v_pred) -> a_new``: the new acceleration, from the balance
-            equation at the predicted state (e.g. the solution of the effective system
-            with the right-hand side f - C v~ - K q~).
-
-        Returns
-        -------
-        (q, v, a) at t_{k+1}.
-        """
-        q_pred, v_pred = self.predict(q, v, a)
-        a = solve(q_pred, v_pred)
-        q, v = self.correct(q_pred, v_pred, a)
-        return q, v, a
-
-
-def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, gamma, method):
-    """Common stepping loop (:class:`NewmarkScheme` predictor and corrector); Newmark is
-    the case ``alpha_m = alpha_f = 0``.
-
-    Balance at the generalised midpoint ``t_a = (1 - alpha_f) t_{k+1} + alpha_f t_k``::
-
-        M(t_a) [(1-am) a_{k+1} + am a_k] + C(t_a) [(1-af) v_{k+1} + af v_k]
-            + K(t_a) [(1-af) q_{k+1} + af q_k] = f(t_a)
-
-    with the Newmark updates ``q_{k+1} = q~ + beta h^2 a_{k+1}``,
-    ``v_{k+1} = v~ + gamma h a_{k+1}``.
-    """
+def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, parameters, method):
+    """The generalized-alpha loop (:func:`~.nonlinear.generalized_alpha_nonlinear`) on
+    the linear system (Newmark: ``alpha_m = alpha_f = 0``), with the grid and the checks
+    of this module. ``qdd0``: the algorithmic accelerations at t0 (default: the true
+    ones, from the equation at t0)."""
     check_system_callable(system)
     time, h = time_grid(t0, t_end, dt)
     t0 = float(time[0])
@@ -277,51 +148,18 @@ def _integrate(system, q0, qd0, qdd0, t0, t_end, dt, *, alpha_m, alpha_f, beta, 
     n = M0.shape[0]
     q = vector("q0", q0, n)
     v = vector("qd0", qd0, n)
-    mass0 = LUFactor(M0, f"mass matrix M(t0={t0!r})")
-    if qdd0 is None:
-        a = mass0.solve(f0 - C0 @ v - K0 @ q)
-    else:
-        a = vector("qdd0", qdd0, n)
-
-    n_steps = time.shape[0] - 1
-    Q = np.empty((n_steps + 1, n))
-    V = np.empty((n_steps + 1, n))
-    A = np.empty((n_steps + 1, n))
-    Q[0], V[0], A[0] = q, v, a
-
-    cm = 1.0 - alpha_m
-    cf = 1.0 - alpha_f
-    scheme = NewmarkScheme(h, beta, gamma)
-    bh2, gh = scheme.bh2, scheme.gh
-
-    def solve(q_pred, v_pred):
-        # balance at t_a with the step's M, C, K, f and the previous state q, v, a
-        rhs = f - C @ (cf * v_pred + alpha_f * v) - K @ (cf * q_pred + alpha_f * q)
-        if alpha_m != 0.0:
-            rhs -= alpha_m * (M @ a)
-        return factor.solve(rhs)
-
-    prev = None  # (M, C, K, factor) of the last step matrix
-    for k in range(n_steps):
-        t_a = cf * time[k + 1] + alpha_f * time[k]
-        M, C, K, f = evaluate_system(system, t_a, n)
-        if prev is not None and _same(prev[0], M) and _same(prev[1], C) and _same(prev[2], K):
-            factor = prev[3]
-        else:
-            S = cm * M + (cf * gh) * C + (cf * bh2) * K
-            factor = LUFactor(S, f"step matrix at t={t_a!r} (dt={h!r})")
-            prev = (M, C, K, factor)
-        q, v, a = scheme.step(q, v, a, solve)
-        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
-            raise ModelError(
-                f"{method}: non-finite state at t={time[k + 1]!r}; "
-                "the step may be unstable for these parameters"
-            )
-        Q[k + 1], V[k + 1], A[k + 1] = q, v, a
-
-    return SecondOrderResult(
-        time=_readonly(time), q=_readonly(Q), qd=_readonly(V), qdd=_readonly(A), method=method
-    )
+    a0 = None if qdd0 is None else vector("qdd0", qdd0, n)
+    z0 = LUFactor(M0, f"mass matrix M(t0={t0!r})").solve(f0 - C0 @ v - K0 @ q)
+    res = generalized_alpha_nonlinear(_LinearSystem(system, n, h), q, v, z0,
+                                      t_end=float(time[-1]), dt=h, t0=t0,
+                                      parameters=parameters, a0=a0, what=method)
+    finite = np.isfinite(res.x).all(axis=1) & np.isfinite(res.v).all(axis=1)
+    if not finite.all():                 # an overflow (a non-finite correction fails above)
+        k = int(np.argmax(~finite))
+        raise ModelError(f"{method}: non-finite state at t={time[k]!r}; "
+                         "the step may be unstable for these parameters")
+    return SecondOrderResult(time=_readonly(time), q=_readonly(res.x), qd=_readonly(res.v),
+                             qdd=_readonly(res.a), method=method)
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -411,13 +249,9 @@ def newmark(
     >>> res.q.shape
     (101, 1)
     """
-    beta = non_negative("beta", beta)
-    gamma = non_negative("gamma", gamma)
-    return _integrate(
-        system, q0, qd0, qdd0, t0, t_end, dt,
-        alpha_m=0.0, alpha_f=0.0, beta=beta, gamma=gamma,
-        method=f"newmark(beta={beta!r}, gamma={gamma!r})",
-    )
+    p = newmark_parameters(beta, gamma)
+    return _integrate(system, q0, qd0, qdd0, t0, t_end, dt, p,
+                      f"newmark(beta={p.beta!r}, gamma={p.gamma!r})")
 
 
 def generalized_alpha(
@@ -433,13 +267,17 @@ def generalized_alpha(
 ) -> SecondOrderResult:
     """Integrate ``M(t) qdd + C(t) qd + K(t) q = f(t)`` with the generalised-alpha method.
 
-    Chung & Hulbert (1993) balance, with ``x_{k+1-a} = (1 - a) x_{k+1} + a x_k``::
-
-        M a_{k+1-alpha_m} + C v_{k+1-alpha_f} + K q_{k+1-alpha_f} = f(t_{k+1-alpha_f})
-
-    and the Newmark updates for ``q_{k+1}``, ``v_{k+1}`` with
+    Arnold & Bruels (2007, eqs. (9)-(11)) form of the Chung & Hulbert (1993) scheme: the
+    equation holds at ``t_{k+1}`` with the true accelerations ``z``,
+    ``M z_{k+1} + C v_{k+1} + K q_{k+1} = f(t_{k+1})``, the Newmark updates act on the
+    algorithmic accelerations ``a`` with
+    ``(1 - alpha_m) a_{k+1} + alpha_m a_k = (1 - alpha_f) z_{k+1} + alpha_f z_k``, and
     ``alpha_m = (2 rho_inf - 1)/(rho_inf + 1)``, ``alpha_f = rho_inf/(rho_inf + 1)``,
-    ``gamma = 1/2 - alpha_m + alpha_f``, ``beta = (1 - alpha_m + alpha_f)^2 / 4``.
+    ``gamma = 1/2 - alpha_m + alpha_f``, ``beta = (1 - alpha_m + alpha_f)^2 / 4``
+    (:mod:`elastodyn.integrators.scheme`). With ``x_{k+1-a} = (1 - a) x_{k+1} + a x_k``
+    and constant matrices this is Chung & Hulbert's balance::
+
+        M a_{k+1-alpha_m} + C v_{k+1-alpha_f} + K q_{k+1-alpha_f} = f_{k+1-alpha_f}
 
     Parameters
     ----------
@@ -479,15 +317,14 @@ def generalized_alpha(
 
     Notes
     -----
-    **Time-varying matrices.** All of ``M``, ``C``, ``K`` and ``f`` are evaluated at the
-    single generalised-midpoint time ``t_{k+1-alpha_f} = t_k + (1 - alpha_f) dt``, the
-    time at which Chung & Hulbert evaluate the load. This is the consistent choice: the
-    weighted acceleration ``a_{k+1-alpha_m}`` approximates ``qdd(t_{k+1-alpha_f})`` (not
-    ``qdd(t_{k+1-alpha_m})``) to second order (Erlicher et al. 2002; Arnold & Bruels
-    2007), so the discrete balance has an O(dt^2) residual. Evaluating ``M`` at
-    ``t_{k+1-alpha_m}`` instead would make the scheme only first-order accurate when
-    ``M`` varies in time. For constant matrices the method is exactly that of Chung &
-    Hulbert.
+    **Time-varying matrices.** ``M``, ``C``, ``K`` and ``f`` are evaluated at the grid
+    times ``t_{k+1}``, where the equation holds exactly with the true accelerations
+    (Arnold & Bruels 2007); the algorithmic ``a_k`` approximate
+    ``qdd(t_k + (alpha_m - alpha_f) dt)`` to second order (Erlicher et al. 2002), which
+    the relation above accounts for, so ``q`` and ``qd`` stay second-order accurate when
+    the matrices vary (Arnold & Bruels, Theorem 1 for ODEs). For constant matrices the
+    method is exactly that of Chung & Hulbert (the load at the generalized midpoint
+    interpolated linearly between the grid times).
 
     Properties (Chung & Hulbert 1993): second-order accurate, unconditionally stable for
     linear systems, spectral radius ``-> rho_inf`` as ``omega dt -> inf`` and ``-> 1``
@@ -502,8 +339,5 @@ def generalized_alpha(
     M. Arnold, O. Bruels, Multibody Syst. Dyn. 18:185-202, 2007.
     """
     p = generalized_alpha_parameters(rho_inf)
-    return _integrate(
-        system, q0, qd0, qdd0, t0, t_end, dt,
-        alpha_m=p.alpha_m, alpha_f=p.alpha_f, beta=p.beta, gamma=p.gamma,
-        method=f"generalized_alpha(rho_inf={p.rho_inf!r})",
-    )
+    return _integrate(system, q0, qd0, qdd0, t0, t_end, dt, p,
+                      f"generalized_alpha(rho_inf={p.rho_inf!r})")

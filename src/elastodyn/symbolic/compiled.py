@@ -31,6 +31,13 @@ caller needs to run without the generated program); a record whose key or librar
 does not match, or a library that fails to load, is rebuilt, never used.
 :func:`load_source` and :func:`compile_program` key by the SHA-256 of the C source and
 the flags, through the same function.
+
+C shared by the hand-written sources (the dense LU of ``dense_lu.h``, used by the FFRF
+kernel and the NE-PVP driver) ships as headers beside this module; a source names one by
+``#include "dense_lu.h"`` and :func:`inline_headers` replaces the line by the header's
+text before the source is hashed or compiled. Decision: inlined rather than passed to
+the compiler with ``-I``: the compiled source is then one self-contained text, its
+content key covers the header, and the recorded flags hold no path of this machine.
 """
 from __future__ import annotations
 
@@ -38,6 +45,7 @@ import ctypes
 import hashlib
 import importlib.util
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -55,7 +63,7 @@ from .cache import (CacheUnavailable, build_lock, cache_dir, file_sha256, load_v
 # process that loads a cached library imports no sympy
 
 __all__ = ["compile_program", "CompiledProgram", "cache_dir", "load_source",
-           "cached_library", "have_compiler"]
+           "cached_library", "have_compiler", "inline_headers", "HEADERS"]
 
 CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 
@@ -66,6 +74,21 @@ CFLAGS = ("-O2", "-fPIC", "-shared", "-std=c99")
 PYTHON_SLOWDOWN = "some 20 to 30"
 _COMPILERS = "$CC, cc, gcc, clang, ziglang"
 _WARNED: set = set()
+
+HEADERS = Path(__file__).resolve().parent
+"""The folder of the C headers shared by elastodyn's hand-written C (package data)."""
+
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([A-Za-z0-9_]+\.h)"[ \t]*$', re.M)
+
+
+def inline_headers(source: str) -> str:
+    """``source`` with every line ``#include "name.h"`` naming a header of
+    :data:`HEADERS` replaced by that header's text (other includes are kept). The
+    headers include no header of their own (one level, no recursion)."""
+    def text(m: re.Match) -> str:
+        path = HEADERS / m.group(1)
+        return path.read_text() if path.is_file() else m.group(0)
+    return _LOCAL_INCLUDE.sub(text, source)
 
 
 def _warn_once(message: str) -> None:
@@ -165,6 +188,7 @@ def _content_key(source) -> str:
 def _load_source(source):
     """The library of C ``source`` (cached by content hash through
     :func:`cached_library`), or None without a C compiler or any folder to build in."""
+    source = inline_headers(source)      # the key covers the headers' text
     res = cached_library(_content_key(source), lambda: (source, {}), prefix="elastodyn")
     return None if res is None else res[0]
 
@@ -221,6 +245,10 @@ def cached_library(key: str, build, prefix: str = "elastodyn_keyed"):
         if found is not None and isinstance(found[1].get("metadata"), dict):
             return found[0], found[1]["metadata"], True
         source, metadata = build()
+        # the shared headers (the caller's key covers them: e.g. the code digest of the
+        # NE-PVP driver hashes every *.h of the package)
+        source = (inline_headers(source) if isinstance(source, str)
+                  else [inline_headers(u) for u in source])
         try:
             loaded, digest = _compile(source, lib)
             write_record(rec, {"key": key, "flags": flags, "library_sha256": digest,

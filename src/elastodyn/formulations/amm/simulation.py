@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
 from scipy.optimize import brentq
 
 from ...description.arm import COULOMB_SMOOTHING, ArmLink, LumpedMass, PlanarArm
 from ...exceptions import InputError
+from ...fem.modal import modal_analysis
 from ...integrators.bounded import bounded_solve_ivp
 from .engine import AMMEngine
 
@@ -47,8 +47,7 @@ def clamped_link_frequencies(link: ArmLink, modes: int, basis: str = "sine",
     M = m.dynamics(np.zeros(m.nq), np.zeros(m.nq))["M"]
     d0 = m.shapes.integrals["d0"] / link.length
     T = np.vstack([-d0[None, :], np.eye(modes)])
-    w2 = sla.eigh(T.T @ m.stiffness @ T, T.T @ M @ T, eigvals_only=True)
-    return np.sqrt(np.clip(w2, 0.0, None))
+    return modal_analysis(T.T @ M @ T, T.T @ m.stiffness @ T, count=modes).omega_rad_s
 
 
 def cantilever_frequencies(link: ArmLink, count: int, tip_mass: float = 0.0,
@@ -317,6 +316,8 @@ def linearized_closed_loop(model, theta_ref, kp, kd, friction: bool = True):
         C[:, k] = (force(q, dq) - force(q, -dq)) / (2 * h)
     Minv = np.linalg.inv(d["M"])
     A = np.block([[np.zeros((nq, nq)), np.eye(nq)], [-Minv @ K, -Minv @ C]])
+    # the state matrix of a damped loop: not symmetric, no generalized symmetric
+    # eigenproblem for fem.modal
     lam = np.linalg.eigvals(A)
     osc = lam[lam.imag > 1e-9]
     osc = osc[np.argsort(np.abs(osc))]

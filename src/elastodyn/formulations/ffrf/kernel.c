@@ -7,7 +7,8 @@
  * (eqs. (16)-(28)), quadratic-velocity and gravity vectors (eqs. (30), (33)), the elastic
  * forces (eqs. (36)-(38)) and the reduced system M_r = N^T M N, c_r = N^T (M nu - Q)
  * (eqs. (105)-(106)). The formulas are those of the NumPy kernels, line for line (see
- * the Python functions named in each comment); tests/test_ffrf_kernel.py checks the two
+ * the Python functions named in each comment); tests/formulations/ffrf/test_ffrf_kernel.py
+ * checks the two
  * against each other on several mechanisms.
  *
  * The model is packed once by ffrf_multibody._KernelModel into an int array iw and a
@@ -26,54 +27,10 @@ enum {
 };
 
 /* ---------------------------------------------------------------- dense LU */
-/* LU with partial pivoting of the n x n row-major matrix a, in place; 0 if singular. */
-static int lu_factor(double *a, int *piv, int n)
-{
-    for (int k = 0; k < n; ++k) {
-        int p = k;
-        double big = fabs(a[k * n + k]);
-        for (int i = k + 1; i < n; ++i)
-            if (fabs(a[i * n + k]) > big) { big = fabs(a[i * n + k]); p = i; }
-        piv[k] = p;
-        if (!(big > 0.0)) return 0;
-        if (p != k)
-            for (int j = 0; j < n; ++j) {
-                double t = a[k * n + j]; a[k * n + j] = a[p * n + j]; a[p * n + j] = t;
-            }
-        double inv = 1.0 / a[k * n + k];
-        for (int i = k + 1; i < n; ++i) {
-            double f = (a[i * n + k] *= inv);
-            if (f != 0.0)
-                for (int j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
-        }
-    }
-    return 1;
-}
-
-/* Solve with the factors of lu_factor for m right-hand sides b (n x m, row-major). */
-static void lu_solve(const double *a, const int *piv, int n, double *b, int m)
-{
-    for (int k = 0; k < n; ++k)
-        if (piv[k] != k)
-            for (int j = 0; j < m; ++j) {
-                double t = b[k * m + j]; b[k * m + j] = b[piv[k] * m + j]; b[piv[k] * m + j] = t;
-            }
-    for (int i = 1; i < n; ++i)
-        for (int k = 0; k < i; ++k) {
-            double f = a[i * n + k];
-            if (f != 0.0)
-                for (int j = 0; j < m; ++j) b[i * m + j] -= f * b[k * m + j];
-        }
-    for (int i = n - 1; i >= 0; --i) {
-        for (int k = i + 1; k < n; ++k) {
-            double f = a[i * n + k];
-            if (f != 0.0)
-                for (int j = 0; j < m; ++j) b[i * m + j] -= f * b[k * m + j];
-        }
-        double inv = 1.0 / a[i * n + i];
-        for (int j = 0; j < m; ++j) b[i * m + j] *= inv;
-    }
-}
+/* dense_lu_factor, dense_lu_solve: the LU with partial pivoting shared with the NE-PVP
+ * driver (symbolic/dense_lu.h, inlined by elastodyn.symbolic.compiled.inline_headers
+ * before this source is hashed and compiled). */
+#include "dense_lu.h"
 
 /* ---------------------------------------------------------------- markers */
 /* Marker kinematics (ffrf_multibody._MarkerTable.evaluate): r = R + A (u0 + S q_f),
@@ -296,19 +253,19 @@ int ffrf_reduced(const int *iw, const double *rw, double *q, const double *s,
             for (int j = 0; j < nr; ++j) lu[i * nr + j] = J[i * n + ref[j]];
         if (big < tol) break;
         if (it >= max_iter) return -1;
-        if (!lu_factor(lu, piv, nr)) return -2;
+        if (dense_lu_factor(nr, lu, piv)) return -2;
         for (int i = 0; i < nr; ++i) tmp[i] = -P[i];
-        lu_solve(lu, piv, nr, tmp, 1);
+        dense_lu_solve(nr, lu, piv, tmp, 1);
         for (int i = 0; i < nr; ++i) q[ref[i]] += tmp[i];
     }
     memcpy(Jphi, J, sizeof(double) * nr * n);
-    if (!lu_factor(lu, piv, nr)) return -2;
+    if (dense_lu_factor(nr, lu, piv)) return -2;
     /* N: rows of the reference coordinates from Jd N_ref = [0; I_na | -J_el] */
     memset(Nref, 0, sizeof(double) * nr * nv);
     for (int i = 0; i < na; ++i) Nref[(nc + i) * nv + i] = 1.0;
     for (int i = 0; i < nr; ++i)
         for (int j = 0; j < ne; ++j) Nref[i * nv + na + j] = -J[i * n + el[j]];
-    lu_solve(lu, piv, nr, Nref, nv);
+    dense_lu_solve(nr, lu, piv, Nref, nv);
     memset(N, 0, sizeof(double) * n * nv);
     for (int i = 0; i < nr; ++i) memcpy(N + ref[i] * nv, Nref + i * nv, sizeof(double) * nv);
     for (int j = 0; j < ne; ++j) N[el[j] * nv + na + j] = 1.0;
@@ -322,7 +279,7 @@ int ffrf_reduced(const int *iw, const double *rw, double *q, const double *s,
     qde[n] = 0.0;
     markers(iw, rw, qe, qde, mk);
     rows(iw, rw, mk, P, NULL, gam);
-    lu_solve(lu, piv, nr, gam, 1);
+    dense_lu_solve(nr, lu, piv, gam, 1);
     memset(nu, 0, sizeof(double) * n);
     for (int i = 0; i < nr; ++i) nu[ref[i]] = gam[i];
     /* Q: the elastic forces -K q_f on the elastic coordinates */
@@ -398,7 +355,7 @@ int ffrf_reduced(const int *iw, const double *rw, double *q, const double *s,
     }
     memset(inv, 0, sizeof(double) * nr * nr);
     for (int i = 0; i < nr; ++i) inv[i * nr + i] = 1.0;
-    lu_solve(lu, piv, nr, inv, nr);
+    dense_lu_solve(nr, lu, piv, inv, nr);
     for (int j = 0; j < nr; ++j) {
         double col = 0.0;
         for (int i = 0; i < nr; ++i) col += fabs(inv[i * nr + j]);

@@ -22,10 +22,10 @@ import copy
 import math
 
 import numpy as np
-import scipy.linalg
 
 from ...description.tree import TreeRobot
 from ...exceptions import InputError, ModelError
+from ...fem.modal import lowest_eigenvalues
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
 from .multibody import Marker, scaled_body
@@ -331,9 +331,9 @@ class FFRFModel(NonlinearModel):
             cm = sy.closed_reduced(q, s, e - d, v0)[2][na:].copy()
             Kt[:, j] = (cp - cm) / (2 * h)
         Kt = 0.5 * (Kt + Kt.T)
-        lo_t = scipy.linalg.eigh(Kt, Me, eigvals_only=True, subset_by_index=[0, 0])[0]
-        lo_k = scipy.linalg.eigh(sy.elastic_stiffness(), Me, eigvals_only=True,
-                                 subset_by_index=[0, 0])[0]
+        # signed: a negative lowest eigenvalue is the instability sought
+        lo_t = lowest_eigenvalues(Me, Kt)[0]
+        lo_k = lowest_eigenvalues(Me, sy.elastic_stiffness())[0]
         return float(lo_t), float(lo_k)
 
     def stability_warning(self, q, what: str = "the start") -> str | None:

@@ -46,6 +46,7 @@ import scipy.linalg.lapack
 
 from ..._validate import real_array, scalar
 from ...exceptions import InputError, ModelError
+from ...kinematics.closure import ClosureError, close_loops
 from ...symbolic.compiled import have_compiler, load_source
 from ...fem.ffrf import (BeamShape, FFRFInvariants, ffrf_invariants, planar_mass_blocks,
                         planar_stiffness, planar_velocity_gravity_blocks, scale_invariants,
@@ -724,7 +725,9 @@ class MultibodySystem:
     def close(self, q_guess, s, qf=None, *, tol: float = 1e-12, max_iter: int = 30):
         """Positions: the reference coordinates that satisfy C = 0 with actuated
         coordinates ``s`` and elastic coordinates ``qf`` (default: those of q_guess), by
-        Newton from ``q_guess``. Converged when |Phi| < tol (m or rad; real parts for
+        Newton from ``q_guess`` (the shared loop-closure Newton,
+        :func:`~elastodyn.kinematics.closure.close_loops`; the compiled kernel writes the
+        same iteration in C). Converged when |Phi| < tol (m or rad; real parts for
         complex coordinates).
 
         Raises
@@ -739,25 +742,23 @@ class MultibodySystem:
         if qf is not None:
             q[self.el_index] = qf
         s = np.asarray(s)
-        r = None
-        for it in range(max_iter):
+        last = {}
+
+        def residual(x):
+            q[self.ref_index] = x
             r, J = self._phi(q, s)
-            # converged: the residual at round-off (complex step: the imaginary part,
-            # linear in the perturbation, is exact after the first Newton step)
-            if np.abs(r.real).max(initial=0.0) < tol and (it > 0 or not np.iscomplexobj(r)
-                                                           or np.abs(r.imag).max() == 0):
-                self._closed = (q.copy(), J)
-                return q
-            Jd = J[:, self.ref_index]
-            try:
-                dq = np.linalg.solve(Jd, -r)
-            except np.linalg.LinAlgError:
-                raise SingularConfiguration("the constraint Jacobian of the dependent "
-                                            "coordinates is singular") from None
-            q[self.ref_index] += dq
-        raise SingularConfiguration(f"loop closure did not converge in {max_iter} Newton "
-                                    f"steps (residual {np.abs(r).max():.3g}): a singular "
-                                    "configuration or no assembly")
+            last["J"] = J
+            return r, J[:, self.ref_index]
+        try:
+            # the shared loop-closure Newton (complex steps: the real part tested, and
+            # one Newton step at least when the imaginary part is not zero)
+            close_loops(residual, q[self.ref_index], tol=tol, max_iter=max_iter,
+                        what="the dependent coordinates of the FFRF system",
+                        hint="a singular configuration or no assembly")
+        except ClosureError as exc:
+            raise SingularConfiguration(str(exc)) from None
+        self._closed = (q.copy(), last["J"])
+        return q
 
     def _map(self, q):
         """(N, LU of the dependent Jacobian) at q."""
@@ -877,20 +878,29 @@ class MultibodySystem:
 
     def project(self, q, qd, *, driven_s=None, tol: float = 1e-12, max_iter: int = 20):
         """Positions and velocities projected onto the constraint manifold: the
-        minimum-norm corrections ``dq = -P^T (P P^T)^-1 Phi`` (Gauss-Newton, until |Phi|
-        < tol) and ``qd -= P^T (P P^T)^-1 P qd`` (with ``driven_s`` = (s, s_dot), the
-        actuated coordinates are held on them too)."""
+        minimum-norm corrections ``dq = -P^T (P P^T)^-1 Phi`` (the shared loop-closure
+        Newton with minimum-norm steps, :func:`~elastodyn.kinematics.closure.close_loops`,
+        until |Phi| < tol) and ``qd -= P^T (P P^T)^-1 P qd`` (with ``driven_s`` =
+        (s, s_dot), the actuated coordinates are held on them too).
+
+        Raises
+        ------
+        SingularConfiguration
+            The projection does not converge (or P P^T is singular)."""
         q = np.array(q, dtype=float)
-        for _ in range(max_iter):
-            C, P = self.constraints(q)
+
+        def residual(x):
+            C, P = self.constraints(x)
             if driven_s is not None:
-                a, Ja = self.actuated_coordinates(q)
+                a, Ja = self.actuated_coordinates(x)
                 C, P = np.concatenate([C, a - driven_s[0]]), np.vstack([P, Ja])
-            if np.abs(C).max(initial=0.0) < tol:
-                break
-            q -= P.T @ np.linalg.solve(P @ P.T, C)
-        else:
-            raise SingularConfiguration("projection onto the constraints did not converge")
+            return C, P
+        try:
+            q = close_loops(residual, q, tol=tol, max_iter=max_iter, minimum_norm=True,
+                            what="the FFRF positions (projection onto the constraints)"
+                            ).x
+        except ClosureError as exc:
+            raise SingularConfiguration(str(exc)) from None
         C, P = self.constraints(q)
         rhs = np.zeros(P.shape[0])
         if driven_s is not None:

@@ -33,10 +33,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 from ...integrators.bounded import bounded_solve_ivp
 
 from ...exceptions import InputError, ModelError
+from ...fem.modal import lowest_eigenvalues
 from ...integrators.nonlinear import (NonlinearProblem, StopIntegration,
                                      generalized_alpha_nonlinear)
 from ...integrators.threads import small_problem_threads
@@ -63,8 +63,9 @@ def default_step(system: MultibodySystem, q) -> float:
         return 1e-3
     na = system.n_actuated
     Mr, _, _, _ = system.reduced(q, np.zeros(na + system.n_elastic))
-    K = system.elastic_stiffness()
-    w2 = scipy.linalg.eigh(K, Mr[na:, na:], eigvals_only=True, subset_by_index=[0, 0])[0]
+    # real parts: a complex-step system (a perturbed length) integrates with the real
+    # step of its unperturbed model
+    w2 = lowest_eigenvalues(np.real(Mr[na:, na:]), np.real(system.elastic_stiffness()))[0]
     return float(min(1e-3, 2 * np.pi / np.sqrt(max(w2, 1e-30)) / STEPS_PER_PERIOD))
 
 NEWTON_TOL = 1e-11

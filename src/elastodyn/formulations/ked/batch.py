@@ -356,7 +356,8 @@ def rest_matrices(model: KEDEngine, X):
     (ns, 3) [m]: :meth:`KEDEngine.rest_matrices` (the matrices of
     :meth:`KEDEngine.system` at each pose), with the undeformed reference assembled
     for all poses at once by :class:`KEDBatch` (equal to ``system()`` to round-off,
-    tests/formulations/ked/test_ked_delta_dynamics.py; 0.1 ms per pose at one element per link against 1
+    tests/formulations/ked/test_ked_delta_dynamics.py; 0.1 ms per pose at one element per link
+    against 1
     ms); the deflected reference by the model's own warm-started Newton along the
     poses in order."""
     X = np.atleast_2d(np.asarray(X, dtype=float))

@@ -215,7 +215,7 @@ def _complex_step_min_norm(A, b, cond: float) -> np.ndarray:
     b0, b1 = np.real(b), np.imag(b)
     A0 = 0.5 * (A0 + A0.T)
     A1 = 0.5 * (A1 + A1.T)
-    w, V = np.linalg.eigh(A0)
+    w, V = np.linalg.eigh(A0)      # A0^+ by the spectral decomposition (no M, K pencil)
     keep = np.abs(w) > cond * np.abs(w).max()
     Vk = V[:, keep]
     Ap = (Vk / w[keep]) @ Vk.T                     # A0^+ (symmetric)

@@ -76,7 +76,7 @@ from ..rigid_delta.engine import ExplicitDeltaEngine
 from ...exceptions import InputError, ModelError
 from .engine import DeltaMotion, KEDEngine
 from .batch import KEDBatch
-from ...integrators.second_order import NewmarkScheme
+from ...integrators.scheme import NewmarkScheme
 from ...integrators.bounded import bounded_solve_ivp
 from ...integrators.state_space import simulate_state_space
 from ...integrators.threads import small_problem_threads

@@ -6,7 +6,8 @@ hand-written driver around them:
 
 * ``close_loop``: Newton on the closure residual h(q_a, q_p, e) = 0 for the passive
   joints (Briot eq. 31), from the previous solution, dense LU with partial pivoting of
-  D = dh/dq_p, until max |h| < 1e-12 (m, rad);
+  D = dh/dq_p (``symbolic/dense_lu.h``, the LU of the FFRF kernel too), until
+  max |h| < 1e-12 (m, rad);
 * ``rk4``: the classical fourth-order Runge-Kutta method on x = (e, e_d),
   x_d = (e_d, e_dd(q, e, q_a_d, e_d, q_a_dd)) with e_dd from the inverse problem (eq. 38
   solved for the elastic accelerations), on a given time grid; the prescribed actuated
@@ -14,11 +15,15 @@ hand-written driver around them:
   as a right limit and the end as a left limit so that a jump of the acceleration at a
   grid point (bang-bang switch) is seen on its own side by each step;
 * ``galpha``: the generalized-alpha method (Chung & Hulbert 1993) in the form of
-  Arnold & Bruels (2007, eqs. (9)-(11)), the same scheme, parameter formulas
-  (:func:`~elastodyn.integrators.second_order.generalized_alpha_parameters`, passed in)
-  and Newton loop as :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear`
-  (but for the predictor, below), on the elastic rows of eq. (38) at the end of every
-  step:
+  Arnold & Bruels (2007, eqs. (9)-(11)): the loop of
+  :func:`~elastodyn.integrators.nonlinear.generalized_alpha_nonlinear` written in C for
+  speed (no Python call per residual), with the parameters of
+  :func:`~elastodyn.integrators.scheme.generalized_alpha_parameters` passed in (``par``)
+  and the predictor, corrector and acceleration relation of
+  :class:`~elastodyn.integrators.scheme.GeneralizedAlphaScheme` written out (``xt``,
+  ``vt``: its ``start``; ``apre + cc z``: ``algorithmic``; ``bp = h^2 beta cc``: its
+  ``beta_p``; the one other difference is the Newton start, below), on the elastic rows
+  of eq. (38) at the end of every step:
 
       r(e, e_d, e_dd) = M_ee e_dd + M_ea q_a_dd + c_e = 0
 
@@ -39,7 +44,8 @@ hand-written driver around them:
   iterations per step at 8 elements and, worse, the converged solution moved away
   from a tightly converged one (3.3e-5 against 5.8e-8 on e, 2 elements, 0.1 s): with a
   slowly contracting iteration the last-correction test stops early (measured,
-  tests/formulations/nepvp/test_nepvp_implicit.py). Predictor: the first iterate of e_dd at t_{n+1} is
+  tests/formulations/nepvp/test_nepvp_implicit.py). Predictor: the first iterate of e_dd at
+  t_{n+1} is
   the quadratic extrapolation 3 (z_n - z_{n-1}) + z_{n-2} of the last three solutions
   (linear after a restart, z_n at a restart; equal steps assumed: on an uneven step it
   is a worse guess, never a different solution), where the Python scheme takes z_n:
@@ -94,7 +100,7 @@ from pathlib import Path
 import numpy as np
 
 from ...exceptions import ModelError
-from ...integrators.second_order import generalized_alpha_parameters
+from ...integrators.scheme import generalized_alpha_parameters
 from ...symbolic.compiled import CompiledProgram, cached_library
 
 __all__ = ["MotionDriver", "code_digest", "driver_key", "program_library", "PROGRAMS"]
@@ -122,33 +128,9 @@ static const int ACT[NA] = {{{act}}};
 static const int PAS[NP] = {{{pas}}};
 #endif
 
-static int lu_solve(int n, double *A, double *b)
-{{
-    for (int k = 0; k < n; k++) {{
-        int p = k;
-        double m = fabs(A[k * n + k]);
-        for (int i = k + 1; i < n; i++)
-            if (fabs(A[i * n + k]) > m) {{ m = fabs(A[i * n + k]); p = i; }}
-        if (m == 0.0) return 1;
-        if (p != k) {{
-            for (int j = 0; j < n; j++) {{
-                double s = A[k * n + j]; A[k * n + j] = A[p * n + j]; A[p * n + j] = s;
-            }}
-            double s = b[k]; b[k] = b[p]; b[p] = s;
-        }}
-        for (int i = k + 1; i < n; i++) {{
-            double f = A[i * n + k] / A[k * n + k];
-            for (int j = k; j < n; j++) A[i * n + j] -= f * A[k * n + j];
-            b[i] -= f * b[k];
-        }}
-    }}
-    for (int k = n - 1; k >= 0; k--) {{
-        double s = b[k];
-        for (int j = k + 1; j < n; j++) s -= A[k * n + j] * b[j];
-        b[k] = s / A[k * n + k];
-    }}
-    return 0;
-}}
+/* dense_lu_factor, dense_lu_solve: the LU with partial pivoting shared with the FFRF
+   kernel (symbolic/dense_lu.h, inlined by elastodyn.symbolic.compiled.inline_headers) */
+#include "dense_lu.h"
 
 /* q (NJ): in, the guess of the passive joints; out, the closed joint vector. */
 static int close_loop(const double *qa, const double *e, double *q)
@@ -159,12 +141,14 @@ static int close_loop(const double *qa, const double *e, double *q)
     return 0;                   /* one leg: no closure */
 #else
     double h[NP], D[NP * NP];
+    int piv[NP];
     for (int it = 0; it < 50; it++) {{
         {closure}(q, e, h, D);
         double r = 0.0;
         for (int i = 0; i < NP; i++) r = fmax(r, fabs(h[i]));
         if (r < 1e-12) return 0;
-        if (!(r < 1e3) || lu_solve(NP, D, h)) return 1;
+        if (!(r < 1e3) || dense_lu_factor(NP, D, piv)) return 1;
+        dense_lu_solve(NP, D, piv, h, 1);
         for (int i = 0; i < NP; i++) q[PAS[i]] -= h[i];
     }}
     return 1;
@@ -203,50 +187,6 @@ int {name}_rk4(int nsteps, const double *t, const double *traj, double *X, doubl
             x1[i] = x0[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
     }}
     return 0;
-}}
-
-/* LU with partial pivoting of A (n, n) in place, pivots in piv; 1 if singular. */
-static int lu_factor(int n, double *A, int *piv)
-{{
-    for (int k = 0; k < n; k++) {{
-        int p = k;
-        double m = fabs(A[k * n + k]);
-        for (int i = k + 1; i < n; i++)
-            if (fabs(A[i * n + k]) > m) {{ m = fabs(A[i * n + k]); p = i; }}
-        piv[k] = p;
-        if (m == 0.0) return 1;
-        if (p != k)
-            for (int j = 0; j < n; j++) {{
-                double s = A[k * n + j]; A[k * n + j] = A[p * n + j]; A[p * n + j] = s;
-            }}
-        const double d = 1.0 / A[k * n + k];
-        for (int i = k + 1; i < n; i++) {{
-            double f = A[i * n + k] * d;
-            A[i * n + k] = f;
-            if (f != 0.0)
-                for (int j = k + 1; j < n; j++) A[i * n + j] -= f * A[k * n + j];
-        }}
-    }}
-    return 0;
-}}
-
-static void lu_apply(int n, const double *A, const int *piv, double *b)
-{{
-    /* the row swaps of lu_factor moved whole rows (multipliers included): apply them
-       all first, then the unit lower triangle (as LAPACK's getrs); both triangles by
-       rows (dot products along the contiguous rows of A) */
-    for (int k = 0; k < n; k++)
-        if (piv[k] != k) {{ double s = b[k]; b[k] = b[piv[k]]; b[piv[k]] = s; }}
-    for (int i = 1; i < n; i++) {{
-        double s = b[i];
-        for (int k = 0; k < i; k++) s -= A[i * n + k] * b[k];
-        b[i] = s;
-    }}
-    for (int k = n - 1; k >= 0; k--) {{
-        double s = b[k];
-        for (int j = k + 1; j < n; j++) s -= A[k * n + j] * b[j];
-        b[k] = s / A[k * n + k];
-    }}
 }}
 
 /* sum_k a[k] b[k], four partial sums (independent chains) */
@@ -316,14 +256,14 @@ static int iteration_matrix(const double *M, const double *K, double bp, const i
         for (int k = 0; k < NE; k++)
             S[i * NE + k] = M[(NA + i) * NN + NA + k] + bp * K[i * NE + k];
     *lu = 1;
-    return lu_factor(NE, S, piv);
+    return dense_lu_factor(NE, S, piv);
 }}
 
 static void iteration_apply(const double *S, const double *d, const int *piv, int lu,
                             const int *perm, const int *f, double *r)
 {{
     double y[NE];
-    if (lu) {{ lu_apply(NE, S, piv, r); return; }}
+    if (lu) {{ dense_lu_solve(NE, S, piv, r, 1); return; }}
     for (int i = 0; i < NE; i++) y[i] = r[perm[i]];
     env_apply(NE, f, S, d, y);
     for (int i = 0; i < NE; i++) r[perm[i]] = y[i];
@@ -384,8 +324,8 @@ int {name}_galpha(int nsteps, const double *t, const double *traj, const int *re
             }}
             for (int i = 0; i < NE; i++)
                 for (int k = 0; k < NE; k++) S[i * NE + k] = M[(NA + i) * NN + NA + k];
-            if (lu_factor(NE, S, piv)) {{ rc = -(n + 1); goto done; }}
-            lu_apply(NE, S, piv, r);
+            if (dense_lu_factor(NE, S, piv)) {{ rc = -(n + 1); goto done; }}
+            dense_lu_solve(NE, S, piv, r, 1);
             for (int i = 0; i < NE; i++) a[i] = z[i] = -r[i];
         }}
         for (int i = 0; i < NE; i++) {{
@@ -482,12 +422,12 @@ def _ptr(a: np.ndarray):
 
 @functools.lru_cache(maxsize=1)
 def code_digest() -> str:
-    """SHA-256 of every Python and C source file of the installed elastodyn package
+    """SHA-256 of every Python and C source and header of the installed elastodyn package
     (relative paths and contents, sorted): a change to any code that could change a
     generated program changes the cache key (cheap: a few milliseconds)."""
     root = Path(__file__).resolve().parents[2]       # the elastodyn package
     h = hashlib.sha256()
-    for f in sorted(p for ext in ("*.py", "*.c") for p in root.rglob(ext)):
+    for f in sorted(p for ext in ("*.py", "*.c", "*.h") for p in root.rglob(ext)):
         h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -666,7 +606,10 @@ class MotionDriver:
     def galpha(self, t, trajectory, x0, q0, *, restart=(), rho_inf: float = 0.8,
                atol: float = 1e-9, rtol: float = 1e-7, max_iter: int = 20):
         """Generalized-alpha (module docstring) on the grid t (nsteps + 1,) [s] from
-        x0 = (e, e_d) with the closed joints q0 (n_joints,).
+        x0 = (e, e_d) with the closed joints q0 (n_joints,). The C loop receives
+        alpha_m, alpha_f, beta, gamma of
+        :func:`~elastodyn.integrators.scheme.generalized_alpha_parameters`; it writes
+        the formulas of :class:`~elastodyn.integrators.scheme.GeneralizedAlphaScheme`.
 
         restart : indices of grid points where the prescribed acceleration jumps (the
             scheme restarts there; it always does at t[0]). rho_inf : spectral radius at

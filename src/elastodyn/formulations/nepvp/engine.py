@@ -211,18 +211,21 @@ class NEPVPEngine:
                        tuple(float(v) for v in self.home), CLOSURE_STEP, tol, max_iter)
 
     def _newton(self, qa, e, qp, tol, max_iter):
+        """The passive joints closing h(q_a, q_p, e) = 0 (Briot eq. 31) from qp, by the
+        shared loop-closure Newton (:func:`~elastodyn.kinematics.closure.close_loops`;
+        ClosureError, a ModelError, when it fails)."""
         if len(self.passive) == 0:              # one leg: nothing to close
             return self._joints(qa, qp)
+        from ...kinematics.closure import close_loops
         f = self.compiled("closure")
-        for _ in range(max_iter):
-            q = self._joints(qa, qp)
-            out = f(q, e)
-            h, D = out["h"].ravel(), out["D"]
-            if np.abs(h).max() < tol:
-                return q
-            qp = qp - np.linalg.solve(D, h)
-        raise ModelError(f"loop closure did not converge at q_a = {qa.tolist()} "
-                         f"(residual {np.abs(h).max():.2e}); out of the workspace?")
+
+        def residual(qp):
+            out = f(self._joints(qa, qp), e)
+            return out["h"].ravel(), out["D"]
+        sol = close_loops(residual, qp, tol=tol, max_iter=max_iter,
+                          what=f"the passive joints at q_a = {np.real(qa).tolist()}",
+                          hint="out of the workspace?")
+        return self._joints(qa, sol.x)
 
     # ------------------------------------------------------------------ dynamics
     def dynamics(self, q, e, qd_a, ed):
@@ -291,11 +294,12 @@ class NEPVPEngine:
     def modes(self, qa):
         """Natural frequencies with the actuators locked at qa, about the undeformed
         configuration without gravity preload (a linear structure, as RDM6 in Briot's
-        Table II): omega^2 of K_ee phi = omega^2 M_ee phi, M_ee the elastic block of M.
+        Table II): omega^2 of K_ee phi = omega^2 M_ee phi, M_ee the elastic block of M
+        (:func:`~elastodyn.fem.modal.modal_analysis`).
 
-        Returns (omega [rad/s] (n_e,), shapes (n_e, n_e) columns)."""
+        Returns (omega [rad/s] (n_e,), mass-normalized shapes (n_e, n_e) columns)."""
+        from ...fem.modal import modal_analysis
         q = self.closure(qa)
         M, _ = self.dynamics(q, np.zeros(self.ne), np.zeros(self.na), np.zeros(self.ne))
-        Mee = M[self.na:, self.na:]
-        w2, V = sla.eigh(self.stiffness, Mee)
-        return np.sqrt(np.clip(w2, 0.0, None)), V
+        res = modal_analysis(M[self.na:, self.na:], self.stiffness, count=self.ne)
+        return res.omega_rad_s, res.mode_shapes
