@@ -67,8 +67,8 @@ from .elements import BeamElement, mass_matrix, stiffness_matrix
 from .shapes import gauss_legendre_01
 
 __all__ = ["so3_exp", "axis_rotation", "rotation_coefficients", "vee_skew",
-           "CorotationalBeam", "BeamFrame", "potential_derivatives", "potential_gradient",
-           "spin_jacobian"]
+           "CorotationalBeam", "BeamFrame", "FrameState", "potential_derivatives",
+           "potential_gradient", "spin_jacobian"]
 
 
 def so3_exp(phi) -> np.ndarray:
@@ -120,6 +120,9 @@ def rotation_coefficients(t2, order: int = 0):
     root of a complex s gives the same values)."""
     s = np.asarray(t2)
     s = s.astype(np.result_type(s, float), copy=False)
+    if s.ndim == 0:     # one rotation: on a 1-element array (scalars take no masks)
+        A, B = rotation_coefficients(s[None], order)
+        return tuple(a[0] for a in A), tuple(b[0] for b in B)
     A = _series(_SERIES_A, s, order)
     B = _series(_SERIES_B, s, order)
     big = np.abs(s) >= 1.0
@@ -367,6 +370,20 @@ def spin_jacobian(config, z0):
 # --------------------------------------------------------------------------------------
 # A frame of corotational elements with clamped nodes and point masses
 # --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class FrameState:
+    """A configuration of a :class:`BeamFrame`: node displacements from the undeformed
+    placement (n, 3) [m] and node triads (n, 3, 3) (columns: axes), with the load factor
+    it carries and, from :meth:`BeamFrame.solve_static`, the load factors of the
+    converged steps and their Newton iterations."""
+
+    displacement: np.ndarray
+    triads: np.ndarray
+    load_factor: float = 0.0
+    steps: tuple = ()
+    iterations: tuple = ()
+
+
 class BeamFrame:
     """A structure of corotational beam elements between nodes; geometrically exact
     statics under gravity and the linearized (tangent) vibration about an equilibrium.
@@ -410,15 +427,30 @@ class BeamFrame:
         i = self.index[k]
         return np.arange(6 * i, 6 * i + 6) if i >= 0 else None
 
-    def _assemble(self, q, gravity, with_mass=False):
-        """Potential, gradient, Hessian (and mass) of the whole frame at q."""
+    def _assemble(self, q, gravity, with_mass=False, state=None, loads=None):
+        """Potential, gradient, Hessian (and mass) of the whole frame at q: increments
+        (u, r) per free node about ``state`` (the undeformed placement when None; a
+        :class:`FrameState` otherwise: x = x0 + D + u, T = exp([r]x) T_current), and the
+        dead ``loads`` (forces (n, 3) [N] and moments (n, 3) [N m], already scaled by the
+        load factor) on the free nodes."""
         q = np.asarray(q, dtype=float)
+        D, Tc = ((np.zeros_like(self.x0), self.T0) if state is None
+                 else (state.displacement, state.triads))
         N = self.dof
         g = np.zeros(N)
         K = np.zeros((N, N))
         M = np.zeros((N, N)) if with_mass else None
         V = 0.0
         grav = np.asarray(gravity, dtype=float)
+
+        def node_at(k, z):
+            return D[k] + z[..., 0:3], so3_exp(z[..., 3:6]) @ Tc[k]
+
+        def pair(a, b, z):
+            xa, ta = node_at(a, z[..., 0:6])
+            xb, tb = node_at(b, z[..., 6:12])
+            return np.stack([xa, xb], axis=-2), np.stack([ta, tb], axis=-3)
+
         for a, b, e in self.elements:
             za = self._local(q, a)
             zb = self._local(q, b)
@@ -426,8 +458,8 @@ class BeamFrame:
             c0 = self.x0[b] - self.x0[a]
 
             def f(z, a=a, b=b, e=e, c0=c0):
-                ua, ta = self._node_at(a, z[..., 0:6])
-                ub, tb = self._node_at(b, z[..., 6:12])
+                ua, ta = node_at(a, z[..., 0:6])
+                ub, tb = node_at(b, z[..., 6:12])
                 return e.potential(ua, ta, ub, tb, c0, grav)
 
             v, ge, He = potential_derivatives(f, np.concatenate([za, zb]))
@@ -439,25 +471,37 @@ class BeamFrame:
             g[gc] += ge[sel]
             K[np.ix_(gc, gc)] += He[np.ix_(sel, sel)]
             if with_mass:
-                J = spin_jacobian(lambda z, a=a, b=b: self._pair(a, b, z),
+                J = spin_jacobian(lambda z, a=a, b=b: pair(a, b, z),
                                   np.concatenate([za, zb]))             # (2, 6, 12)
                 J = J.reshape(12, 12)
-                xa, ta = self._node_at(a, za)
-                xb, tb = self._node_at(b, zb)
+                xa, ta = node_at(a, za)
+                xb, tb = node_at(b, zb)
                 Mw = J.T @ e.world_mass(xa, ta, xb, tb, c0) @ J
                 M[np.ix_(gc, gc)] += Mw[np.ix_(sel, sel)]
         for k, m, Jk in self.masses:
             c = self._cols(k)
             if c is None:
                 continue
-            V -= m * grav @ (self.x0[k] + q[c[0:3]])
+            V -= m * grav @ (self.x0[k] + D[k] + q[c[0:3]])
             g[c[0:3]] -= m * grav
             if with_mass:
-                Jr = spin_jacobian(lambda z, k=k: self._pair(k, k, np.concatenate([z, z], -1)),
+                Jr = spin_jacobian(lambda z, k=k: pair(k, k, np.concatenate([z, z], -1)),
                                    q[c])[0]                             # (6, 6)
-                R = so3_exp(q[c][3:6])  # the inertia turns with the node
+                # the inertia turns with the node (from its undeformed triad)
+                R = so3_exp(q[c][3:6]) @ Tc[k] @ self.T0[k].T
                 M[np.ix_(c, c)] += Jr.T @ np.block([[m * np.eye(3), np.zeros((3, 3))],
                                                     [np.zeros((3, 3)), R @ Jk @ R.T]]) @ Jr
+        if loads is not None:
+            # dead nodal forces: potential -f . (x0 + D + u); moments about fixed world
+            # axes: -m . r on the rotation increment (exact work for a node turning about
+            # the moment's axis, a planar structure's case; in space a moment that keeps
+            # its axis is not conservative and this is its first-order work per step)
+            forces, moments = loads
+            for k in self.free:
+                c = self._cols(k)
+                V -= forces[k] @ (self.x0[k] + D[k] + q[c[0:3]]) + moments[k] @ q[c[3:6]]
+                g[c[0:3]] -= forces[k]
+                g[c[3:6]] -= moments[k]
         return V, g, K, M
 
     def _local(self, q, k):
@@ -476,7 +520,8 @@ class BeamFrame:
     def equilibrium(self, gravity, *, q0=None, tol: float = 1e-12, max_iter: int = 50):
         """Static equilibrium q (dof,) under gravity (3,) [m/s^2] by Newton's method on
         the exact gradient with the Hessian (converged when the step is below ``tol``
-        times the largest node distance, in m and rad)."""
+        times the largest node distance, in m and rad). Rotations of the nodes below pi
+        (the unknowns are total rotation vectors); :meth:`solve_static` for any."""
         q = np.zeros(self.dof) if q0 is None else np.array(q0, dtype=float)
         scale = max(1.0, float(np.ptp(self.x0, axis=0).max()))
         for _ in range(max_iter):
@@ -487,6 +532,167 @@ class BeamFrame:
                 return q
         raise ModelError(f"BeamFrame.equilibrium: no convergence in {max_iter} iterations "
                          "(buckling, or loads the structure cannot carry)")
+
+    def _loads(self, forces, moments):
+        n = len(self.x0)
+        F, Mo = np.zeros((n, 3)), np.zeros((n, 3))
+        for name, items, out in (("forces", forces, F), ("moments", moments, Mo)):
+            for k, v in dict(items).items():
+                k = int(k)
+                if not 0 <= k < n or self.index[k] < 0:
+                    raise InputError(f"{name} node", k, f"a free node in 0..{n - 1}")
+                v = np.asarray(v, dtype=float)
+                if v.shape != (3,) or not np.all(np.isfinite(v)):
+                    raise InputError(f"{name}[{k}]", v.tolist(), "3 finite components")
+                out[k] += v
+        return F, Mo
+
+    def solve_static(self, gravity=(0.0, 0.0, 0.0), *, forces=None, moments=None,
+                     plane=None, tol: float = 1e-11, max_iter: int = 25,
+                     min_step: float = 1e-4, state=None) -> "FrameState":
+        """Geometrically exact static equilibrium under gravity and dead nodal loads, for
+        any rotation of the nodes: Newton's method on the exact gradient and Hessian in
+        the increments (u, r) about the current configuration (the triads updated by
+        exp([r]x) after every iteration: no singularity of the rotation parametrization
+        at 2 pi), with the loads applied in steps of the load factor lambda in (0, 1].
+
+        Parameters
+        ----------
+        gravity : (3,) [m/s^2]
+            On the elements' and the point masses' mass, times lambda.
+        forces, moments : dict node -> (3,), optional
+            Dead nodal forces [N] and moments about fixed world axes [N m] on free
+            nodes, times lambda.
+        tol : float
+            Converged when the largest increment is below tol times the structure's size
+            (m and rad) and the out-of-balance force below tol times the loads' scale.
+        max_iter : int
+            Newton iterations per load step before the step is halved.
+        min_step : float
+            Smallest load-factor step (> 0): below it the loads cannot be followed (a
+            limit point: buckling, snap-through, or more load than the structure
+            carries) and a ModelError names the load factor reached.
+        plane : (3,), optional
+            The normal of a plane of motion: the nodes move in the plane through their
+            placement and turn about the normal only (a planar structure under in-plane
+            loads, whose out-of-plane dofs are held; otherwise a moment about a fixed
+            axis, which is not conservative in space, may buckle it sideways).
+        state : FrameState, optional
+            Start (default the undeformed placement).
+
+        Returns
+        -------
+        FrameState
+            Displacements (n, 3) [m], triads (n, 3, 3), the load factors of the
+            converged steps and the Newton iterations of each.
+
+        Steps: the first is the whole load; a step that fails, or ends on an unstable
+        equilibrium (a tangent stiffness that is not positive definite: another branch,
+        or past a bifurcation), is halved; one that converges in at most 5 iterations
+        lets the next grow by 2 (to the rest of the load). Where steps down to
+        ``min_step`` end unstable, the structure buckles there: a ModelError says so.
+        """
+        F, Mo = self._loads(forces or {}, moments or {})
+        grav = np.asarray(gravity, dtype=float)
+        P = self._plane_basis(plane)
+        size = max(1.0, float(np.ptp(self.x0, axis=0).max()))
+        # scale of the out-of-balance force: the loads (gravity on the total mass, the
+        # nodal forces, the moments over the size)
+        mass = sum(e.rho_a * e.length for _, _, e in self.elements).real + sum(
+            m for _, m, _ in self.masses)
+        fscale = max(mass * float(np.linalg.norm(grav)), float(np.abs(F).sum()),
+                     float(np.abs(Mo).sum()) / size, 1e-30)
+        st = state or FrameState(np.zeros_like(self.x0), self.T0.copy())
+        lam, dlam = st.load_factor, 1.0 - st.load_factor
+        steps, iters = list(st.steps), list(st.iterations)
+        unstable = None
+        while lam < 1.0 - 1e-15:
+            dlam = min(dlam, 1.0 - lam)
+            trial = self._newton(st, grav, F, Mo, lam + dlam, tol, max_iter, size, fscale,
+                                 P)
+            if trial is not None:
+                # a step must end on a stable equilibrium: one on another branch (a
+                # large step can reach one) or past a bifurcation is not followed
+                w = self._lowest_tangent(trial[0], grav, F, Mo, lam + dlam, P)
+                if w is not None:
+                    unstable, trial = (lam + dlam, w), None
+            if trial is None:
+                dlam *= 0.5
+                if dlam < min_step:
+                    if unstable is not None and unstable[0] - lam < 4 * min_step:
+                        raise ModelError(
+                            f"static equilibrium: the structure buckles at load factor "
+                            f"{lam:.6g} (beyond it the equilibrium is unstable: its tangent "
+                            f"stiffness has a negative eigenvalue, {unstable[1]:.3g})")
+                    raise ModelError(
+                        f"static equilibrium: the loads cannot be followed beyond load "
+                        f"factor {lam:.6g} (Newton fails at every step down to "
+                        f"{min_step:g}): a limit point (buckling, snap-through) or more "
+                        "load than the structure carries")
+                continue
+            st, it = trial
+            lam += dlam
+            steps.append(lam)
+            iters.append(it)
+            if it <= 5:
+                dlam *= 2.0
+        return FrameState(st.displacement, st.triads, 1.0, tuple(steps), tuple(iters))
+
+    def _lowest_tangent(self, st, grav, F, Mo, lam, P):
+        """None if the tangent stiffness at ``st`` (loads times ``lam``) is positive
+        definite on the allowed increments, else its lowest eigenvalue."""
+        _, _, K, _ = self._assemble(np.zeros(self.dof), lam * grav, state=st,
+                                    loads=(lam * F, lam * Mo))
+        K = P.T @ K @ P
+        K = 0.5 * (K + K.T)
+        try:
+            np.linalg.cholesky(K)
+            return None
+        except np.linalg.LinAlgError:
+            return float(np.linalg.eigvalsh(K)[0])
+
+    def _plane_basis(self, plane):
+        """(dof, m) orthonormal basis of the allowed increments: all (identity) or, for
+        a plane of normal n, per free node the two in-plane translations and the
+        rotation about n."""
+        if plane is None:
+            return np.eye(self.dof)
+        n = np.asarray(plane, dtype=float)
+        if n.shape != (3,) or not np.all(np.isfinite(n)) or np.linalg.norm(n) == 0:
+            raise InputError("plane", plane, "a normal vector (3 finite components, not 0)")
+        n = n / np.linalg.norm(n)
+        a = np.eye(3)[int(np.argmin(np.abs(n)))]
+        e1 = np.cross(n, a)
+        e1 /= np.linalg.norm(e1)
+        e2 = np.cross(n, e1)
+        node = np.zeros((6, 3))
+        node[0:3, 0], node[0:3, 1], node[3:6, 2] = e1, e2, n
+        return np.kron(np.eye(len(self.free)), node)
+
+    def _newton(self, st, grav, F, Mo, lam, tol, max_iter, size, fscale, P):
+        """One load step: (FrameState at lam, iterations) or None if Newton fails."""
+        D, T = st.displacement.copy(), st.triads.copy()
+        for it in range(1, max_iter + 1):
+            cur = FrameState(D, T)
+            _, g, K, _ = self._assemble(np.zeros(self.dof), lam * grav, state=cur,
+                                        loads=(lam * F, lam * Mo))
+            try:
+                dz = P @ np.linalg.solve(P.T @ K @ P, -(P.T @ g))
+            except np.linalg.LinAlgError:
+                return None
+            g = P.T @ g
+            if not np.all(np.isfinite(dz)):
+                return None
+            for k in self.free:
+                c = self._cols(k)
+                D[k] = D[k] + dz[c[0:3]]
+                T[k] = so3_exp(dz[c[3:6]]) @ T[k]
+            if np.max(np.abs(dz)) > 0.5 * size + np.pi:
+                return None          # a step larger than the structure: diverging
+            if (np.max(np.abs(dz)) < tol * size
+                    and np.max(np.abs(g)) < max(tol * 1e3, 1e-8) * fscale):
+                return FrameState(D, T, lam), it
+        return None
 
     def linearized(self, q, gravity):
         """(M, K) (dof, dof) at q: the mass and the Hessian of the total potential."""
