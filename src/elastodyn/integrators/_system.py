@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.linalg
+from scipy.linalg import lapack
 
 from .._validate import finite
 from ..exceptions import DimensionError, InputError, ModelError
@@ -173,10 +175,6 @@ class LUFactor:
     """LU factorisation with a cheap reciprocal-condition check (LAPACK ``dgecon``)."""
 
     def __init__(self, A: np.ndarray, what: str):
-        # scipy.linalg is imported when a system is factorized, not with the integrators
-        # (start-up of a run that does not use them, issue 30 item 7)
-        import scipy.linalg
-        from scipy.linalg import lapack
         n = A.shape[0]
         anorm = float(np.max(np.sum(np.abs(A), axis=0))) if n else 0.0
         with warnings.catch_warnings():
@@ -193,7 +191,6 @@ class LUFactor:
         self._lu = (lu, piv)
 
     def solve(self, b: np.ndarray) -> np.ndarray:
-        import scipy.linalg   # (in sys.modules since __init__)
         return scipy.linalg.lu_solve(self._lu, b, check_finite=False)
 
 

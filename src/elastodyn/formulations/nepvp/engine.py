@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.linalg as sla
 
 from ..._validate import complex_step_active, real_array
 from ...description.tree import TreeRobot
@@ -275,7 +276,6 @@ class NEPVPEngine:
     @property
     def stiffness(self) -> np.ndarray:
         """K_ee (n_e, n_e): block-diagonal elastic stiffness of the beams."""
-        import scipy.linalg as sla   # imported when used (start-up, issue 30 item 7)
         return sla.block_diag(*[sh.stiffness for sh in self.layout.shapes.values()])
 
     def static_deflection(self, qa, tol: float = 1e-12, max_iter: int = 50):
@@ -284,7 +284,6 @@ class NEPVPEngine:
         differences of the compiled model, step 1e-7 of the deflection scale; kept while
         the residual at least halves per iteration, recomputed otherwise: the
         difference Jacobian costs 2 n_e residuals, one iteration one)."""
-        import scipy.linalg as sla   # imported when used (start-up)
         e = np.zeros(self.ne)
         q = self.closure(qa, e)
         zero_a, zero_e = np.zeros(self.na), np.zeros(self.ne)
@@ -323,6 +322,5 @@ class NEPVPEngine:
         q = self.closure(qa)
         M, _ = self.dynamics(q, np.zeros(self.ne), np.zeros(self.na), np.zeros(self.ne))
         Mee = M[self.na:, self.na:]
-        import scipy.linalg as sla   # imported when used (start-up)
         w2, V = sla.eigh(self.stiffness, Mee)
         return np.sqrt(np.clip(w2, 0.0, None)), V
