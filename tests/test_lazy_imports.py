@@ -10,7 +10,7 @@ import sys
 import pytest
 
 PACKAGES = ["elastodyn", "elastodyn.analysis", "elastodyn.fem", "elastodyn.integrators",
-            "elastodyn.symbolic"]
+            "elastodyn.symbolic", "elastodyn.trajectories"]
 
 
 def _modules_after(code: str, env: dict | None = None) -> set:
