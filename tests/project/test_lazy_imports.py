@@ -1,20 +1,22 @@
 """Lazy package attributes (elastodyn._lazy): ``import elastodyn`` and ``elastodyn
 --version`` import no numerical library, and every public name still resolves to the
-object its submodule defines."""
+object its submodule defines; a run whose compiled model is cached imports neither sympy
+nor the formulations it does not use (issue 30, item 7)."""
 import importlib
+import os
 import subprocess
 import sys
 
 import pytest
 
 PACKAGES = ["elastodyn", "elastodyn.analysis", "elastodyn.fem", "elastodyn.integrators",
-            "elastodyn.symbolic"]
+            "elastodyn.symbolic", "elastodyn.trajectories"]
 
 
-def _modules_after(code: str) -> set:
+def _modules_after(code: str, env: dict | None = None) -> set:
     out = subprocess.run([sys.executable, "-c", code + "\nimport sys\n"
                           "print(' '.join(sorted(sys.modules)))"],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=env)
     return set(out.stdout.split())
 
 
@@ -22,6 +24,11 @@ def _modules_after(code: str) -> set:
     "import elastodyn",
     "from elastodyn.cli import main\nimport contextlib, io\n"
     "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['--version']) == 0",
+    # every verb's parser (their modules import numpy where they use it)
+    "from elastodyn.cli import main\nimport contextlib, io\n"
+    "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+    "    try:\n        main(['--help'])\n    except SystemExit as exc:\n"
+    "        assert exc.code == 0",
 ])
 def test_start_up_imports_no_numerical_library(code):
     loaded = _modules_after(code)
@@ -34,6 +41,40 @@ def test_cli_parser_imports_no_sympy():
     its languages from a sympy-free module."""
     loaded = _modules_after("from elastodyn.cli import build_parser\nbuild_parser()")
     assert "sympy" not in loaded
+
+
+def test_cached_simulate_imports_no_sympy_nor_other_formulations(tmp_path):
+    """``elastodyn simulate prrrp-briot2013`` (NE-PVP) with its compiled driver in the
+    cache loads the library and generates nothing: it imports no sympy, no module of
+    another formulation, and no matplotlib (no figure is drawn without --out). The other
+    formulations' packages themselves are imported: they are their registry entries
+    (``FORMULATION`` data and a builder that imports the model when called), which the
+    registry loads to choose the robot's default formulation. The cache is a folder of
+    this test, warmed by a first run that generates and compiles (sympy imported)."""
+    from elastodyn.formulations.registry import BUILTIN
+    from elastodyn.symbolic.compiled import have_compiler
+    if not have_compiler():
+        pytest.skip("no C compiler: nothing is cached, every run generates its programs")
+    env = {**os.environ, "ELASTODYN_CACHE": str(tmp_path / "cache")}
+    run = ("from elastodyn.cli import main\nimport contextlib, io\n"
+           "with contextlib.redirect_stdout(io.StringIO()):\n"
+           "    assert main(['simulate', 'prrrp-briot2013', '--elements', '1', "
+           "'--duration', '0.1', '--json']) == 0")
+    assert "sympy" in _modules_after(run, env)          # cold: generated and compiled
+    loaded = _modules_after(run, env)
+    assert "elastodyn.formulations.nepvp.driver" in loaded     # (the run did happen)
+    others = {v.split(":")[0] for v in BUILTIN.values()} - {"elastodyn.formulations.nepvp"}
+    assert len(others) == 4
+    inside = sorted(m for m in loaded for o in others if m.startswith(o + "."))
+    assert not inside, f"modules of other formulations imported: {inside}"
+    for heavy in ("sympy", "mpmath", "matplotlib"):
+        assert heavy not in loaded, f"{heavy} imported by a cached simulate run"
+    # of the symbolic package, only the compiled-code cache (and the parser's language
+    # list): no printer, no symbolic core, no generator
+    assert {m for m in loaded if m.startswith("elastodyn.symbolic.")} <= {
+        "elastodyn.symbolic.cache", "elastodyn.symbolic.compiled",
+        "elastodyn.symbolic.languages"}
+    assert "elastodyn.formulations.nepvp.symbolic" not in loaded
 
 
 @pytest.mark.parametrize("package", PACKAGES)

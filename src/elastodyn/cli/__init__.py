@@ -23,12 +23,13 @@ def _module(verb: str):
     return importlib.import_module(f".{verb.replace('-', '_')}", __name__)
 
 
-def build_parser():
+def build_parser(verbs: tuple[str, ...] = VERBS):
+    """The parser of the command line with the subcommands ``verbs`` (all by default)."""
     from .common import Parser
     p = Parser(prog="elastodyn", description="Elastodynamics of robots with flexible links.")
     p.add_argument("--version", action="version", version=f"elastodyn {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for verb in VERBS:
+    for verb in verbs:
         _module(verb).register(sub)
     return p
 
@@ -79,7 +80,10 @@ def _main(argv) -> int:
         print(f"elastodyn {__version__}")
         return 0
     try:
-        parser = build_parser()
+        # a command registers only its own verb (the others' modules and options are
+        # not needed: start-up, issue 30 item 7); --help, no command or an unknown one
+        # get every verb
+        parser = build_parser((argv[0],) if argv and argv[0] in VERBS else VERBS)
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help(sys.stderr)

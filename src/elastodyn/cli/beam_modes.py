@@ -4,8 +4,6 @@ from __future__ import annotations
 import math
 import time
 
-import numpy as np
-
 from ..exceptions import InputError
 from .common import add_output, check_out, emit, integer, number
 
@@ -105,6 +103,7 @@ def _check_physical(a):
 
 
 def run(a) -> int:
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     from ..analysis.modal import beam_modes
     from ..analysis.results import Result
     from ..description.materials import Material

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      flexible_model, given, integer, load_robot, number, preload_choice,
@@ -66,6 +64,7 @@ def register(sub):
 
 
 def run(a) -> int:
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     from ..analysis.modes import frequency_map
     check_out(a)
     spec = load_robot(a)
@@ -127,6 +126,7 @@ def run(a) -> int:
 
 
 def _states(model, values, kind, flag):
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     from ..exceptions import ModelError
     out = []
     for v in values:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..exceptions import InputError, ModelError
-from ..timegrid import thin, uniform_times
 from .common import given, input_error, number, old_spelling, pose_dim, refuse
+
+if TYPE_CHECKING:
+    import numpy as np
 
 LAW_OPTIONS = {
     "circle": {"centre": "--centre", "radius": "--radius", "period": "--period",
@@ -187,6 +188,7 @@ def path_flags(a, tspec, model=None) -> str:
 
 def _reachable(model, point) -> bool:
     """Whether the end-effector position ``point`` is a pose of ``model``."""
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     try:
         p = np.asarray(point, dtype=float)
         if "task_kinematics" in model.capabilities:
@@ -255,6 +257,8 @@ def _check_space(a, tspec, model) -> None:
 def sample_times(traj, duration: float, step: float, cap: int = 200_001) -> np.ndarray:
     """The output sample times of the window (every ``step``), at most ``cap`` of them
     spread evenly (the path checks)."""
+    # here, not at import: elastodyn --help imports no numpy
+    from ..timegrid import thin, uniform_times
     return thin(uniform_times(traj.t_start, duration, step, exact=False, step_name="--step",
                               duration_name="--duration"), cap)
 
@@ -264,6 +268,7 @@ def check_path(a, tspec, model, traj, duration: float, step: float) -> None:
     (task space: the inverse kinematics; joint space: the loops close along the path).
     A path that leaves the workspace is bad input (exit 2) naming the options that place
     it (a circle's --centre/--radius, a motion's --to), not a run that fails."""
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     flags = path_flags(a, tspec, model)
     space = traj.space
     if space == "task" and "task_kinematics" in model.capabilities:
@@ -313,6 +318,7 @@ def _detail(exc) -> str:
 
 
 def _flag_value(a, flags, tspec):
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     keys = {"--to": "to", "--from": "from", "--hold": "at", "--file": "file",
             "--scenario": "at"}
     if flags in keys:
@@ -411,6 +417,7 @@ def check_window(duration, step, *, max_time: float, max_samples: int, name="--d
     [s]: finite, > 0, the window at most ``max_time`` and at most ``max_samples`` steps.
     A conflict between the two names --step when the user gave it (``step_given``),
     else the window's option (the default step is not the user's mistake)."""
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     if not (step > 0 and np.isfinite(step)):
         raise InputError("--step", step, "a finite number > 0 [s]")
     if not (duration > 0 and np.isfinite(duration)):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import contextlib
 
-import numpy as np
-
 from ..exceptions import InputError, ModelError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      given, input_error, load_robot, number, old_spelling, progress_bar,
@@ -299,6 +297,7 @@ def _nothing():
 
 def _check_offset(a, model, traj):
     """The initial pose (the path's start moved by --offset) is inside the workspace."""
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     off = np.asarray(a.offset, dtype=float)
     if not np.all(np.isfinite(off)):
         raise InputError("--offset", list(a.offset), "finite values [m]")
@@ -318,6 +317,7 @@ def _duration(a, scen, traj) -> float:
     periods included: --ramp 1 --periods 4 is the ramp and three periods at speed),
     --duration, the scenario's (its periods count the ramp too), one period of a circle
     (after its ramp), or the whole motion (0.25 s more after a joint-space one)."""
+    import numpy as np  # here, not at import: elastodyn --help imports no numpy
     period = nominal_period(traj)
     if given(a, "periods"):
         if given(a, "duration"):

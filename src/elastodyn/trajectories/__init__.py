@@ -37,15 +37,21 @@ TableTrajectory
     Interpolated table of samples (quintic spline or quintic Hermite), from arrays or
     a CSV file (``TableTrajectory.from_csv``).
 """
-from ._base import SPACES, PeriodicPath, Trajectory, TrajectorySample, sample_times
-from .bangbang import BangBang
-from .circle import Circle
-from .efforts import EffortLaw, SineEfforts, TrianglePulse
-from .pick_and_place import InvertedU
-from .piecewise import PiecewiseTrajectory
-from .polynomial import REST_TO_REST_ORDERS, RestToRest, rest_to_rest_profile
-from .ramp import Ramped
-from .table import TableTrajectory
+from .._lazy import attach
+
+# imported on first use of a name (elastodyn._lazy): a run that follows one law does not
+# import the others (start-up, issue 30 item 7)
+_EXPORTS = {
+    "._base": ("SPACES", "PeriodicPath", "Trajectory", "TrajectorySample", "sample_times"),
+    ".bangbang": ("BangBang",),
+    ".circle": ("Circle",),
+    ".efforts": ("EffortLaw", "SineEfforts", "TrianglePulse"),
+    ".pick_and_place": ("InvertedU",),
+    ".piecewise": ("PiecewiseTrajectory",),
+    ".polynomial": ("REST_TO_REST_ORDERS", "RestToRest", "rest_to_rest_profile"),
+    ".ramp": ("Ramped",),
+    ".table": ("TableTrajectory",),
+}
 
 __all__ = [
     "TrajectorySample",
@@ -66,3 +72,4 @@ __all__ = [
     "TrianglePulse",
     "sample_times",
 ]
+__getattr__, __dir__ = attach(__name__, _EXPORTS)

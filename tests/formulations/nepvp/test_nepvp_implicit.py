@@ -17,7 +17,7 @@ import pytest
 from elastodyn.formulations.nepvp.simulation import simulate_motion
 from elastodyn.description.tree import prrrp_briot2013, slider_crank_simeon
 from elastodyn.exceptions import InputError
-from elastodyn.formulations.nepvp import engine as nepvp_model
+from elastodyn.formulations.nepvp import symbolic as nepvp_symbolic
 from elastodyn.formulations.nepvp.driver import MotionDriver, driver_key
 from elastodyn.formulations.nepvp.engine import NEPVPEngine
 from elastodyn.trajectories.bangbang import BangBang
@@ -111,8 +111,9 @@ def _records(folder):
 
 def test_cache_hit_generates_nothing_and_gives_identical_results(tmp_path, monkeypatch):
     """A second model of the same robot (as a second process would) loads the cached
-    library with its metadata: the symbolic generator and the printer are never called
-    (both replaced by functions that fail), and the results are bit-identical."""
+    library with its metadata: the symbolic generator, the model's symbols and the
+    printer are never made (replaced by functions that fail; the engine imports them
+    where it generates), and the results are bit-identical."""
     monkeypatch.setenv("ELASTODYN_CACHE", str(tmp_path))
     traj = _bang_bang()
     first = NEPVPEngine(prrrp_briot2013(1))
@@ -122,7 +123,8 @@ def test_cache_hit_generates_nothing_and_gives_identical_results(tmp_path, monke
 
     def fail(*args, **kwargs):
         raise AssertionError("the model was generated again")
-    monkeypatch.setattr(nepvp_model, "generate_nepvp", fail)
+    monkeypatch.setattr(nepvp_symbolic, "generate_nepvp", fail)
+    monkeypatch.setattr(nepvp_symbolic, "NEPVPSymbols", fail)
     monkeypatch.setattr(MotionDriver, "_generate", staticmethod(fail))
     second = NEPVPEngine(prrrp_briot2013(1))
     b = simulate_motion(second, traj, end=0.2, method="generalized-alpha")

@@ -39,9 +39,7 @@ import numpy as np
 
 from ...description.tree import FlexibleBeam
 from ...exceptions import InputError
-from ...fem.assumed_modes import ModeShapes
 from ...fem.elements import BeamElement, stiffness_matrix
-from ...fem.ffrf import fitted_mass_per_length
 from ...fem.shapes import gauss_legendre_01
 
 __all__ = ["BeamShapes"]
@@ -80,6 +78,7 @@ class BeamShapes:
 
     @cached_property
     def _modes(self):
+        from ...fem.assumed_modes import ModeShapes   # assumed-mode beams only (start-up)
         return ModeShapes(self.beam.shapes, self.beam.modes)
 
     @property
@@ -149,6 +148,7 @@ class BeamShapes:
         if b.mass_properties is None:
             rA = b.material.rho * b.section.area
             return lambda xi: np.full(np.shape(xi), rA)
+        from ...fem.ffrf import fitted_mass_per_length   # given mass properties only
         return fitted_mass_per_length(b.length, *b.mass_properties)
 
     @cached_property

@@ -22,9 +22,14 @@ The symbolic model is generated on first need only (:attr:`NEPVPEngine.full`): w
 compiler the numerical problems are served by the library of the compiled driver
 (:class:`~elastodyn.formulations.nepvp_driver.MotionDriver`; ``direct`` by one of its
 own), cached by a hash of the robot's description and the code, so that a process that
-finds it in the cache generates, prints and compiles nothing.
+finds it in the cache generates, prints and compiles nothing, and imports no sympy: the
+engine knows the model's coordinates from :class:`~elastodyn.formulations.nepvp.layout.
+NEPVPLayout`, and the symbolic modules are imported where a program is generated
+(issue 30, item 7).
 """
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg as sla
@@ -33,9 +38,11 @@ from ..._validate import complex_step_active, real_array
 from ...description.tree import TreeRobot
 from ...exceptions import InputError, ModelError
 from ...symbolic.compiled import compile_program
-from ...symbolic.complex_eval import ComplexProgram
-from ...symbolic.core import Closure, Program, identifier
-from .symbolic import NEPVPSymbols, generate_nepvp
+from .layout import NEPVPLayout
+
+if TYPE_CHECKING:
+    from ...symbolic.core import Program
+    from .symbolic import NEPVPSymbols
 
 __all__ = ["NEPVPEngine", "PROBLEMS", "CLOSURE_STEP"]
 
@@ -92,10 +99,11 @@ class NEPVPEngine:
         # never looked up in or written to the cache of compiled libraries)
         self.complex = complex_step_active()
         self._full = None
-        self.sym = NEPVPSymbols(robot)
+        self._sym = None
+        self.layout = NEPVPLayout(robot)
         self._programs: dict = {}
         self._compiled: dict = {}
-        s = self.sym
+        s = self.layout
         self.n_joints = len(s.joints)
         self.na, self.ne = s.na, s.ne
         self.actuated = np.array(s.actuated, dtype=int)
@@ -104,17 +112,30 @@ class NEPVPEngine:
         self.home = np.array([home.get(n, 0.0) for n in s.names], dtype=float)
 
     @property
+    def sym(self) -> NEPVPSymbols:
+        """The model's symbols (:class:`~elastodyn.formulations.nepvp.symbolic.
+        NEPVPSymbols`: the index sets of :attr:`layout` and the sympy symbols), built on
+        first access (those of the last generated :attr:`full` program once there is
+        one)."""
+        if self._sym is None:
+            from .symbolic import NEPVPSymbols   # sympy: only where symbols are needed
+            self._sym = NEPVPSymbols(self.robot)
+        return self._sym
+
+    @property
     def full(self) -> Program:
         """The full symbolic program (:func:`~elastodyn.formulations.nepvp.
         generate_nepvp`), generated on first access; without the direct problem until
         :meth:`program` asks for it (it is then generated again with it)."""
         if self._full is None:
-            self._full, self.sym = generate_nepvp(self.robot, direct=False)
+            from .symbolic import generate_nepvp   # sympy: only when generating
+            self._full, self._sym = generate_nepvp(self.robot, direct=False)
         return self._full
 
     def _full_for(self, problem: str) -> Program:
         if problem == "direct" and "edd_direct" not in self.full.outputs:
-            self._full, self.sym = generate_nepvp(self.robot, direct=True)
+            from .symbolic import generate_nepvp
+            self._full, self._sym = generate_nepvp(self.robot, direct=True)
         return self.full
 
     @property
@@ -130,6 +151,8 @@ class NEPVPEngine:
         if problem not in PROBLEMS:
             raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
         if problem not in self._programs:
+            # sympy (through the symbolic core): only when a program is generated
+            from ...symbolic.core import Program, identifier
             ins, outs = PROBLEMS[problem]
             full = self._full_for(problem)
             p = full.with_outputs({k: full.outputs[k] for k in outs}).pruned()
@@ -150,6 +173,7 @@ class NEPVPEngine:
             if problem not in PROBLEMS:
                 raise InputError("problem", problem, "one of " + ", ".join(PROBLEMS))
             if self.complex:
+                from ...symbolic.complex_eval import ComplexProgram   # (sympy)
                 self._compiled[problem] = ComplexProgram(self.program(problem))
                 return self._compiled[problem]
             drv = self.driver()
@@ -206,6 +230,7 @@ class NEPVPEngine:
         max |h| < ``tol``); None without passive joints (an open chain)."""
         if len(self.passive) == 0:
             return None
+        from ...symbolic.core import Closure   # (sympy: the closure program is generated)
         return Closure(self.program("closure"), tuple(int(i) for i in self.actuated),
                        tuple(int(i) for i in self.passive),
                        tuple(float(v) for v in self.home), CLOSURE_STEP, tol, max_iter)
@@ -254,7 +279,7 @@ class NEPVPEngine:
     @property
     def stiffness(self) -> np.ndarray:
         """K_ee (n_e, n_e): block-diagonal elastic stiffness of the beams."""
-        return sla.block_diag(*[sh.stiffness for sh in self.sym.shapes.values()])
+        return sla.block_diag(*[sh.stiffness for sh in self.layout.shapes.values()])
 
     def static_deflection(self, qa, tol: float = 1e-12, max_iter: int = 50):
         """Static equilibrium under gravity with the actuators at qa: (q (n_joints,),

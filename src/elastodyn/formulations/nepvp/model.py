@@ -51,7 +51,7 @@ class NEPVPModel(NonlinearModel):
         self.robot = robot
         self.model = NEPVPEngine(robot)
         self.options = dict(options or {})
-        s = self.model.sym
+        s = self.model.layout
         na, ne = s.na, s.ne
         names, units = [], []
         for k in s.actuated:
@@ -104,7 +104,7 @@ class NEPVPModel(NonlinearModel):
         self._cache: OrderedDict = OrderedDict()
         # von Karman membrane force of the stiffened beams (nepvp._stiffening), for the
         # exact part of the tangent (_tangent): (elastic columns, BeamShapes.membrane)
-        sym = self.model.sym
+        sym = self.model.layout
         self._membrane = [(np.array(sym.ecols[j]) - len(sym.joints), sh.membrane)
                           for j, sh in sym.shapes.items()
                           if robot.bodies[j].geometric_stiffening and not sh.modal]

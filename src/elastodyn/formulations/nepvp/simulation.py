@@ -193,8 +193,8 @@ def simulate_motion(model: NEPVPEngine, trajectory, *, end: float | None = None,
             return MotionSimulation(
                 time, o["q"], X[:, :ne], X[:, ne:], o["tau"], o["xp"][:, rows],
                 o["tp"][:, idx], o["rigid_tau"], o["rigid_tp"][:, idx],
-                o["rigid_xp"][:, rows], tuple(model.sym.names),
-                tuple(model.sym.elastic_names), _row_names(rows), initial,
+                o["rigid_xp"][:, rows], tuple(model.layout.names),
+                tuple(model.layout.elastic_names), _row_names(rows), initial,
                 evaluations, method)
         warnings.warn("no C compiler: the motion-driven simulation runs in Python "
                       "(DOP853, slow)")
@@ -290,7 +290,7 @@ def _outputs(model, trajectory, time, X, initial, evaluations):
         _, tp, xp = model.kinematics(qr, z, qda, z)
         rvel[k], rpos[k] = tp[idx], xp[rows]
     return MotionSimulation(time, Q, X[:, :ne], X[:, ne:], tau, pos, vel, rtau, rvel, rpos,
-                            tuple(model.sym.names), tuple(model.sym.elastic_names),
+                            tuple(model.layout.names), tuple(model.layout.elastic_names),
                             _row_names(rows), initial, evaluations, "dop853")
 
 

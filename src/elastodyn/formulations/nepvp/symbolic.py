@@ -65,7 +65,7 @@ from ..._validate import real_array
 from ...symbolic.complex_eval import number
 from ...symbolic.core import Program, Recorder, Timer, is_identifier
 from ...symbolic.linalg import PivotedLU
-from .beam import BeamShapes
+from .layout import NEPVPLayout
 
 __all__ = ["generate_nepvp", "NEPVPSymbols"]
 
@@ -131,39 +131,21 @@ def _code_names(names, taken) -> list[str]:
     return out
 
 
-class NEPVPSymbols:
+class NEPVPSymbols(NEPVPLayout):
     """Symbols and index sets of a robot's model.
 
-    Attributes: joints (non-fixed joint indices, in order), names (the joint names),
-    code_names (their identifiers in the generated code, :func:`_code_names`), actuated /
-    passive (positions in ``joints``), elastic (list of (body j, N_j)), q, e, qd_a, ed,
-    qdd_a, tau (lists of sympy symbols), n_t (tree coordinates), cols (joint j -> column
-    of q_t), ecols (body j -> columns of its elastic coordinates in q_t).
+    Attributes: those of :class:`~elastodyn.formulations.nepvp.layout.NEPVPLayout`
+    (joints, names, actuated / passive, shapes, n_t, cols, ecols, ne, na,
+    elastic_names), and code_names (the joint names' identifiers in the generated code,
+    :func:`_code_names`), q, e, qd_a, ed, qdd_a, tau (lists of sympy symbols).
     """
 
     def __init__(self, robot: TreeRobot):
-        self.robot = robot
+        super().__init__(robot)
         R = sp.Symbol
-        self.joints = [j for j, jt in enumerate(robot.joints, 1) if jt.kind != "fixed"]
-        self.names = [robot.joints[j - 1].name for j in self.joints]
-        self.actuated = [k for k, j in enumerate(self.joints) if robot.joints[j - 1].actuated]
-        self.passive = [k for k, j in enumerate(self.joints) if not robot.joints[j - 1].actuated]
-        self.shapes = {j: BeamShapes(b) for j, b in sorted(robot.bodies.items())
-                       if isinstance(b, FlexibleBeam)}
-        self.cols = {j: k for k, j in enumerate(self.joints)}
-        self.ecols, self.e, self.ed, self.edd = {}, [], [], []
-        k = len(self.joints)
-        for j, sh in self.shapes.items():
-            self.ecols[j] = list(range(k, k + sh.N))
-            names = sh.beam.node_coordinates
-            for i in range(sh.N):
-                node, comp = divmod(i, len(names))
-                nm = f"e{j}_{names[comp]}{node + 1}"
-                self.e.append(R(nm, real=True))
-                self.ed.append(R(nm + "_d", real=True))
-                self.edd.append(R(nm + "_dd", real=True))
-            k += sh.N
-        self.n_t = k
+        self.e = [R(nm, real=True) for nm in self.elastic_names]
+        self.ed = [R(nm + "_d", real=True) for nm in self.elastic_names]
+        self.edd = [R(nm + "_dd", real=True) for nm in self.elastic_names]
         taken = {str(x) for x in self.e + self.ed + self.edd}
         self.code_names = cn = _code_names(self.names, taken)
         self.q = [R(n, real=True) for n in cn]
@@ -171,12 +153,6 @@ class NEPVPSymbols:
         self.qd_a = [self.qd[k] for k in self.actuated]
         self.qdd_a = [R(f"{cn[k]}_dd", real=True) for k in self.actuated]
         self.tau = [R(f"tau_{cn[k]}", real=True) for k in self.actuated]
-        self.ne = len(self.e)
-        self.na = len(self.actuated)
-
-    @property
-    def elastic_names(self) -> list[str]:
-        return [str(s) for s in self.e]
 
 
 def _body_terms(rec, body, sh, w, g_b, e, ed):
