@@ -220,7 +220,7 @@ def test_capabilities_and_refusals():
     assert "mass_matrix" not in ked.capabilities
     assert formulations_for(load_description("delta-kuo2016"))[0] == "ked"
     assert formulations_for(load_description("delta-asadi2020")) == ["explicit", "multipliers"]
-    assert formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp"]
+    assert formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp", "exact"]
     with pytest.raises(InputError, match="--formulation"):
         build_model(load_description("delta-asadi2020"), "ked")
     with pytest.raises(InputError, match="--elements"):

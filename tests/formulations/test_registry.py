@@ -118,7 +118,8 @@ def test_default_is_the_first_entry_that_takes_the_robot():
     assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp", "ffrf"]
     # the description names its default (formulation: ffrf) ahead of the registry order
     assert R.formulations_for(load_description("3prr-rosyid2020")) == ["ffrf", "nepvp"]
-    assert R.formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp"]
+    # the geometrically exact formulation takes arms too, last (slowest, the reference)
+    assert R.formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp", "exact"]
     for p in PRESETS:
         spec = load_description(p)
         assert R.default_formulation(spec) == R.formulations_for(spec)[0]
@@ -143,7 +144,7 @@ def test_unknown_formulation_is_input_error_not_key_error(call):
 def test_inapplicable_formulation_names_what_is_missing():
     with pytest.raises(InputError, match="ked needs links.upper/lower section"):
         R.build_model(load_description("delta-asadi2020"), "ked")
-    with pytest.raises(InputError, match="one of amm, nepvp for this arm robot"):
+    with pytest.raises(InputError, match="one of amm, nepvp, exact for this arm robot"):
         R.build_model(load_description("arm-yu2019"), "ked")
 
 

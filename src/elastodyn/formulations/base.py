@@ -235,6 +235,13 @@ class NonlinearModel:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ equilibria
+    def residual_floor(self, state: State) -> float:
+        """The round-off of the elastic residual at ``state`` [N, N m] below which
+        :meth:`static_deflection` stops (0: its relative test alone). A model whose
+        residual carries a round-off of its own (stiff terms evaluated from absolute
+        positions) says how large."""
+        return 0.0
+
     def static_deflection(self, state: State, *, tol: float = 1e-11,
                           max_iter: int = 50, inertial: bool = False) -> State:
         """The elastic equilibrium at the actuated positions and rates of ``state``:
@@ -266,7 +273,8 @@ class NonlinearModel:
             ke = Kel @ st.elastic
             scale = max(1.0, float((np.abs(Kel) @ np.abs(st.elastic.real)).max(
                 initial=0.0)))
-            done = np.abs(r.real).max(initial=0.0) <= tol * scale
+            done = np.abs(r.real).max(initial=0.0) <= max(tol * scale,
+                                                          self.residual_floor(st))
             if done and np.iscomplexobj(r):
                 # a complex step (frequency_sensitivity): the imaginary part (h times
                 # the derivative of the deflection) converged too, on its own scale; it

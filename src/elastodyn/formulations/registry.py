@@ -186,6 +186,7 @@ BUILTIN = {
     "amm": "elastodyn.formulations.amm:FORMULATION",
     "nepvp": "elastodyn.formulations.nepvp:FORMULATION",
     "ffrf": "elastodyn.formulations.ffrf:FORMULATION",
+    "exact": "elastodyn.formulations.exact:FORMULATION",
 }
 """The built-in formulations' entry points, as ``pyproject.toml`` declares them (a test
 keeps the two equal). Used only for a built-in name the installed metadata does not

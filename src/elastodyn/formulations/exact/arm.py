@@ -1,0 +1,312 @@
+"""Planar serial arms by geometrically exact beams (issue 31), on the model contract.
+
+The structure. Each link is a chain of planar corotational beam elements
+(:class:`elastodyn.fem.planar_corotational.PlanarCorotationalBeam`: exact kinematics of
+the axis, consistent inertia), ``elements`` of equal length, with a node added at every
+lumped mass. At a joint the end node of link i - 1 and the root node of link i share
+their position; the motor turns the root section of link i relative to the end section
+of link i - 1 by the shaft angle q_i (the hub is clamped to the root, as in Yu & Chen's
+arm and the AMM model's encoder angles). Lumped masses and the payload are point masses
+with their rotary inertia at their nodes; a hub inertia turns with its root node.
+Gravity g along -y0.
+
+The coordinates of the contract, q_c = (q_a, e):
+
+* q_a (n): the shaft angles [rad];
+* e: for every node of link i but its root, its displacement (du, dv) [m] and rotation
+  dphi [rad] in the frame of the root section of link i (turned by Theta_i = the sum of
+  the shaft angles and of the end rotations of the links before), from its place on the
+  straight link: small while the link bends little, whatever the arm's motion.
+
+The node coordinates of the structure are an exact (nonlinear) function q_s = Phi(q_c),
+evaluated on jets (:mod:`elastodyn.fem.jets`) for its first and second derivatives G, H.
+Lagrange's equations in q_c then are exactly
+
+    M_c = G^T M_s G,    c_c = G^T (M_s (q_c_dot^T H q_c_dot) + h_s + dV_s/dq_s) + friction,
+
+M_s, h_s (velocity forces) and V_s (strain and gravity) of the structure
+(:meth:`~elastodyn.fem.planar_corotational.PlanarBeamStructure.evaluate`).
+
+Decisions:
+
+* An arm description gives E I and the mass of a link, not its cross-section area. The
+  axial stiffness is that of a solid square section of that I (A = sqrt(12 I)); the
+  AMM model is inextensible, and the axial stretch under an arm's loads is ~1e-7 of its
+  length, so any stiff section gives the same bending answer (the axial modes, above
+  10 kHz for arm-yu2019, are damped by the integrator, not resolved).
+* The joint friction is the geared motors' (:meth:`~elastodyn.description.arm.ArmLink.
+  joint_friction`, smoothed Coulomb), on the shaft angles, as in the AMM model.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...description.arm import PlanarArm
+from ...description.materials import Material, Section
+from ...exceptions import InputError, ModelError
+from ...fem import jets
+from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
+from ...model import Coordinates, State
+from ..base import (GENERIC_METHODS, INITIAL_STATES, NONLINEAR_CAPABILITIES, NonlinearModel,
+                    actuated_motion, efforts_along, generic_motion, motion_function,
+                    motion_response)
+
+__all__ = ["ExactArmModel", "METHODS", "STEPS_PER_PERIOD"]
+
+METHODS = ("generalized-alpha",) + tuple(GENERIC_METHODS)
+"""--method of a motion-driven run: the constant-step generalized-alpha engine (default)
+or the generic error-controlled ones (slow: the stiff axial modes)."""
+
+STEPS_PER_PERIOD = 40
+"""Default integrator steps per period of the lowest elastic mode (locked actuators, at
+the start): the generalized-alpha method's phase error is (omega h)^2 / 12 per radian,
+2 % of a period at 40 steps, and its numerical damping at rho_inf = 0.9 is negligible
+there."""
+
+
+class ExactArmModel(NonlinearModel):
+    """A PlanarArm of geometrically exact beams (module docstring)."""
+
+    formulation = "exact"
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy"}
+    default_preload = False
+
+    def __init__(self, arm: PlanarArm, options: dict | None = None):
+        if not isinstance(arm, PlanarArm):
+            raise InputError("robot", type(arm).__name__, "a PlanarArm")
+        self.robot = arm
+        self.options = {"elements": 4, **dict(options or {})}
+        ne = int(self.options["elements"])
+        if not 1 <= ne <= 64:
+            raise InputError("--elements", ne, "an integer in [1, 64]")
+        nodes, elements, masses, layout = [], [], [], []
+        x = 0.0
+        for i, lk in enumerate(arm.links):
+            L = float(lk.length)
+            area = math.sqrt(12.0 * lk.I)
+            sec = Section(area=area, iy=lk.I, iz=lk.I, j=2 * lk.I, ip=2 * lk.I)
+            mat = Material(E=lk.E, G=lk.E / 2.6, rho=max(lk.mass, 1e-12) / (L * area))
+            bodies = arm.link_bodies(i)
+            s = set(np.round(np.linspace(0.0, L, ne + 1), 12))
+            s |= {round(L * (1.0 + mu), 12) for _, _, mu in bodies}
+            s = np.array(sorted(s))
+            first = len(nodes)
+            nodes += [(x + sk, 0.0) for sk in s]
+            for k in range(len(s) - 1):
+                elements.append((first + k, first + k + 1,
+                                 PlanarCorotationalBeam.of(s[k + 1] - s[k], sec, mat)))
+            for m, J, mu in bodies:
+                k = first + int(np.argmin(np.abs(s - L * (1.0 + mu))))
+                masses.append((k, m, J))
+            if lk.hub_inertia:
+                masses.append((first, 0.0, lk.hub_inertia))
+            layout.append((first, s))
+            x += L
+        self._layout = layout
+        self._axial = max(e.ea / e.length for _, _, e in elements)
+        self.x0 = np.array(nodes)
+        self.structure = PlanarBeamStructure(self.x0, elements, masses,
+                                             gravity=(0.0, -arm.gravity))
+        self._elastic = PlanarBeamStructure(self.x0, elements, masses)   # no gravity
+        self._friction = [lk.joint_friction() for lk in arm.links]
+        n = arm.n
+        names, units = [f"q{i + 1}" for i in range(n)], ["rad"] * n
+        for i, (_, s) in enumerate(layout):
+            for k in range(1, len(s)):
+                names += [f"link{i + 1}.u{k}", f"link{i + 1}.v{k}", f"link{i + 1}.r{k}"]
+                units += ["m", "m", "rad"]
+        self.coordinates = Coordinates(tuple(names), tuple(units),
+                                       ("actuated",) * n + ("elastic",) * (len(names) - n))
+        self._memo = None
+        self._Kel = None
+
+    # ------------------------------------------------------------------ kinematics
+    def _struct(self, qc):
+        """Phi(q_c): the structure's node unknowns (3 N,) (arrays or jets)."""
+        n = self.robot.n
+        theta = 0.0
+        px, py = 0.0, 0.0
+        out = []
+        j = n
+        for i, (first, s) in enumerate(self._layout):
+            theta = theta + qc[i]
+            c, sn = np.cos(theta), np.sin(theta)
+            X = self.x0[first]
+            out += [px - X[0], py - X[1], theta]
+            end = theta
+            for k in range(1, len(s)):
+                du, dv, dr = qc[j], qc[j + 1], qc[j + 2]
+                j += 3
+                lx, ly = s[k] + du, dv
+                nx, ny = px + c * lx - sn * ly, py + sn * lx + c * ly
+                X = self.x0[first + k]
+                out += [nx - X[0], ny - X[1], theta + dr]
+                end = theta + dr
+            px, py, theta = nx, ny, end
+        return out
+
+    def _map(self, q):
+        """(q_s (3 N,), G (3 N, n), H (3 N, n, n)) at q_c = q (exact: jets)."""
+        z = jets.variables(np.asarray(q, dtype=float))
+        parts = self._struct(z)
+        nv = self.n
+        v = np.array([jets.value(p) for p in parts], dtype=float)
+        G = np.array([jets.gradient(p, nv) for p in parts])
+        H = np.array([jets.hessian(p, nv) for p in parts])
+        return v, G, H
+
+    def _terms(self, st: State):
+        key = (st.q.tobytes(), st.v.tobytes())
+        if self._memo is not None and self._memo[0] == key:
+            return self._memo[1]
+        qs, G, H = self._map(st.q)
+        qsd = G @ st.v
+        V, grad, K, M, h, C = self.structure.evaluate(qs, qsd)
+        accb = np.einsum("ijk,j,k->i", H, st.v, st.v)
+        Mc = G.T @ M @ G
+        cc = G.T @ (M @ accb + h + grad)
+        for i, f in enumerate(self._friction):
+            cc[i] += f.torque(st.v[i])
+        # the exact Hessian of V o Phi; the velocity terms' tangent from the structure's
+        Kc = G.T @ K @ G + np.einsum("i,ijk->jk", grad, H)
+        # dc/dv (friction aside): the structure's gyroscopic tangent and the map's
+        # second derivatives, G^T C_s G + 2 G^T M_s (H v)
+        Cc = G.T @ C @ G + 2.0 * G.T @ M @ np.einsum("ijk,k->ij", H, st.v)
+        out = {"qs": qs, "V": V, "M": Mc, "c": cc, "K": Kc, "C": Cc, "G": G}
+        self._memo = (key, out)
+        return out
+
+    def _complete(self, st: State) -> State:
+        tip = self.tip(st.q)
+        return st.with_(pose=np.array([tip[0], tip[1], 0.0]))
+
+    def tip(self, q) -> np.ndarray:
+        """The tip of the last link (x0, y0) [m] at q_c = q."""
+        parts = self._struct(np.asarray(q, dtype=float))
+        return self.x0[-1] + np.array([parts[-3], parts[-2]], dtype=float)
+
+    # ------------------------------------------------------------------ dynamics
+    def mass_matrix(self, state: State) -> np.ndarray:
+        return self._terms(state)["M"]
+
+    def bias(self, state: State) -> np.ndarray:
+        return self._terms(state)["c"].copy()
+
+    def _tangent(self, state: State):
+        """(K, C) = (d(M a + c)/dq, dc/dqd). At rest (no rates, no accelerations: the
+        statics and the modes about an equilibrium) exact: K the Hessian of the
+        potential through the map, C the friction's slope (central difference of its
+        smoothed law, 1e-6 of its smoothing rate); otherwise the base's central
+        differences (the velocity and inertia terms' position derivatives)."""
+        if np.any(state.v) or np.any(state.a):
+            return super()._tangent(state)
+        T = self._terms(state)
+        C = T["C"].copy()
+        for i, f in enumerate(self._friction):
+            h = 1e-9
+            C[i, i] += float(f.torque(h) - f.torque(-h)) / (2 * h)
+        return T["K"].copy(), C
+
+    def residual_floor(self, state: State) -> float:
+        """The round-off of the axial forces: the chords come from absolute node
+        positions (eps |x|), times the stiffest EA / l0: 64 eps max(EA / l0) max|x|
+        (64: the sums of the assembly and the map)."""
+        # the nodes stay within the arm's reach, |x| <= its length (the placement's span)
+        reach = float(np.abs(self.x0).max())
+        return 64 * np.finfo(float).eps * self._axial * max(1.0, reach)
+
+    def elastic_stiffness(self) -> np.ndarray:
+        """The linear stiffness over e at the straight arm (no gravity) (n_e, n_e)."""
+        if self._Kel is None:
+            _, G, _ = self._map(np.zeros(self.n))
+            _, _, K, _, _, _ = self._elastic.evaluate(np.zeros(self.structure.dof))
+            self._Kel = (G.T @ K @ G)[self.n_actuated:, self.n_actuated:]
+        return self._Kel
+
+    def energy(self, state: State) -> tuple[float, float]:
+        """(kinetic, potential) energy [J] of ``state``."""
+        t = self._terms(state)
+        return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])
+
+    # ------------------------------------------------------------------ motion
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None):
+        """The elastic response to a prescribed motion of the shaft angles
+        (:class:`~elastodyn.model.SimulatesMotion`): generalized-alpha (rho_inf 0.9) on
+        the elastic coordinates with the actuated ones prescribed, constant step
+        ``integrator_step`` (default: :data:`STEPS_PER_PERIOD` per period of the lowest
+        elastic mode at the start, at most the output step, dividing it); or the generic
+        engine (``dop853``, ``radau``)."""
+        method = method or "generalized-alpha"
+        if method not in METHODS:
+            raise InputError("--method", method, " or ".join(METHODS))
+        if initial not in INITIAL_STATES:
+            raise InputError("--initial", initial, " or ".join(INITIAL_STATES))
+        if method in GENERIC_METHODS:
+            if integrator_step is not None:
+                raise InputError("--integrator-step", integrator_step,
+                                 "only with --method generalized-alpha")
+            return generic_motion(self, trajectory, times, initial=initial, method=method,
+                                  progress=progress)
+        from ...integrators.nonlinear import NonlinearProblem, generalized_alpha_nonlinear
+        times = np.asarray(times, dtype=float)
+        qa, qda, qdda = actuated_motion(self, trajectory, times)
+        motion = motion_function(trajectory, times, qa)
+        na, ne = self.n_actuated, self.n_elastic
+        st0 = self.state(actuated=qa[0], rates=qda[0])
+        if initial == "static":
+            st0 = self.static_deflection(st0)
+        h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
+        lin = self.linearize(st0)
+        w = np.sqrt(np.abs(np.linalg.eigvals(np.linalg.solve(lin.M, lin.K))).min())
+        step = (min(h_out, 2 * math.pi / (STEPS_PER_PERIOD * w)) if integrator_step is None
+                else float(integrator_step))
+        if not (math.isfinite(step) and step > 0):
+            raise InputError("--integrator-step", integrator_step, "a time > 0 s")
+        sub = max(1, math.ceil(h_out / step - 1e-9))
+        dt = h_out / sub
+        model = self
+
+        class Problem(NonlinearProblem):
+            n = ne
+
+            def state(self, t, x, v, z):
+                a, ad, add = motion(t)
+                return st0.with_(q=np.concatenate([a, x]), v=np.concatenate([ad, v]),
+                                 a=np.concatenate([add, z]), t=t)
+
+            def residual(self, t, x, v, z):
+                st = self.state(t, x, v, z)
+                T = model._terms(st)
+                return (T["M"] @ st.a + T["c"])[na:]
+
+            def matrix(self, t, x, v, z, beta_p, gamma_p):
+                T = model._terms(self.state(t, x, v, z))
+                A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
+                return A[na:, na:]
+
+        prob = Problem()
+        a0 = model.inverse_dynamics(model.at(st0, a=np.concatenate(
+            [qdda[0], np.zeros(ne)]))).elastic_accelerations
+        res = generalized_alpha_nonlinear(
+            prob, st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
+            t_end=float(times[-1]), dt=dt, rho_inf=0.9, atol=1e-12, rtol=1e-9,
+            what="exact (generalized-alpha)")
+        if res.stopped:
+            raise ModelError(f"exact: the run stopped at t = {res.time[-1]:.6g} s: "
+                             f"{res.stopped}")
+        X, Xd = res.x[::sub], res.v[::sub]
+        if len(X) != len(times):
+            raise ModelError(f"exact: {len(X)} samples for {len(times)} output times")
+        tau, rtau, pose, rpose = efforts_along(self, st0, times, qa, qda, qdda, X, Xd,
+                                               progress)
+        return motion_response(
+            self, times, qa, tau, rtau, pose, rpose, X, method="generalized-alpha",
+            summary={"integrator_step_s": dt,
+                     "newton_iterations": int(np.sum(res.newton))},
+            description=(f"exact, {self.options['elements']} element(s) per link, "
+                         f"{ne} elastic dof, generalized-alpha, step {dt:.3g} s, initial "
+                         f"state: {initial}"))
