@@ -11,11 +11,11 @@ Element (the planar corotational Euler-Bernoulli element: M. A. Crisfield, *Non-
 finite element analysis of solids and structures*, vol. 1, Wiley 1991, section 7.3;
 J.-M. Battini, "Co-rotational beam elements in instability problems", KTH 2002). Node
 unknowns: displacement (u_x, u_y) from the placement [m] and rotation phi from it [rad].
-With the chord d = c0 + u_b - u_a (c0 the placement's chord, |c0| = l0) and the end
+With the chord d = c0 + u_b - u_a (c0 the placement's chord, of length l0) and the end
 tangents t_a = R(phi_a) c0 / l0, t_b = R(phi_b) c0 / l0 (straight elements), the local
 deformations are
 
-    u = |d| - l0,   theta_a = atan((d x t_a) / (d . t_a)),   theta_b likewise,
+    u = norm(d) - l0,   theta_a = atan((d x t_a) / (d . t_a)),   theta_b likewise,
 
 (exact angles between the chord and the end sections, no small-angle measure: valid
 while they stay below 90 degrees, i.e. any mesh that resolves the curvature), and the
@@ -27,10 +27,10 @@ objective, exactly.
 Inertia (consistent: the kinetic energy of the interpolated axis). The axis point at xi
 in [0, 1] is x(xi) = x_a + xi d + v(xi) n, n the chord's normal and v(xi) the Hermite
 deflection of the local rotations (:meth:`elastodyn.fem.elements.BeamElement.shape`,
-field v). The kinetic energy 1/2 rho A int |x_dot|^2 ds is integrated by 4-point Gauss
+field v). The kinetic energy 1/2 rho A int x_dot . x_dot ds is integrated by 4-point Gauss
 (exact for the polynomial interpolation: x is cubic in xi), which makes the element the
 sum of 4 point masses m_g = rho A l0 w_g on material points x_g(q). Lagrange's equations
-of T = 1/2 sum m_g |x_g_dot|^2 are then exactly
+of T = 1/2 sum m_g x_g_dot . x_g_dot are then exactly
 
     sum_g m_g J_g^T (J_g q_dd + q_dot^T H_g q_dot) + dV/dq = Q,
 
@@ -116,7 +116,7 @@ class PlanarBeamStructure:
     nodes : array_like (N, 2)
         Placement of the nodes [m].
     elements : sequence of (a, b, PlanarCorotationalBeam)
-        Node indices; the element's length must equal |nodes[b] - nodes[a]|. Elements
+        Node indices; the element's length must equal the distance between them. Elements
         meeting at a node are rigidly connected there (one rotation per node).
     masses : sequence of (node, mass [kg], rotary inertia [kg m^2]), optional
     gravity : (2,) [m/s^2]

@@ -211,8 +211,8 @@ class ExactArmModel(NonlinearModel):
 
     def residual_floor(self, state: State) -> float:
         """The round-off of the axial forces: the chords come from absolute node
-        positions (eps |x|), times the stiffest EA / l0: 64 eps max(EA / l0) max|x|
-        (64: the sums of the assembly and the map)."""
+        positions (eps times the reach), times the stiffest EA / l0: 64 eps
+        max(EA / l0) reach (64: the sums of the assembly and the map) [N]."""
         # the nodes stay within the arm's reach, |x| <= its length (the placement's span)
         reach = float(np.abs(self.x0).max())
         return 64 * np.finfo(float).eps * self._axial * max(1.0, reach)
