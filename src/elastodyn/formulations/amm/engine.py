@@ -11,6 +11,7 @@ import numpy as np
 
 from ..._validate import complex_step_active, real_array
 from ...description.arm import PlanarArm
+from ...kinematics.arm import two_link_inverse_kinematics
 from ...exceptions import InputError
 from ...fem.assumed_modes import ModeShapes
 from ...symbolic.compiled import compile_program
@@ -152,11 +153,5 @@ class AMMEngine:
         link 2 at xy [m]; elbow "down" (theta_2 < 0) or "up"."""
         if self.n != 2:
             raise InputError("arm", self.n, "two links for the inverse kinematics")
-        x, y = map(float, xy)
         l1, l2 = (lk.length for lk in self.arm.links)
-        c2 = (x * x + y * y - l1 * l1 - l2 * l2) / (2 * l1 * l2)
-        if not -1.0 <= c2 <= 1.0:
-            raise InputError("position", [x, y], f"a point within reach ({l1 + l2:g} m)")
-        t2 = np.arccos(c2) * (-1.0 if elbow == "down" else 1.0)
-        t1 = np.arctan2(y, x) - np.arctan2(l2 * np.sin(t2), l1 + l2 * np.cos(t2))
-        return np.array([t1, t2])
+        return two_link_inverse_kinematics(l1, l2, xy, elbow)

@@ -30,4 +30,4 @@ def _build(form, robot, family, opts):
 FORMULATION = Formulation(
     "exact", ("arm",), "geometrically exact beams (corotational, consistent inertia)",
     options={"elements": 4}, verbs=("modes", "torques", "simulate"),
-    limits=Limits(elements=64, simulate_time=60.0), build=_build, priority=90)
+    limits=Limits(elements=64, simulate_time=60.0), pose_dim=2, build=_build, priority=90)

@@ -48,6 +48,7 @@ from ...description.materials import Material, Section
 from ...exceptions import InputError, ModelError
 from ...fem import jets
 from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
+from ...kinematics.arm import two_link_inverse_kinematics
 from ...model import Coordinates, State
 from ..base import (GENERIC_METHODS, INITIAL_STATES, NONLINEAR_CAPABILITIES, NonlinearModel,
                     actuated_motion, efforts_along, generic_motion, motion_function,
@@ -121,6 +122,20 @@ class ExactArmModel(NonlinearModel):
                                        ("actuated",) * n + ("elastic",) * (len(names) - n))
         self._memo = None
         self._Kel = None
+        if n == 2:
+            self.capabilities = self.capabilities | {"inverse_kinematics"}
+
+    def inverse_kinematics(self, pose) -> np.ndarray:
+        """Shaft angles (2,) [rad] of the undeformed two-link arm with its tip at pose
+        (x0, y0) [m], elbow down (:func:`~elastodyn.kinematics.arm.
+        two_link_inverse_kinematics`)."""
+        if "inverse_kinematics" not in self.capabilities:
+            return super().inverse_kinematics(pose)
+        p = np.asarray(pose, dtype=float).reshape(-1)
+        if p.shape != (2,):
+            raise InputError("pose", p.tolist(), "a tip position x y [m]")
+        l1, l2 = (lk.length for lk in self.robot.links)
+        return two_link_inverse_kinematics(l1, l2, p)
 
     # ------------------------------------------------------------------ kinematics
     def _struct(self, qc):
