@@ -119,7 +119,9 @@ def test_short_simulation_arm_models_agree_and_layout(tmp_path):
                  "0.05", "--move", "0.05", "--out", str(tmp_path)]) == 0
     d = json.loads((tmp_path / "compare.json").read_text())
     sim = d["simulation"]
-    assert set(sim["variants"]) == {"amm-2", "nepvp-modes-2", "nepvp-fem-2"}
+    # every formulation that takes the arm: the geometrically exact one too (one variant,
+    # its default mesh)
+    assert set(sim["variants"]) == {"amm-2", "nepvp-modes-2", "nepvp-fem-2", "exact"}
     a = np.asarray(sim["variants"]["amm-2"]["effort_elastic"])
     b = np.asarray(sim["variants"]["nepvp-modes-2"]["effort_elastic"])
     assert a.shape == (len(sim["time_s"]), 2) and np.abs(a).max() > 1e-3

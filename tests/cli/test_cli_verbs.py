@@ -40,7 +40,7 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
         "delta-kuo2016": ["ked", "explicit", "multipliers", "nepvp"],
         "delta-asadi2020": ["explicit", "multipliers"],
         "prrrp-briot2013": ["nepvp", "ffrf"],
-        "arm-yu2019": ["amm", "nepvp"], "3prr-rosyid2020": ["ffrf", "nepvp"],
+        "arm-yu2019": ["amm", "nepvp", "exact"], "3prr-rosyid2020": ["ffrf", "nepvp"],
         "slider-crank-simeon": ["nepvp", "ffrf"]}
     assert {n: r["family"] for n, r in rows.items()} == {
         "delta-kuo2016": "delta", "delta-asadi2020": "delta", "prrrp-briot2013": "tree",
