@@ -81,3 +81,27 @@ def test_the_tangent_at_rest_is_the_derivative_of_the_residual():
     K, _ = m._tangent(st)
     K_fd, _ = NonlinearModel._tangent(m, st)
     np.testing.assert_allclose(K, K_fd, atol=1e-7 * np.abs(K_fd).max())
+
+
+def test_map_and_convergence_through_the_contract(capsys):
+    """The generic verbs take the formulation with no code of their own: ``map`` along a
+    line of the shaft angles and ``convergence`` in elements give NE-PVP's linear
+    frequencies (the same finite elements without preload) to 1e-8; ``map`` along a
+    circle of the tip runs too (the rigid arm's inverse kinematics)."""
+    from cli_helpers import run_json
+    args = ["--elements", "4", "--path", "line", "--from", "0", "0", "--to", "0.5", "0.5",
+            "--points", "3", "--count", "3"]
+    maps = [run_json(capsys, ["map", "arm-yu2019", "--formulation", f, *args, "--json"])
+            for f in ("exact", "nepvp")]
+    np.testing.assert_allclose(maps[0]["frequencies_hz"], maps[1]["frequencies_hz"],
+                               rtol=1e-8)
+    conv = [run_json(capsys, ["convergence", "arm-yu2019", "--formulation", f,
+                              "--max-elements", "2", "--count", "3", "--json"])
+            for f in ("exact", "nepvp")]
+    np.testing.assert_allclose(conv[0]["frequencies_hz"], conv[1]["frequencies_hz"],
+                               rtol=1e-8)
+    assert conv[0]["formulation"] == "exact"
+    circle = run_json(capsys, ["map", "arm-yu2019", "--formulation", "exact", "--path",
+                               "circle", "--centre", "0.5", "0.2", "--radius", "0.1",
+                               "--points", "3", "--count", "2", "--json"])
+    assert np.asarray(circle["frequencies_hz"]).shape == (3, 2)

@@ -29,5 +29,5 @@ def _build(form, robot, family, opts):
 
 FORMULATION = Formulation(
     "exact", ("arm",), "geometrically exact beams (corotational, consistent inertia)",
-    options={"elements": 4}, verbs=("modes", "torques", "simulate"),
+    options={"elements": 4}, verbs=("modes", "map", "sweep", "convergence", "torques", "simulate"),
     limits=Limits(elements=64, simulate_time=60.0), pose_dim=2, build=_build, priority=90)
