@@ -66,6 +66,10 @@ def test_motion_converges_to_nepvp_as_the_motion_shrinks(amp, dev_tol, tau_tol):
     for form in ("exact", "nepvp"):
         r = build_model(spec, form, elements=4).simulate_motion(traj, times)
         out[form] = (r.ee_position - r.rigid_ee_position, r.efforts)
+        if form == "exact":
+            # the run says what its step resolves
+            assert r.summary["integrator_step_s"] == pytest.approx(2e-3)
+            assert any("integrator step" in w and "not resolved" in w for w in r.warnings)
     (d, tau), (d_ref, tau_ref) = out["exact"], out["nepvp"]
     assert np.abs(d - d_ref).max() < dev_tol * np.abs(d_ref).max()
     assert np.abs(tau - tau_ref).max() < tau_tol * np.abs(tau_ref).max()
@@ -105,3 +109,17 @@ def test_map_and_convergence_through_the_contract(capsys):
                                "circle", "--centre", "0.5", "0.2", "--radius", "0.1",
                                "--points", "3", "--count", "2", "--json"])
     assert np.asarray(circle["frequencies_hz"]).shape == (3, 2)
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--integrator-step", "1e-300"], "--integrator-step"),
+    (["--integrator-step", "-1"], "--integrator-step"),
+    (["--method", "rk4"], "--method"),
+])
+def test_bad_engine_options_are_refused(capsys, args, flag):
+    """One line, exit 2, naming the option (a step that would take 1e300 steps is
+    refused before the run starts)."""
+    from cli_helpers import run
+    code, out, err = run(capsys, ["simulate", "arm-yu2019", "--formulation", "exact",
+                                  "--duration", "0.1", *args])
+    assert code == 2 and len(err) == 1 and flag in err[0], err

@@ -54,11 +54,15 @@ from ..base import (GENERIC_METHODS, INITIAL_STATES, NONLINEAR_CAPABILITIES, Non
                     actuated_motion, efforts_along, generic_motion, motion_function,
                     motion_response)
 
-__all__ = ["ExactArmModel", "METHODS", "STEPS_PER_PERIOD"]
+__all__ = ["ExactArmModel", "METHODS", "STEPS_PER_PERIOD", "MAX_STEPS"]
 
 METHODS = ("generalized-alpha",) + tuple(GENERIC_METHODS)
 """--method of a motion-driven run: the constant-step generalized-alpha engine (default)
 or the generic error-controlled ones (slow: the stiff axial modes)."""
+
+MAX_STEPS = 1e7
+"""Most integrator steps of a run (each a Newton solve of milliseconds: 1e7 is hours):
+a step that would take more is refused, not started."""
 
 STEPS_PER_PERIOD = 40
 """Default integrator steps per period of the lowest elastic mode (locked actuators, at
@@ -268,6 +272,15 @@ class ExactArmModel(NonlinearModel):
                                   progress=progress)
         from ...integrators.nonlinear import NonlinearProblem, generalized_alpha_nonlinear
         times = np.asarray(times, dtype=float)
+        if integrator_step is not None:     # refused before any work
+            step = float(integrator_step)
+            if not (math.isfinite(step) and step > 0):
+                raise InputError("--integrator-step", integrator_step, "a time > 0 s")
+            window = float(times[-1] - times[0])
+            if window / step > MAX_STEPS:
+                raise InputError("--integrator-step", integrator_step,
+                                 f"at least {window / MAX_STEPS:.3g} s (at most "
+                                 f"{MAX_STEPS:.0e} steps over the {window:.4g} s window)")
         qa, qda, qdda = actuated_motion(self, trajectory, times)
         motion = motion_function(trajectory, times, qa)
         na, ne = self.n_actuated, self.n_elastic
@@ -279,8 +292,6 @@ class ExactArmModel(NonlinearModel):
         w = np.sqrt(np.abs(np.linalg.eigvals(np.linalg.solve(lin.M, lin.K))).min())
         step = (min(h_out, 2 * math.pi / (STEPS_PER_PERIOD * w)) if integrator_step is None
                 else float(integrator_step))
-        if not (math.isfinite(step) and step > 0):
-            raise InputError("--integrator-step", integrator_step, "a time > 0 s")
         sub = max(1, math.ceil(h_out / step - 1e-9))
         dt = h_out / sub
         model = self
@@ -318,9 +329,18 @@ class ExactArmModel(NonlinearModel):
             raise ModelError(f"exact: {len(X)} samples for {len(times)} output times")
         tau, rtau, pose, rpose = efforts_along(self, st0, times, qa, qda, qdda, X, Xd,
                                                progress)
+        f1 = w / (2 * math.pi)
+        # what the step resolves (the generalized-alpha method's phase error,
+        # (omega h)^2 / 12 per radian; modes above 1 / (10 h) are damped by rho_inf 0.9)
+        note = (f"integrator step {dt:.3g} s: the lowest elastic mode ({f1:.4g} Hz at the "
+                f"start) has {1.0 / (f1 * dt):.0f} steps per period (phase error "
+                f"{(2 * math.pi * f1 * dt) ** 2 / 12:.1e} per radian); modes above "
+                f"{1.0 / (10 * dt):.4g} Hz are not resolved (numerically damped; the axial "
+                "modes among them): check with a smaller --integrator-step")
         return motion_response(
             self, times, qa, tau, rtau, pose, rpose, X, method="generalized-alpha",
-            summary={"integrator_step_s": dt,
+            warnings=(note,),
+            summary={"integrator_step_s": dt, "lowest_frequency_hz": f1,
                      "newton_iterations": int(np.sum(res.newton))},
             description=(f"exact, {self.options['elements']} element(s) per link, "
                          f"{ne} elastic dof, generalized-alpha, step {dt:.3g} s, initial "
