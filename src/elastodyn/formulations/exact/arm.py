@@ -333,7 +333,7 @@ class ExactArmModel(NonlinearModel):
         # what the step resolves (the generalized-alpha method's phase error,
         # (omega h)^2 / 12 per radian; modes above 1 / (10 h) are damped by rho_inf 0.9)
         note = (f"integrator step {dt:.3g} s: the lowest elastic mode ({f1:.4g} Hz at the "
-                f"start) has {1.0 / (f1 * dt):.0f} steps per period (phase error "
+                f"start) has {1.0 / (f1 * dt):.0f} steps per period (phase drift "
                 f"{(2 * math.pi * f1 * dt) ** 2 / 12:.1e} per radian); modes above "
                 f"{1.0 / (10 * dt):.4g} Hz are not resolved (numerically damped; the axial "
                 "modes among them): check with a smaller --integrator-step")
