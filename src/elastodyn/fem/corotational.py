@@ -508,15 +508,6 @@ class BeamFrame:
         c = self._cols(k)
         return np.zeros(6) if c is None else q[c]
 
-    def _node_at(self, k, z):
-        """Displacement and triad of node k for its unknowns z (..., 6)."""
-        return z[..., 0:3], so3_exp(z[..., 3:6]) @ self.T0[k]
-
-    def _pair(self, a, b, z):
-        xa, ta = self._node_at(a, z[..., 0:6])
-        xb, tb = self._node_at(b, z[..., 6:12])
-        return np.stack([xa, xb], axis=-2), np.stack([ta, tb], axis=-3)
-
     def equilibrium(self, gravity, *, q0=None, tol: float = 1e-12, max_iter: int = 50):
         """Static equilibrium q (dof,) under gravity (3,) [m/s^2] by Newton's method on
         the exact gradient with the Hessian (converged when the step is below ``tol``

@@ -47,6 +47,7 @@ from ...description.arm import PlanarArm
 from ...description.materials import Material, Section
 from ...exceptions import InputError, ModelError
 from ...fem import jets
+from ...fem.modal import modal_analysis
 from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
 from ...kinematics.arm import two_link_inverse_kinematics
 from ...model import Coordinates, State
@@ -289,7 +290,7 @@ class ExactArmModel(NonlinearModel):
             st0 = self.static_deflection(st0)
         h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
         lin = self.linearize(st0)
-        w = np.sqrt(np.abs(np.linalg.eigvals(np.linalg.solve(lin.M, lin.K))).min())
+        w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
         step = (min(h_out, 2 * math.pi / (STEPS_PER_PERIOD * w)) if integrator_step is None
                 else float(integrator_step))
         sub = max(1, math.ceil(h_out / step - 1e-9))
