@@ -31,13 +31,14 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
     """The presets with their formulations, the default first, written here from the
     papers (Kuo: KED and the multiplier rigid model, and NE-PVP with its universal joints;
     Asadi: explicit rigid; Briot: NE-PVP; Yu: assumed modes, and NE-PVP, which models any
-    arm; Rosyid: ffrf, its description's default, and NE-PVP)."""
+    arm; Rosyid: ffrf, its description's default, and NE-PVP; the geometrically exact
+    beams for the flexible Delta and the arm)."""
     doc = _json(capsys, ["robots", "--json"])
     assert doc["schema_version"] == 2 and doc["command"] == "robots"
     rows = {r["name"]: r for r in doc["robots"]}
     assert list(rows) == list(PRESETS)
     assert {n: r["formulations"] for n, r in rows.items()} == {
-        "delta-kuo2016": ["ked", "explicit", "multipliers", "nepvp"],
+        "delta-kuo2016": ["ked", "explicit", "multipliers", "nepvp", "exact"],
         "delta-asadi2020": ["explicit", "multipliers"],
         "prrrp-briot2013": ["nepvp", "ffrf"],
         "arm-yu2019": ["amm", "nepvp", "exact"], "3prr-rosyid2020": ["ffrf", "nepvp"],

@@ -330,10 +330,10 @@ def preload_in_model(name: str) -> bool:
 
 def pose_dim(model) -> int | None:
     """Coordinates of a task-space pose of ``model`` (--at, a path): 3 for a Delta's
-    platform centre, 2 for an arm's tip; None when the registry does not say."""
-    from ..formulations.registry import lookup
-    entry = lookup(model.formulation)
-    return None if entry is None else entry.pose_dim
+    platform centre, 2 for an arm's tip; None when the registry does not say
+    (:func:`~elastodyn.formulations.registry.pose_dim_of`)."""
+    from ..formulations.registry import pose_dim_of
+    return pose_dim_of(model)
 
 
 # ------------------------------------------------------------------ poses

@@ -44,7 +44,7 @@ from types import MappingProxyType
 from ..description import convert as C
 from ..exceptions import InputError
 
-__all__ = ["BEAM_KEYS", "MASS_PROPERTY_KEYS", "Formulation", "Limits", "FORMULATIONS", "OPTIONS", "build_model",
+__all__ = ["BEAM_KEYS", "MASS_PROPERTY_KEYS", "Formulation", "Limits", "FORMULATIONS", "OPTIONS", "build_model", "pose_dim_of",
            "formulations_for", "default_formulation", "describe_formulation", "get",
            "lookup", "formulation_for", "as_spec", "refresh", "ALL_VERBS",
            "ENTRY_POINT_GROUP", "BUILTIN", "RegistryWarning"]
@@ -114,9 +114,10 @@ class Formulation:
         first; empty when the formulation has no symbolic program.
     closed_loop : bool
         ``analysis.simulate.simulate_controlled`` has an engine for it.
-    pose_dim : int or None
+    pose_dim : int, mapping family -> int, or None
         Coordinates of an end-effector pose (``--at``, a task-space path) when the model
-        has an inverse kinematics: 3 for a Delta's platform centre, 2 for an arm's tip.
+        has an inverse kinematics: 3 for a Delta's platform centre, 2 for an arm's tip;
+        per family for a formulation that takes several (:func:`pose_dim_of`).
     task_space_only : bool
         The model follows end-effector paths only (a Delta's models): joint-space
         motions are refused.
@@ -155,7 +156,7 @@ class Formulation:
     limits: Limits = Limits()
     problems: tuple = ()
     closed_loop: bool = False
-    pose_dim: int | None = None
+    pose_dim: int | Mapping | None = None
     task_space_only: bool = False
     applies: Callable = _always
     needs: str = ""
@@ -304,6 +305,17 @@ def _int_option(name, value, hi):
 def lookup(name) -> Formulation | None:
     """The entry of formulation ``name``, or None for a name that is not registered."""
     return FORMULATIONS.get(name) if isinstance(name, str) else None
+
+
+def pose_dim_of(model) -> int | None:
+    """Coordinates of a task-space pose of ``model`` (its registry entry's ``pose_dim``,
+    for the family of the robot it was built from where the entry gives one per
+    family); None when the entry does not say."""
+    entry = lookup(model.formulation)
+    dim = None if entry is None else entry.pose_dim
+    if isinstance(dim, Mapping):
+        dim = dim.get(C.family_of(model.robot))
+    return None if dim is None else int(dim)
 
 
 def get(name) -> Formulation:

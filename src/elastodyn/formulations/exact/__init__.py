@@ -22,12 +22,24 @@ __all__ = ["FORMULATION"]
 
 
 def _build(form, robot, family, opts):
+    if family == "delta":
+        from ...description.flexible_delta import FlexibleDelta
+        from .delta import ExactDeltaModel
+        flex = robot if isinstance(robot, FlexibleDelta) else C.flexible_delta(as_spec(robot))
+        return ExactDeltaModel(flex, {"elements": opts["elements"]})
     from .arm import ExactArmModel
     arm = C.planar_arm(as_spec(robot))
     return ExactArmModel(arm, {"elements": opts["elements"]})
 
 
+def _applies(spec) -> bool:
+    # a Delta needs its links' sections and materials (as KED); an arm always applies
+    return getattr(spec, "family", "arm") != "delta" or bool(getattr(spec, "flexible", True))
+
+
 FORMULATION = Formulation(
-    "exact", ("arm",), "geometrically exact beams (corotational, consistent inertia)",
+    "exact", ("arm", "delta"), "geometrically exact beams (corotational, consistent inertia)",
     options={"elements": 4}, verbs=("modes", "map", "sweep", "convergence", "torques", "simulate"),
-    limits=Limits(elements=64, simulate_time=60.0), pose_dim=2, build=_build, priority=90)
+    limits=Limits(elements=64, simulate_time=60.0), pose_dim={"arm": 2, "delta": 3},
+    applies=_applies,
+    needs="a Delta's links.upper/lower section and material", build=_build, priority=90)

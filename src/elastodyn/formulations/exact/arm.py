@@ -45,32 +45,15 @@ import numpy as np
 
 from ...description.arm import PlanarArm
 from ...description.materials import Material, Section
-from ...exceptions import InputError, ModelError
+from ...exceptions import InputError
 from ...fem import jets
-from ...fem.modal import modal_analysis
 from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
 from ...kinematics.arm import two_link_inverse_kinematics
 from ...model import Coordinates, State
-from ..base import (GENERIC_METHODS, INITIAL_STATES, NONLINEAR_CAPABILITIES, NonlinearModel,
-                    actuated_motion, efforts_along, generic_motion, motion_function,
-                    motion_response)
+from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
+from .engine import MAX_STEPS, METHODS, STEPS_PER_PERIOD, simulate_motion
 
 __all__ = ["ExactArmModel", "METHODS", "STEPS_PER_PERIOD", "MAX_STEPS"]
-
-METHODS = ("generalized-alpha",) + tuple(GENERIC_METHODS)
-"""--method of a motion-driven run: the constant-step generalized-alpha engine (default)
-or the generic error-controlled ones (slow: the stiff axial modes)."""
-
-MAX_STEPS = 1e7
-"""Most integrator steps of a run (each a Newton solve of milliseconds: 1e7 is hours):
-a step that would take more is refused, not started."""
-
-STEPS_PER_PERIOD = 40
-"""Default integrator steps per period of the lowest elastic mode (locked actuators, at
-the start): the generalized-alpha method's phase error is (omega h)^2 / 12 per radian,
-2 % of a period at 40 steps, and its numerical damping at rho_inf = 0.9 is negligible
-there."""
-
 
 class ExactArmModel(NonlinearModel):
     """A PlanarArm of geometrically exact beams (module docstring)."""
@@ -255,94 +238,8 @@ class ExactArmModel(NonlinearModel):
                         method: str | None = None, integrator_step: float | None = None,
                         progress=None):
         """The elastic response to a prescribed motion of the shaft angles
-        (:class:`~elastodyn.model.SimulatesMotion`): generalized-alpha (rho_inf 0.9) on
-        the elastic coordinates with the actuated ones prescribed, constant step
-        ``integrator_step`` (default: :data:`STEPS_PER_PERIOD` per period of the lowest
-        elastic mode at the start, at most the output step, dividing it); or the generic
-        engine (``dop853``, ``radau``)."""
-        method = method or "generalized-alpha"
-        if method not in METHODS:
-            raise InputError("--method", method, " or ".join(METHODS))
-        if initial not in INITIAL_STATES:
-            raise InputError("--initial", initial, " or ".join(INITIAL_STATES))
-        if method in GENERIC_METHODS:
-            if integrator_step is not None:
-                raise InputError("--integrator-step", integrator_step,
-                                 "only with --method generalized-alpha")
-            return generic_motion(self, trajectory, times, initial=initial, method=method,
-                                  progress=progress)
-        from ...integrators.nonlinear import NonlinearProblem, generalized_alpha_nonlinear
-        times = np.asarray(times, dtype=float)
-        if integrator_step is not None:     # refused before any work
-            step = float(integrator_step)
-            if not (math.isfinite(step) and step > 0):
-                raise InputError("--integrator-step", integrator_step, "a time > 0 s")
-            window = float(times[-1] - times[0])
-            if window / step > MAX_STEPS:
-                raise InputError("--integrator-step", integrator_step,
-                                 f"at least {window / MAX_STEPS:.3g} s (at most "
-                                 f"{MAX_STEPS:.0e} steps over the {window:.4g} s window)")
-        qa, qda, qdda = actuated_motion(self, trajectory, times)
-        motion = motion_function(trajectory, times, qa)
-        na, ne = self.n_actuated, self.n_elastic
-        st0 = self.state(actuated=qa[0], rates=qda[0])
-        if initial == "static":
-            st0 = self.static_deflection(st0)
-        h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
-        lin = self.linearize(st0)
-        w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
-        step = (min(h_out, 2 * math.pi / (STEPS_PER_PERIOD * w)) if integrator_step is None
-                else float(integrator_step))
-        sub = max(1, math.ceil(h_out / step - 1e-9))
-        dt = h_out / sub
-        model = self
-
-        class Problem(NonlinearProblem):
-            n = ne
-
-            def state(self, t, x, v, z):
-                a, ad, add = motion(t)
-                return st0.with_(q=np.concatenate([a, x]), v=np.concatenate([ad, v]),
-                                 a=np.concatenate([add, z]), t=t)
-
-            def residual(self, t, x, v, z):
-                st = self.state(t, x, v, z)
-                T = model._terms(st)
-                return (T["M"] @ st.a + T["c"])[na:]
-
-            def matrix(self, t, x, v, z, beta_p, gamma_p):
-                T = model._terms(self.state(t, x, v, z))
-                A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
-                return A[na:, na:]
-
-        prob = Problem()
-        a0 = model.inverse_dynamics(model.at(st0, a=np.concatenate(
-            [qdda[0], np.zeros(ne)]))).elastic_accelerations
-        res = generalized_alpha_nonlinear(
-            prob, st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
-            t_end=float(times[-1]), dt=dt, rho_inf=0.9, atol=1e-12, rtol=1e-9,
-            what="exact (generalized-alpha)")
-        if res.stopped:
-            raise ModelError(f"exact: the run stopped at t = {res.time[-1]:.6g} s: "
-                             f"{res.stopped}")
-        X, Xd = res.x[::sub], res.v[::sub]
-        if len(X) != len(times):
-            raise ModelError(f"exact: {len(X)} samples for {len(times)} output times")
-        tau, rtau, pose, rpose = efforts_along(self, st0, times, qa, qda, qdda, X, Xd,
-                                               progress)
-        f1 = w / (2 * math.pi)
-        # what the step resolves (the generalized-alpha method's phase error,
-        # (omega h)^2 / 12 per radian; modes above 1 / (10 h) are damped by rho_inf 0.9)
-        note = (f"integrator step {dt:.3g} s: the lowest elastic mode ({f1:.4g} Hz at the "
-                f"start) has {1.0 / (f1 * dt):.0f} steps per period (phase drift "
-                f"{(2 * math.pi * f1 * dt) ** 2 / 12:.1e} per radian); modes above "
-                f"{1.0 / (10 * dt):.4g} Hz are not resolved (numerically damped; the axial "
-                "modes among them): check with a smaller --integrator-step")
-        return motion_response(
-            self, times, qa, tau, rtau, pose, rpose, X, method="generalized-alpha",
-            warnings=(note,),
-            summary={"integrator_step_s": dt, "lowest_frequency_hz": f1,
-                     "newton_iterations": int(np.sum(res.newton))},
-            description=(f"exact, {self.options['elements']} element(s) per link, "
-                         f"{ne} elastic dof, generalized-alpha, step {dt:.3g} s, initial "
-                         f"state: {initial}"))
+        (:class:`~elastodyn.model.SimulatesMotion`; :func:`~elastodyn.formulations.exact.
+        engine.simulate_motion`)."""
+        return simulate_motion(self, trajectory, times, initial=initial, method=method,
+                               integrator_step=integrator_step, progress=progress,
+                               what="link")

@@ -1,0 +1,474 @@
+"""The Delta robot by geometrically exact beams (issue 31), on the model contract.
+
+The structure. Every link (three upper, three lower) is a chain of ``elements`` spatial
+corotational beam elements (:class:`elastodyn.fem.corotational.CorotationalBeam`: exact
+rigid rotation of every element, the linear Hermite element's strain energy in the
+element's frame). The platform and its payload are one rigid body; each actuator has
+its rotor inertia and friction on the shaft angle. Gravity acts on every material point.
+
+Coordinates (the contract's q_c = (q_a, e)), all mapped *exactly* (finite rotations) to
+the configuration of every node; the rigid Delta at the shaft angles q_a (forward
+kinematics, three-sphere intersection, on jets) is the reference the elastic
+coordinates are measured from, so they stay small while the links bend little,
+whatever the robot's motion:
+
+* q_a (3): the shaft angles [rad] (the robot's convention, :mod:`elastodyn.kinematics.
+  delta`);
+* per leg i, upper link, nodes j = 1..n: displacement d_j [m] and rotation vector r_j
+  [rad] in the frame R_u of the rigid upper link: x = A_i + R_u (s_j e_x + d_j), triad
+  R_u exp([r_j]) (the root node is clamped to the motor shaft);
+* the joint at the elbow B_i (release angles, 2 universal, 3 spherical, 0 clamped): the
+  lower link's end triad Q_tip E(a_1, y_i) E(a_2, z_l) R_l, with Q_tip = R_u exp([r_n])
+  R_u^T the upper tip's rotation, its position the upper tip's;
+* lower link, interior nodes j = 1..n-1: x = B_i + R_l (s_j e_x + d_j), triad R_l
+  exp([r_j]) (R_l the rigid lower link's frame, Kuo eq. 3, errata);
+* the joint at the platform D_i (releases as at B_i): position X + d_P + Q_P (D_i - X),
+  triad Q_P E(b_2, y_i) E(b_1, z_l) R_l;
+* the platform: displacement d_P [m] and rotation vector r_P [rad] from the rigid
+  platform (Q_P = exp([r_P])).
+
+The loops are closed by construction (the lower link's end nodes are placed at the
+joints: no constraint equations, no drift), and each joint is exact: a universal joint's
+relative rotation is E(alpha, y) C E(beta, z) with C fixed for every configuration
+(:mod:`elastodyn.formulations.ked.deflected` uses the same map about the rigid motion).
+
+Inertia and equations. Each element is the point masses of its axis at 4 Gauss points
+(:meth:`~elastodyn.fem.corotational.CorotationalBeam.axis_points`: the consistent
+translational inertia, exactly); the torsion of the sections is the consistent
+rotary inertia rho I_p l / 6 [[2, 1], [1, 2]] on the spins of the end sections about
+their axes (their body components: the Lagrangian of two coupled rigid bodies, so
+that it conserves energy exactly; bending rotary inertia, O((r / l)^2), is left out as
+in the linear elements). The platform is a rigid body (Euler's equations). With x_g(q)
+of every point mass and the triads R(q), exactly to second order by jets
+(:mod:`elastodyn.fem.jets`),
+
+    M = sum m_g J_g^T J_g + sum W^T I W,
+    c = sum m_g J_g^T (qd^T H_g qd) + sum W^T (I alpha_b + w x I w) + dV/dq + friction,
+
+J_g, H_g the first and second derivatives of x_g, W the spin Jacobian of a triad and
+alpha_b = vee(skew(R_qq[qd, qd] R^T)) its angular acceleration at q_dd = 0 (Lagrange's
+equations of the point masses and rigid bodies, exactly: no derivative of M needed).
+V is the strain energy plus the gravity potential; its Hessian (the tangent stiffness,
+geometric terms included) comes from the same jets.
+
+Units: SI, rad.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+
+from ...description.flexible_delta import FlexibleDelta
+from ...exceptions import InputError
+from ...fem import jets
+from ...fem.corotational import CorotationalBeam, axis_rotation, so3_exp
+from ...kinematics.delta import DeltaKinematics
+from ...model import Coordinates, State
+from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
+from .engine import simulate_motion
+
+__all__ = ["ExactDeltaModel", "RELEASES"]
+
+RELEASES = {"universal": 2, "spherical": 3, "clamped": 0}
+"""Release angles of a joint at B_i or D_i."""
+
+_EX = np.array([1.0, 0.0, 0.0])
+_EZ = np.array([0.0, 0.0, 1.0])
+_NODE = 12      # local variables of a node: (q_a (3), d (3), r (3), releases (3))
+
+
+def _vee_skew(A):
+    """Axial vector (..., 3, nv...) of the skew part of A (..., 3, 3, ...)."""
+    return 0.5 * np.stack([A[..., 2, 1] - A[..., 1, 2], A[..., 0, 2] - A[..., 2, 0],
+                           A[..., 1, 0] - A[..., 0, 1]], axis=-1)
+
+
+class ExactDeltaModel(NonlinearModel):
+    """A FlexibleDelta of geometrically exact beams (module docstring).
+
+    Parameters
+    ----------
+    robot : FlexibleDelta
+    options : dict
+        ``elements``: elements per link, integer in [1, 64] (default 4).
+    """
+
+    formulation = "exact"
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "inverse_kinematics"}
+    default_preload = True
+    pose_names = ("x", "y", "z")
+
+    def __init__(self, robot: FlexibleDelta, options: dict | None = None):
+        if not isinstance(robot, FlexibleDelta):
+            raise InputError("robot", type(robot).__name__, "a FlexibleDelta")
+        self.robot = robot
+        self.options = {"elements": 4, **dict(options or {})}
+        n = self.options["elements"]
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 64:
+            raise InputError("--elements", n, "an integer in [1, 64]")
+        n = int(n)
+        g = robot.geometry
+        self.kin = DeltaKinematics(g)
+        (su, sl), (mu, ml) = robot.link_sections, robot.link_materials
+        self.L = (float(g.upper_length), float(g.lower_length))
+        self.beams = (CorotationalBeam.of(self.L[0] / n, su, mu),
+                      CorotationalBeam.of(self.L[1] / n, sl, ml))
+        # consistent torsional inertia rho I_p l / 6 [[2, 1], [1, 2]] per element
+        self._torsion = (float(mu.rho * su.ip * self.L[0] / n / 6.0),
+                         float(ml.rho * sl.ip * self.L[1] / n / 6.0))
+        self._e = np.asarray(g.radial, dtype=float)                       # (3 legs, 3)
+        self._y = np.stack([-self._e[:, 1], self._e[:, 0], np.zeros(3)], axis=1)
+        self._A = float(g.base_radius) * self._e
+        self._rb = float(g.platform_radius)
+        self._sign = float(g.sign)
+        self._grav = np.asarray(robot.gravity, dtype=float)
+        body = robot.carried_body
+        self._body = (float(body.mass), np.asarray(body.com_offset, dtype=float),
+                      np.asarray(body.inertia_com, dtype=float))
+        self._motor = float(robot.motor_inertia)
+        self._friction = robot.friction
+        nb, nd = RELEASES[robot.joint_b], RELEASES[robot.joint_d]
+        self.mechanisms = 0 if "spherical" not in (robot.joint_b, robot.joint_d) else 3
+        names, units = ["q1", "q2", "q3"], ["rad"] * 3
+        comp = ("ux", "uy", "uz", "rx", "ry", "rz")
+        cunit = ("m",) * 3 + ("rad",) * 3
+        upper, lower, relb, reld = {}, {}, {}, {}
+        for i in range(3):
+            for j in range(1, n + 1):
+                upper[i, j] = len(names) + np.arange(6)
+                names += [f"leg{i + 1}.upper.n{j}.{c}" for c in comp]
+                units += cunit
+            relb[i] = len(names) + np.arange(nb)
+            names += [f"leg{i + 1}.B.a{k + 1}" for k in range(nb)]
+            units += ["rad"] * nb
+            for j in range(1, n):
+                lower[i, j] = len(names) + np.arange(6)
+                names += [f"leg{i + 1}.lower.n{j}.{c}" for c in comp]
+                units += cunit
+            reld[i] = len(names) + np.arange(nd)
+            names += [f"leg{i + 1}.D.b{k + 1}" for k in range(nd)]
+            units += ["rad"] * nd
+        self._platform = len(names) + np.arange(6)
+        names += [f"platform.{c}" for c in comp]
+        units += list(cunit)
+        self.coordinates = Coordinates(tuple(names), tuple(units),
+                                       ("actuated",) * 3 + ("elastic",) * (len(names) - 3))
+        nq = len(names)
+        self._dummy = nq                   # a slot of value 0 for unused local variables
+
+        def node(kind, i, j):
+            """(kind code, leg, s [m], local variable indices (12,))."""
+            idx = np.full(_NODE, nq, dtype=int)
+            idx[0:3] = np.arange(3)
+            if kind == "upper":
+                if j > 0:
+                    idx[3:9] = upper[i, j]
+                return (0, i, j * self.L[0] / n, idx)
+            if kind == "B":
+                idx[3:9] = upper[i, n]
+                idx[9:9 + nb] = relb[i]
+                return (1, i, 0.0, idx)
+            if kind == "lower":
+                idx[3:9] = lower[i, j]
+                return (2, i, j * self.L[1] / n, idx)
+            idx[3:9] = self._platform
+            idx[9:9 + nd] = reld[i]
+            return (3, i, self.L[1], idx)
+
+        groups = {}
+        for i in range(3):
+            for k in range(n):
+                groups.setdefault((0, 0, 0), []).append((node("upper", i, k),
+                                                         node("upper", i, k + 1)))
+                ka = "B" if k == 0 else "lower"
+                kb = "D" if k == n - 1 else "lower"
+                na_, nb_ = node(ka, i, k), node(kb, i, k + 1)
+                groups.setdefault((1, na_[0], nb_[0]), []).append((na_, nb_))
+        self._groups = []
+        for (li, ka, kb), rows in groups.items():
+            legs_a = np.array([a[1] for a, _ in rows])
+            self._groups.append(dict(
+                link=li, kinds=(ka, kb), legs=legs_a,
+                s=(np.array([a[2] for a, _ in rows]), np.array([b[2] for _, b in rows])),
+                idx=np.array([np.concatenate([a[3], b[3]]) for a, b in rows])))
+        self._plat_idx = np.concatenate([np.arange(3), self._platform])
+        self._memo = None
+        self._Kel = None
+        self._axial = max(b.stiffness[0, 0] for b in self.beams)
+        self._reach = float(np.abs(self._A).max() + sum(self.L))
+
+    # ------------------------------------------------------------------ kinematics
+    def inverse_kinematics(self, pose) -> np.ndarray:
+        """Shaft angles (3,) [rad] of the rigid Delta with its platform centre at pose
+        (x, y, z) [m] (elbows out, :meth:`~elastodyn.kinematics.delta.DeltaKinematics.
+        inverse_kinematics`)."""
+        p = np.asarray(pose, dtype=float).reshape(-1)
+        if p.shape != (3,):
+            raise InputError("pose", p.tolist(), "a platform position x y z [m]")
+        return np.asarray(self.kin.inverse_kinematics(p), dtype=float)
+
+    def _rigid(self, th):
+        """The rigid Delta at shaft angles th (..., 3) (arrays or jets): the elbows B
+        (..., 3 legs, 3), the platform centre X (..., 3), the upper and lower link frames
+        Ru, Rl (..., 3 legs, 3, 3) (columns: axes; Kuo eq. 3, errata). Forward kinematics
+        by the three-sphere intersection of
+        :meth:`~elastodyn.kinematics.delta.DeltaKinematics.forward_kinematics` (the
+        branch below the sphere centres), written with jet-safe operations."""
+        e, y, s = self._e, self._y, self._sign
+        c, sn = np.cos(th)[..., None], np.sin(th)[..., None]          # (..., 3, 1)
+        xu = c * e - s * sn * _EZ                                      # (..., 3, 3)
+        B = self._A + self.L[0] * xu
+        cen = B - self._rb * e
+        a, b = cen[..., 1, :] - cen[..., 0, :], cen[..., 2, :] - cen[..., 0, :]
+        nrm = np.cross(a, b)
+        nn = np.sum(nrm * nrm, axis=-1)
+        aa, bb = np.sum(a * a, axis=-1), np.sum(b * b, axis=-1)
+        foot = cen[..., 0, :] + np.cross(aa[..., None] * b - bb[..., None] * a, nrm) / (
+            2.0 * nn[..., None])
+        f0 = foot - cen[..., 0, :]
+        r2 = self.L[1] ** 2 - np.sum(f0 * f0, axis=-1)
+        r2v = np.asarray(jets.value(r2)).real
+        if np.any(r2v < 0):
+            raise InputError("q", np.round(np.asarray(jets.value(th)).real, 6).tolist(),
+                             "shaft angles at which the lower links can meet")
+        unit = nrm / np.sqrt(nn)[..., None]
+        sg = np.where(np.asarray(jets.value(unit)).real[..., 2] < 0, -1.0, 1.0)
+        X = foot + (sg * np.sqrt(r2))[..., None] * unit
+        yb = np.broadcast_to(y, xu.shape)
+        Ru = np.stack([xu, yb, np.cross(xu, yb)], axis=-1)
+        xl = (X[..., None, :] + self._rb * e - B) / self.L[1]
+        zc = np.cross(xl, yb)
+        zl = zc / np.sqrt(np.sum(zc * zc, axis=-1))[..., None]
+        Rl = np.stack([xl, np.cross(zl, xl), zl], axis=-1)
+        return B, X, Ru, Rl
+
+    def _release(self, joint, a, Rl, y, at):
+        """Relative rotation of a joint (..., 3, 3) for release angles a (..., 3)."""
+        if joint == "clamped":
+            return None
+        if joint == "spherical":
+            return so3_exp(np.einsum("...ij,...j->...i", Rl, a))
+        # E(angle, n) = exp(angle [n]x) (n unit; z_l depends on the shaft angles)
+        zl = Rl[..., :, 2]
+        Ey = axis_rotation(a[..., 0 if at == "B" else 1], y)
+        Ez = so3_exp(a[..., 1 if at == "B" else 0][..., None] * zl)
+        return Ey @ Ez
+
+    def _nodes(self, kind, z, legs, s):
+        """Positions (b, 3) and triads (b, 3, 3) of nodes of one kind (0 upper, 1 B,
+        2 lower, 3 D) from their local variables z (b, 12) (arrays or jets), legs (b,)
+        and stations s (b,) [m] (module docstring)."""
+        th = z[..., 0:3]
+        d, r, rel = z[..., 3:6], z[..., 6:9], z[..., 9:12]
+        b = len(legs)
+        rows = np.arange(b)
+        e, y = self._e[legs], self._y[legs]
+        if kind == 0:
+            oh = np.zeros((b, 3))
+            oh[rows, legs] = 1.0
+            ti = np.sum(th * oh, axis=-1)
+            xu = (np.cos(ti)[..., None] * e - self._sign * np.sin(ti)[..., None] * _EZ)
+            Ru = np.stack([xu, y, np.cross(xu, y)], axis=-1)
+            x = self._A[legs] + np.einsum("bij,bj->bi", Ru, s[:, None] * _EX + d)
+            return x, Ru @ so3_exp(r)
+        B, X, Ru, Rl = self._rigid(th)
+        B, Ru, Rl = B[rows, legs], Ru[rows, legs], Rl[rows, legs]
+        if kind == 2:
+            x = B + np.einsum("bij,bj->bi", Rl, s[:, None] * _EX + d)
+            return x, Rl @ so3_exp(r)
+        if kind == 1:
+            x = self._A[legs] + np.einsum("bij,bj->bi", Ru, self.L[0] * _EX + d)
+            Q = Ru @ so3_exp(r) @ np.swapaxes(Ru, -1, -2)
+            rel = self._release(self.robot.joint_b, rel, Rl, y, "B")
+        else:
+            Q = so3_exp(r)
+            x = X + d + np.einsum("bij,bj->bi", Q, self._rb * e)
+            rel = self._release(self.robot.joint_d, rel, Rl, y, "D")
+        return x, (Q @ Rl if rel is None else Q @ rel @ Rl)
+
+    # ------------------------------------------------------------------ terms
+    def _evaluate(self, q, v, gravity=True):
+        """V, dV/dq, d2V/dq2, M, h (velocity forces), C = dh/dv (gyroscopic tangent of
+        the point masses) at q, v (n,) (module docstring)."""
+        nq = self.n
+        qx = np.append(np.asarray(q, dtype=float), 0.0)
+        vx = np.append(np.asarray(v, dtype=float), 0.0)
+        N = nq + 1
+        grad, K, M = np.zeros(N), np.zeros((N, N)), np.zeros((N, N))
+        h, C = np.zeros(N), np.zeros((N, N))
+        V = 0.0
+        grav = self._grav if gravity else np.zeros(3)
+        for grp in self._groups:
+            beam = self.beams[grp["link"]]
+            idx = grp["idx"]
+            z = jets.variables(qx[idx])                                    # (b, 24)
+            nv = z.nv
+            xa, ta = self._nodes(grp["kinds"][0], z[..., :_NODE], grp["legs"], grp["s"][0])
+            xb, tb = self._nodes(grp["kinds"][1], z[..., _NODE:], grp["legs"], grp["s"][1])
+            c0 = np.array([beam.length, 0.0, 0.0])
+            ub = xb - c0
+            U = beam.strain_energy(xa, ta, ub, tb, c0)
+            _, P, mg = beam.axis_points(xa, ta, ub, tb, c0)               # (b, 4, 3)
+            Pv = jets.value(P)
+            J = jets.gradient(P, nv)                                      # (b, 4, 3, nv)
+            H = jets.hessian(P, nv)                                       # (b, 4, 3, nv, nv)
+            # gravity on the point masses (their placement xi c0 is a constant)
+            V += float(np.sum(jets.value(U)) - np.einsum("g,bgi,i->", mg, Pv, grav))
+            ge = jets.gradient(U, nv) - np.einsum("g,bgik,i->bk", mg, J, grav)
+            Ke = jets.hessian(U, nv) - np.einsum("g,bgikl,i->bkl", mg, H, grav)
+            Me = np.einsum("g,bgik,bgil->bkl", mg, J, J)
+            vd = vx[idx]
+            Hv = np.einsum("bgikl,bl->bgik", H, vd)
+            he = np.einsum("g,bgik,bgi->bk", mg, J, np.einsum("bgik,bk->bgi", Hv, vd))
+            Ce = 2.0 * np.einsum("g,bgik,bgil->bkl", mg, J, Hv)
+            # torsion: the sections' spins about their axes (module docstring)
+            T = jets.stack([ta, tb], axis=1)                               # (b, 2, 3, 3)
+            Tv, Tg, Th = jets.value(T), jets.gradient(T, nv), jets.hessian(T, nv)
+            W = _vee_skew(np.einsum("bnimk,bnjm->bnijk", Tg, Tv).transpose(
+                0, 1, 4, 2, 3)).transpose(0, 1, 3, 2)                     # (b, 2, 3, nv)
+            t1 = Tv[..., :, 0]                                             # (b, 2, 3)
+            Pt = np.einsum("bni,bnik->bnk", t1, W)                        # (b, 2, nv)
+            w = np.einsum("bnik,bk->bni", W, vd)                           # spins (b, 2, 3)
+            Rqq = np.einsum("bnijkl,bk,bl->bnij", Th, vd, vd)
+            ab = _vee_skew(np.einsum("bnim,bnjm->bnij", Rqq, Tv))          # (b, 2, 3)
+            ct = self._torsion[grp["link"]]
+            Mt = ct * np.array([[2.0, 1.0], [1.0, 2.0]])
+            Me += np.einsum("bnk,nm,bml->bkl", Pt, Mt, Pt)
+            p = np.einsum("nm,bm->bn", Mt, np.einsum("bni,bni->bn", t1, w))  # (b, 2)
+            tq = (np.einsum("bn,bni->bni", np.einsum("nm,bm->bn", Mt,
+                                                     np.einsum("bni,bni->bn", t1, ab)),
+                            t1)
+                  + np.cross(w, p[..., None] * t1))
+            he += np.einsum("bnik,bni->bk", W, tq)
+            ix2 = (idx[:, :, None], idx[:, None, :])
+            np.add.at(grad, idx, ge)
+            np.add.at(K, ix2, Ke)
+            np.add.at(M, ix2, Me)
+            np.add.at(h, idx, he)
+            np.add.at(C, ix2, Ce)
+        # the platform and payload: a rigid body at the platform's centre
+        m, com, Ic = self._body
+        idx = self._plat_idx
+        z = jets.variables(qx[idx][None])                                  # (1, 9)
+        nv = z.nv
+        _, X, _, _ = self._rigid(z[..., 0:3])
+        Q = so3_exp(z[..., 6:9])
+        xc = X + z[..., 3:6] + np.einsum("bij,j->bi", Q, com)
+        Jc, Hc = jets.gradient(xc, nv)[0], jets.hessian(xc, nv)[0]       # (3, nv), (3, nv, nv)
+        xcv = jets.value(xc)[0]
+        V -= m * float(grav @ xcv)
+        vd = vx[idx]
+        Qv, Qg, Qh = jets.value(Q)[0], jets.gradient(Q, nv)[0], jets.hessian(Q, nv)[0]
+        W = _vee_skew(np.einsum("imk,jm->kij", Qg, Qv)).T                  # (3, nv)
+        Iw = Qv @ Ic @ Qv.T
+        w = W @ vd
+        ab = _vee_skew(np.einsum("imkl,k,l,jm->ij", Qh, vd, vd, Qv))
+        pg = -m * Jc.T @ grav
+        pK = -m * np.einsum("ikl,i->kl", Hc, grav)
+        pM = m * Jc.T @ Jc + W.T @ Iw @ W
+        ph = m * Jc.T @ np.einsum("ikl,k,l->i", Hc, vd, vd) + W.T @ (
+            Iw @ ab + np.cross(w, Iw @ w))
+        pC = 2.0 * m * Jc.T @ np.einsum("ikl,l->ik", Hc, vd)
+        ix2 = (idx[:, None], idx[None, :])
+        np.add.at(grad, idx, pg)
+        np.add.at(K, ix2, pK)
+        np.add.at(M, ix2, pM)
+        np.add.at(h, idx, ph)
+        np.add.at(C, ix2, pC)
+        for i in range(3):
+            M[i, i] += self._motor
+        s = slice(0, nq)
+        return V, grad[s], K[s, s], M[s, s], h[s], C[s, s]
+
+    def _terms(self, st: State):
+        key = (st.q.tobytes(), st.v.tobytes())
+        if self._memo is not None and self._memo[0] == key:
+            return self._memo[1]
+        if np.iscomplexobj(st.q) or np.iscomplexobj(st.v):
+            raise InputError("state", "complex", "real coordinates (the exact formulation "
+                             "has no complex-step derivatives yet)")
+        V, grad, K, M, h, C = self._evaluate(st.q, st.v)
+        c = h + grad
+        if not self._friction.is_zero:
+            c[:3] += np.asarray(self._friction.torque(st.v[:3]), dtype=float)
+        out = {"V": V, "M": M, "c": c, "K": K, "C": C}
+        self._memo = (key, out)
+        return out
+
+    def _complete(self, st: State) -> State:
+        _, X, _, _ = self._rigid(np.asarray(st.q[:3], dtype=float))
+        return st.with_(pose=np.asarray(X, dtype=float) + st.q[self._platform[:3]])
+
+    # ------------------------------------------------------------------ dynamics
+    def mass_matrix(self, state: State) -> np.ndarray:
+        return self._terms(state)["M"]
+
+    def bias(self, state: State) -> np.ndarray:
+        return self._terms(state)["c"].copy()
+
+    def _tangent(self, state: State):
+        """(K, C): at rest exact (the Hessian of the potential; C the friction's slope);
+        moving, the base's central differences."""
+        if np.any(state.v) or np.any(state.a):
+            return super()._tangent(state)
+        T = self._terms(state)
+        C = T["C"].copy()
+        if not self._friction.is_zero:
+            hh = 1e-9
+            for i in range(3):
+                dv = np.zeros(3)
+                dv[i] = hh
+                C[:3, i] += (np.asarray(self._friction.torque(dv), dtype=float)
+                             - np.asarray(self._friction.torque(-dv), dtype=float)) / (2 * hh)
+        return T["K"].copy(), C
+
+    def residual_floor(self, state: State) -> float:
+        """Round-off of the axial forces: the chords come from absolute node positions
+        (eps times the reach) times the stiffest EA / l0, 64 eps (sums of the assembly
+        and the maps) [N]."""
+        return 64 * np.finfo(float).eps * self._axial * max(1.0, self._reach)
+
+    def strain_stiffness(self, state: State) -> np.ndarray:
+        """The Hessian of the strain energy alone over the elastic coordinates at the
+        pose of ``state`` (n_e, n_e) [N/m, N, N m/rad]: the linear structure there (no
+        gravity, no motion)."""
+        _, _, K, _, _, _ = self._evaluate(state.q, np.zeros(self.n), gravity=False)
+        return K[3:, 3:]
+
+    def elastic_stiffness(self) -> np.ndarray:
+        """The linear stiffness of the undeformed structure at the home pose (the scale
+        of :meth:`static_deflection`'s test; a closed chain's stiffness depends on the
+        pose: :meth:`linearize` without preload takes it at the state's pose)."""
+        if self._Kel is None:
+            st = State.build(3, self.n_elastic, actuated=self.home_actuated())
+            self._Kel = self.strain_stiffness(st)
+        return self._Kel
+
+    def linearize(self, state: State, *, actuators: str = "locked",
+                  preload: bool | None = None):
+        """As :meth:`NonlinearModel.linearize`; without preload the stiffness is the
+        undeformed structure's at the pose of ``state`` (the closed chain's stiffness
+        depends on the pose)."""
+        if self._preload(preload):
+            return super().linearize(state, actuators=actuators, preload=True)
+        saved = self._Kel
+        self._Kel = self.strain_stiffness(state)
+        try:
+            return super().linearize(state, actuators=actuators, preload=False)
+        finally:
+            self._Kel = saved
+
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None):
+        """The elastic response to a prescribed motion of the shaft angles (or of the
+        platform, through the rigid inverse kinematics)
+        (:func:`~elastodyn.formulations.exact.engine.simulate_motion`)."""
+        return simulate_motion(self, trajectory, times, initial=initial, method=method,
+                               integrator_step=integrator_step, progress=progress,
+                               what="link")
+
+    def energy(self, state: State) -> tuple[float, float]:
+        """(kinetic, potential) energy [J] of ``state``."""
+        t = self._terms(state)
+        return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])
