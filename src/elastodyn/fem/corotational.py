@@ -327,6 +327,15 @@ class CorotationalBeam:
         E, _, tha, thb = self.frame(ua, ta, ub, tb, chord0)
         return E, self._points(E, tha, thb, ua, ub, xi), self.rho_a * self.length * wg
 
+    def energy_and_points(self, ua, ta, ub, tb, chord0, count: int = 4):
+        """(strain energy (...,) [J], axis points (..., count, 3) [m], their masses
+        (count,) [kg]) from one evaluation of the element frame
+        (:meth:`strain_energy`, :meth:`axis_points`)."""
+        xi, wg = gauss_legendre_01(int(count))
+        E, du, tha, thb = self.frame(ua, ta, ub, tb, chord0)
+        return (self._strain(du, tha, thb), self._points(E, tha, thb, ua, ub, xi),
+                self.rho_a * self.length * wg)
+
     def world_mass(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """Consistent mass (..., 12, 12) [kg, kg m^2] on world increments (dx_a, spin_a,
         dx_b, spin_b): T^T M_e T with T = diag(E^T x 4), E the current element frame."""

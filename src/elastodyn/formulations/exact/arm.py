@@ -160,7 +160,9 @@ class ExactArmModel(NonlinearModel):
         H = np.array([jets.hessian(p, nv) for p in parts])
         return v, G, H
 
-    def _terms(self, st: State):
+    def _terms(self, st: State, full: bool = True):
+        """The terms of the equations at ``st`` (``full`` for the engine's interface:
+        this model always evaluates all of them)."""
         key = (st.q.tobytes(), st.v.tobytes())
         if self._memo is not None and self._memo[0] == key:
             return self._memo[1]

@@ -61,6 +61,7 @@ import numpy as np
 from ...description.flexible_delta import FlexibleDelta
 from ...exceptions import InputError
 from ...fem import jets
+from ...fem.jets import Jet
 from ...fem.corotational import CorotationalBeam, axis_rotation, so3_exp
 from ...kinematics.delta import DeltaKinematics
 from ...model import Coordinates, State
@@ -81,6 +82,23 @@ def _vee_skew(A):
     """Axial vector (..., 3, nv...) of the skew part of A (..., 3, 3, ...)."""
     return 0.5 * np.stack([A[..., 2, 1] - A[..., 1, 2], A[..., 0, 2] - A[..., 2, 0],
                            A[..., 1, 0] - A[..., 0, 1]], axis=-1)
+
+
+def _embed(j, nv: int, offset: int = 0):
+    """A jet over k variables as a jet over nv, its variables at offset .. offset + k
+    (an array: a constant, as is)."""
+    if not isinstance(j, Jet):
+        return j
+    k = j.nv
+    if k == nv and offset == 0:
+        return j
+    g = np.zeros(j.shape + (nv,), dtype=j.g.dtype)
+    g[..., offset:offset + k] = j.g
+    H = None
+    if j.H is not None:
+        H = np.zeros(j.shape + (nv, nv), dtype=j.H.dtype)
+        H[..., offset:offset + k, offset:offset + k] = j.H
+    return Jet(j.v, g, H)
 
 
 class ExactDeltaModel(NonlinearModel):
@@ -175,22 +193,37 @@ class ExactDeltaModel(NonlinearModel):
             idx[9:9 + nd] = reld[i]
             return (3, i, self.L[1], idx)
 
-        groups = {}
-        for i in range(3):
-            for k in range(n):
-                groups.setdefault((0, 0, 0), []).append((node("upper", i, k),
-                                                         node("upper", i, k + 1)))
-                ka = "B" if k == 0 else "lower"
-                kb = "D" if k == n - 1 else "lower"
-                na_, nb_ = node(ka, i, k), node(kb, i, k + 1)
-                groups.setdefault((1, na_[0], nb_[0]), []).append((na_, nb_))
-        self._groups = []
-        for (li, ka, kb), rows in groups.items():
-            legs_a = np.array([a[1] for a, _ in rows])
-            self._groups.append(dict(
-                link=li, kinds=(ka, kb), legs=legs_a,
-                s=(np.array([a[2] for a, _ in rows]), np.array([b[2] for _, b in rows])),
-                idx=np.array([np.concatenate([a[3], b[3]]) for a, b in rows])))
+        # the nodes, one table per kind (every node once), and the elements by link kind
+        table = {}                        # (kind, leg, j) -> row in the node list
+        rows = []
+        for kind in ("upper", "B", "lower", "D"):
+            for i in range(3):
+                for j in range(0, n + 1):
+                    if (kind == "B" and j != 0) or (kind == "D" and j != n) or \
+                            (kind == "lower" and not 0 < j < n):
+                        continue
+                    table[kind, i, j] = len(rows)
+                    rows.append(node(kind, i, j))
+        self._node_idx = np.array([r[3] for r in rows])                   # (N, 12)
+        self._kinds = []
+        for code in range(4):
+            sel = np.array([k for k, r in enumerate(rows) if r[0] == code], dtype=int)
+            self._kinds.append((code, np.array([rows[k][1] for k in sel]),
+                                np.array([rows[k][2] for k in sel]), sel))
+        self._links = []
+        for li in (0, 1):
+            ia, ib = [], []
+            for i in range(3):
+                for k in range(n):
+                    if li == 0:
+                        ia.append(table["upper", i, k])
+                        ib.append(table["upper", i, k + 1])
+                    else:
+                        ia.append(table["B" if k == 0 else "lower", i, k])
+                        ib.append(table["D" if k == n - 1 else "lower", i, k + 1])
+            ia, ib = np.array(ia), np.array(ib)
+            self._links.append((ia, ib, np.concatenate([self._node_idx[ia],
+                                                        self._node_idx[ib]], axis=1)))
         self._plat_idx = np.concatenate([np.arange(3), self._platform])
         self._memo = None
         self._Kel = None
@@ -254,25 +287,17 @@ class ExactDeltaModel(NonlinearModel):
         Ez = so3_exp(a[..., 1 if at == "B" else 0][..., None] * zl)
         return Ey @ Ez
 
-    def _nodes(self, kind, z, legs, s):
+    def _nodes(self, kind, z, legs, s, rigid):
         """Positions (b, 3) and triads (b, 3, 3) of nodes of one kind (0 upper, 1 B,
-        2 lower, 3 D) from their local variables z (b, 12) (arrays or jets), legs (b,)
-        and stations s (b,) [m] (module docstring)."""
-        th = z[..., 0:3]
+        2 lower, 3 D) from their local variables z (b, 12) (arrays or jets), legs (b,),
+        stations s (b,) [m] and the rigid Delta's (B, X, Ru, Rl) at their legs (b, ...)
+        (module docstring)."""
         d, r, rel = z[..., 3:6], z[..., 6:9], z[..., 9:12]
-        b = len(legs)
-        rows = np.arange(b)
+        B, X, Ru, Rl = rigid
         e, y = self._e[legs], self._y[legs]
         if kind == 0:
-            oh = np.zeros((b, 3))
-            oh[rows, legs] = 1.0
-            ti = np.sum(th * oh, axis=-1)
-            xu = (np.cos(ti)[..., None] * e - self._sign * np.sin(ti)[..., None] * _EZ)
-            Ru = np.stack([xu, y, np.cross(xu, y)], axis=-1)
             x = self._A[legs] + np.einsum("bij,bj->bi", Ru, s[:, None] * _EX + d)
             return x, Ru @ so3_exp(r)
-        B, X, Ru, Rl = self._rigid(th)
-        B, Ru, Rl = B[rows, legs], Ru[rows, legs], Rl[rows, legs]
         if kind == 2:
             x = B + np.einsum("bij,bj->bi", Rl, s[:, None] * _EX + d)
             return x, Rl @ so3_exp(r)
@@ -286,66 +311,105 @@ class ExactDeltaModel(NonlinearModel):
             rel = self._release(self.robot.joint_d, rel, Rl, y, "D")
         return x, (Q @ Rl if rel is None else Q @ rel @ Rl)
 
+    def _seed(self, z0, vd, mode):
+        """Jets of local variables z0 (..., nv): over their nv variables (``mode``
+        "full": second order, "first": first order) or along the rates vd (...,nv)
+        ("direction": one variable, the time along qd, second order)."""
+        if mode == "direction":
+            z0 = np.asarray(z0, dtype=float)
+            return Jet(z0, np.asarray(vd, dtype=float)[..., None],
+                       np.zeros(z0.shape + (1, 1)))
+        return jets.variables(z0, order=2 if mode == "full" else 1)
+
+    def _configurations(self, qx, vx, mode):
+        """Positions (N, 3) and triads (N, 3, 3) of every node as jets in its 12 local
+        variables (``mode`` full / first) or along qd (direction); the rigid Delta is
+        evaluated once, on jets of the shaft angles, and carried into each node's
+        variables (its first three)."""
+        tj = self._seed(qx[:3], vx[:3], mode)
+        B, X, Ru, Rl = self._rigid(tj)
+        X = X.reshape(1, 3)
+        xs, Ts, order = [], [], []
+        for code, legs, s, sel in self._kinds:
+            if not len(sel):
+                continue
+            idx = self._node_idx[sel]
+            z = self._seed(qx[idx], vx[idx], mode)
+            zero = np.zeros(len(sel), dtype=int)
+            rig = (B[legs], X[zero], Ru[legs], Rl[legs])
+            if mode != "direction":
+                rig = tuple(_embed(a, _NODE) for a in rig)
+            x, T = self._nodes(code, z, legs, s, rig)
+            xs.append(x)
+            Ts.append(T)
+            order.append(sel)
+        perm = np.argsort(np.concatenate(order))
+        return jets.concatenate(xs, axis=0)[perm], jets.concatenate(Ts, axis=0)[perm]
+
     # ------------------------------------------------------------------ terms
-    def _evaluate(self, q, v, gravity=True):
+    def _evaluate(self, q, v, gravity=True, full=True):
         """V, dV/dq, d2V/dq2, M, h (velocity forces), C = dh/dv (gyroscopic tangent of
-        the point masses) at q, v (n,) (module docstring)."""
+        the point masses) at q, v (n,) (module docstring). Without ``full`` (the
+        residual of a Newton iteration): V, dV/dq, M and h only (K and C None), by
+        first-order jets and one pass along qd for the velocity forces."""
         nq = self.n
         qx = np.append(np.asarray(q, dtype=float), 0.0)
         vx = np.append(np.asarray(v, dtype=float), 0.0)
         N = nq + 1
-        grad, K, M = np.zeros(N), np.zeros((N, N)), np.zeros((N, N))
-        h, C = np.zeros(N), np.zeros((N, N))
+        grad, M, h = np.zeros(N), np.zeros((N, N)), np.zeros(N)
+        K, C = (np.zeros((N, N)), np.zeros((N, N))) if full else (None, None)
         V = 0.0
         grav = self._grav if gravity else np.zeros(3)
-        for grp in self._groups:
-            beam = self.beams[grp["link"]]
-            idx = grp["idx"]
-            z = jets.variables(qx[idx])                                    # (b, 24)
-            nv = z.nv
-            xa, ta = self._nodes(grp["kinds"][0], z[..., :_NODE], grp["legs"], grp["s"][0])
-            xb, tb = self._nodes(grp["kinds"][1], z[..., _NODE:], grp["legs"], grp["s"][1])
+        Xn, Tn = self._configurations(qx, vx, "full" if full else "first")
+        if not full:
+            Xd, Td = self._configurations(qx, vx, "direction")
+        nv = 2 * _NODE
+        for li, (ia, ib, idx) in enumerate(self._links):
+            beam = self.beams[li]
             c0 = np.array([beam.length, 0.0, 0.0])
-            ub = xb - c0
-            U = beam.strain_energy(xa, ta, ub, tb, c0)
-            _, P, mg = beam.axis_points(xa, ta, ub, tb, c0)               # (b, 4, 3)
-            Pv = jets.value(P)
-            J = jets.gradient(P, nv)                                      # (b, 4, 3, nv)
-            H = jets.hessian(P, nv)                                       # (b, 4, 3, nv, nv)
-            # gravity on the point masses (their placement xi c0 is a constant)
-            V += float(np.sum(jets.value(U)) - np.einsum("g,bgi,i->", mg, Pv, grav))
-            ge = jets.gradient(U, nv) - np.einsum("g,bgik,i->bk", mg, J, grav)
-            Ke = jets.hessian(U, nv) - np.einsum("g,bgikl,i->bkl", mg, H, grav)
-            Me = np.einsum("g,bgik,bgil->bkl", mg, J, J)
-            vd = vx[idx]
-            Hv = np.einsum("bgikl,bl->bgik", H, vd)
-            he = np.einsum("g,bgik,bgi->bk", mg, J, np.einsum("bgik,bk->bgi", Hv, vd))
-            Ce = 2.0 * np.einsum("g,bgik,bgil->bkl", mg, J, Hv)
-            # torsion: the sections' spins about their axes (module docstring)
+            xa, ta = _embed(Xn[ia], nv, 0), _embed(Tn[ia], nv, 0)
+            xb, tb = _embed(Xn[ib], nv, _NODE), _embed(Tn[ib], nv, _NODE)
+            U, P, mg = beam.energy_and_points(xa, ta, xb - c0, tb, c0)   # P (b, 4, 3)
             T = jets.stack([ta, tb], axis=1)                               # (b, 2, 3, 3)
-            Tv, Tg, Th = jets.value(T), jets.gradient(T, nv), jets.hessian(T, nv)
-            W = _vee_skew(np.einsum("bnimk,bnjm->bnijk", Tg, Tv).transpose(
-                0, 1, 4, 2, 3)).transpose(0, 1, 3, 2)                     # (b, 2, 3, nv)
+            vd = vx[idx]
+            J = jets.gradient(P, nv)                                      # (b, 4, 3, nv)
+            # gravity on the point masses (their placement xi c0 is a constant)
+            V += float(np.sum(jets.value(U)) - np.einsum("g,bgi,i->", mg, jets.value(P), grav))
+            ge = jets.gradient(U, nv) - np.einsum("g,bgik,i->bk", mg, J, grav)
+            Me = np.einsum("g,bgik,bgil->bkl", mg, J, J)
+            Tv, Tg = jets.value(T), jets.gradient(T, nv)
+            if full:
+                H = jets.hessian(P, nv)                                   # (b, 4, 3, nv, nv)
+                Ke = jets.hessian(U, nv) - np.einsum("g,bgikl,i->bkl", mg, H, grav)
+                Hv = np.einsum("bgikl,bl->bgik", H, vd)
+                quad = np.einsum("bgik,bk->bgi", Hv, vd)
+                Ce = 2.0 * np.einsum("g,bgik,bgil->bkl", mg, J, Hv)
+                Rqq = np.einsum("bnijkl,bk,bl->bnij", jets.hessian(T, nv), vd, vd)
+            else:
+                # second derivatives along qd only: x_g'' and R'' at q_dd = 0
+                _, Pd, _ = beam.axis_points(Xd[ia], Td[ia], Xd[ib] - c0, Td[ib], c0)
+                quad = jets.hessian(Pd, 1)[..., 0, 0]
+                Rqq = jets.hessian(jets.stack([Td[ia], Td[ib]], axis=1), 1)[..., 0, 0]
+            he = np.einsum("g,bgik,bgi->bk", mg, J, quad)
+            # torsion: the sections' spins about their axes (module docstring)
+            W = _vee_skew(np.einsum("bnimk,bnjm->bnkij", Tg, Tv)).transpose(0, 1, 3, 2)
             t1 = Tv[..., :, 0]                                             # (b, 2, 3)
             Pt = np.einsum("bni,bnik->bnk", t1, W)                        # (b, 2, nv)
             w = np.einsum("bnik,bk->bni", W, vd)                           # spins (b, 2, 3)
-            Rqq = np.einsum("bnijkl,bk,bl->bnij", Th, vd, vd)
             ab = _vee_skew(np.einsum("bnim,bnjm->bnij", Rqq, Tv))          # (b, 2, 3)
-            ct = self._torsion[grp["link"]]
-            Mt = ct * np.array([[2.0, 1.0], [1.0, 2.0]])
+            Mt = self._torsion[li] * np.array([[2.0, 1.0], [1.0, 2.0]])
             Me += np.einsum("bnk,nm,bml->bkl", Pt, Mt, Pt)
             p = np.einsum("nm,bm->bn", Mt, np.einsum("bni,bni->bn", t1, w))  # (b, 2)
-            tq = (np.einsum("bn,bni->bni", np.einsum("nm,bm->bn", Mt,
-                                                     np.einsum("bni,bni->bn", t1, ab)),
-                            t1)
-                  + np.cross(w, p[..., None] * t1))
+            pa = np.einsum("nm,bm->bn", Mt, np.einsum("bni,bni->bn", t1, ab))
+            tq = pa[..., None] * t1 + np.cross(w, p[..., None] * t1)
             he += np.einsum("bnik,bni->bk", W, tq)
             ix2 = (idx[:, :, None], idx[:, None, :])
             np.add.at(grad, idx, ge)
-            np.add.at(K, ix2, Ke)
             np.add.at(M, ix2, Me)
             np.add.at(h, idx, he)
-            np.add.at(C, ix2, Ce)
+            if full:
+                np.add.at(K, ix2, Ke)
+                np.add.at(C, ix2, Ce)
         # the platform and payload: a rigid body at the platform's centre
         m, com, Ic = self._body
         idx = self._plat_idx
@@ -371,28 +435,34 @@ class ExactDeltaModel(NonlinearModel):
         pC = 2.0 * m * Jc.T @ np.einsum("ikl,l->ik", Hc, vd)
         ix2 = (idx[:, None], idx[None, :])
         np.add.at(grad, idx, pg)
-        np.add.at(K, ix2, pK)
         np.add.at(M, ix2, pM)
         np.add.at(h, idx, ph)
-        np.add.at(C, ix2, pC)
+        if full:
+            np.add.at(K, ix2, pK)
+            np.add.at(C, ix2, pC)
         for i in range(3):
             M[i, i] += self._motor
         s = slice(0, nq)
+        if not full:
+            return V, grad[s], None, M[s, s], h[s], None
         return V, grad[s], K[s, s], M[s, s], h[s], C[s, s]
 
-    def _terms(self, st: State):
+    def _terms(self, st: State, full: bool = True):
+        """The terms of the equations at ``st``: M, c (the bias), V; with ``full`` also
+        K (the potential's Hessian) and C (dc/dv); memoized for the last state (a full
+        evaluation serves a light request)."""
         key = (st.q.tobytes(), st.v.tobytes())
-        if self._memo is not None and self._memo[0] == key:
+        if self._memo is not None and self._memo[0] == key and (self._memo[2] or not full):
             return self._memo[1]
         if np.iscomplexobj(st.q) or np.iscomplexobj(st.v):
             raise InputError("state", "complex", "real coordinates (the exact formulation "
                              "has no complex-step derivatives yet)")
-        V, grad, K, M, h, C = self._evaluate(st.q, st.v)
+        V, grad, K, M, h, C = self._evaluate(st.q, st.v, full=full)
         c = h + grad
         if not self._friction.is_zero:
             c[:3] += np.asarray(self._friction.torque(st.v[:3]), dtype=float)
         out = {"V": V, "M": M, "c": c, "K": K, "C": C}
-        self._memo = (key, out)
+        self._memo = (key, out, full)
         return out
 
     def _complete(self, st: State) -> State:
@@ -401,10 +471,10 @@ class ExactDeltaModel(NonlinearModel):
 
     # ------------------------------------------------------------------ dynamics
     def mass_matrix(self, state: State) -> np.ndarray:
-        return self._terms(state)["M"]
+        return self._terms(state, full=False)["M"]
 
     def bias(self, state: State) -> np.ndarray:
-        return self._terms(state)["c"].copy()
+        return self._terms(state, full=False)["c"].copy()
 
     def _tangent(self, state: State):
         """(K, C): at rest exact (the Hessian of the potential; C the friction's slope);
@@ -470,5 +540,5 @@ class ExactDeltaModel(NonlinearModel):
 
     def energy(self, state: State) -> tuple[float, float]:
         """(kinetic, potential) energy [J] of ``state``."""
-        t = self._terms(state)
+        t = self._terms(state, full=False)
         return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])

@@ -1,9 +1,9 @@
 """The motion-driven engine of the exact formulation (every family): generalized-alpha on
 the elastic coordinates with the actuated ones prescribed (issue 31, item 3).
 
-A model of this package provides ``_terms(state)`` with the mass matrix ``M``, the bias
-``c`` (velocity forces, potential gradient, friction), the potential's Hessian ``K`` and
-the velocity forces' tangent ``C`` (its ``linearize`` for the lowest frequency), and the
+A model of this package provides ``_terms(state, full=True)`` with the mass matrix ``M``, the bias
+``c`` (velocity forces, potential gradient, friction) and, when ``full``, the
+potential's Hessian ``K`` and the velocity forces' tangent ``C`` (its ``linearize`` for the lowest frequency), and the
 contract's ``inverse_dynamics`` and ``static_deflection``. The equations are those of the
 model's coordinates, in which the joints and the closed loops hold exactly
 (:mod:`elastodyn.formulations.exact.delta`): no constraint equations, no drift, nothing
@@ -94,7 +94,7 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
 
         def residual(self, t, x, v, z):
             st = self.state(t, x, v, z)
-            T = model._terms(st)
+            T = model._terms(st, full=False)        # no tangent needed for a residual
             return (T["M"] @ st.a + T["c"])[na:]
 
         def matrix(self, t, x, v, z, beta_p, gamma_p):
