@@ -29,7 +29,7 @@ from ..exceptions import InputError, ModelError
 from ..model import (Coordinates, Efforts, Linearization, MotionResponse, State,
                      require)
 
-__all__ = ["NonlinearModel", "FD_STEP", "actuated_motion", "motion_function",
+__all__ = ["NonlinearModel", "EXACT_HINT", "FD_STEP", "actuated_motion", "motion_function",
            "efforts_along", "motion_response", "GENERIC_METHODS", "INITIAL_STATES"]
 
 INITIAL_STATES = ("static", "zero")
@@ -45,6 +45,12 @@ NONLINEAR_CAPABILITIES = frozenset({"state", "mass_matrix", "bias", "linearize",
                                     "steady_motion", "static_deflection",
                                     "inverse_dynamics", "direct_dynamics",
                                     "simulate_motion"})
+
+
+EXACT_HINT = ("the geometrically exact formulation answers there: the same command with "
+              "--formulation exact")
+"""Said by a linear (or small-rotation) model's validity warning for a robot the ``exact``
+formulation takes (issue 31): where to get the answer the warning withholds."""
 
 
 class NonlinearModel:
@@ -186,6 +192,14 @@ class NonlinearModel:
         C = np.column_stack(cols_C) if n else np.zeros((0, 0))
         return K, C
 
+    def _static_tangent(self, state: State) -> np.ndarray:
+        """The matrix of :meth:`static_deflection`'s Newton steps (n, n): the tangent
+        K of :meth:`_tangent` unless the model has a cheaper one that converges (the
+        stiffness without the velocity forces' position derivatives, which are small
+        against it at the slow rates of a quasi-steady state: linear convergence, to the
+        same equilibrium, since the test is on the exact residual)."""
+        return self._tangent(state)[0]
+
     def _preload(self, preload):
         return self.default_preload if preload is None else bool(preload)
 
@@ -284,8 +298,7 @@ class NonlinearModel:
                     np.abs(ke.imag).max(initial=0.0))
             if done:
                 return st
-            K, _ = self._tangent(st)
-            Kee = K[na:, na:]
+            Kee = self._static_tangent(st)[na:, na:]
             try:
                 de = np.linalg.solve(Kee, -r)
             except np.linalg.LinAlgError:

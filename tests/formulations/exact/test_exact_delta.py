@@ -7,7 +7,7 @@ import pytest
 
 from elastodyn.analysis.modes import modes
 from elastodyn.description.files import load_description
-from elastodyn.exceptions import InputError
+from elastodyn.exceptions import InputError, ModelError
 from elastodyn.formulations.registry import build_model
 
 # a Delta unlike Kuo's: longer aluminium lower links of another section, a heavier
@@ -99,3 +99,12 @@ def test_clamped_joints_are_stiffer_and_bad_options_are_refused():
     assert f["clamped"] > f["universal"]
     with pytest.raises(InputError, match="elements"):
         build_model(_delta(), "exact", elements=0)
+
+
+def test_ball_joints_are_named_as_a_mechanism_not_a_failed_newton():
+    """A ball joint leaves the Delta with locked actuators a mechanism (Gruebler: an S-U
+    leg removes one freedom): the static equilibrium is not unique, and the model says
+    so instead of a Newton that wanders off (it did, to a residual of 1e6 N)."""
+    m = build_model(_delta(["joints.b=spherical"]), "exact", elements=1)
+    with pytest.raises(ModelError, match="mechanism"):
+        modes(m, m.state(pose=(0.05, 0.0, 0.5)), count=3)

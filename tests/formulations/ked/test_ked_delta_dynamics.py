@@ -131,11 +131,13 @@ def test_deviations_scale_as_compliance(robot):
 
 def test_validity_warning_on_pick_and_place(robot):
     """Kuo's 0.8 s pick-and-place excites the 3-4 Hz modes of the 5 mm links: the linear
-    model leaves its small-deformation range and says so."""
+    model leaves its small-deformation range and says so, naming the formulation that
+    answers there (issue 31) and how to run it."""
     m = KEDEngine(robot)
     with pytest.warns(KEDValidityWarning, match="small-deformation"):
         res = simulate_ked(m, InvertedU.kuo2016(), duration=0.8, step=2e-3)
     assert res.validity_warning and res.max_rotation_rad > 0.1
+    assert "--formulation exact" in res.validity_warning
     assert res.summary()["validity_warning"] == res.validity_warning
 
 

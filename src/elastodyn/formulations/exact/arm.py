@@ -214,6 +214,11 @@ class ExactArmModel(NonlinearModel):
             C[i, i] += float(f.torque(h) - f.torque(-h)) / (2 * h)
         return T["K"].copy(), C
 
+    def _static_tangent(self, state: State) -> np.ndarray:
+        """The potential's Hessian (exact at rest; moving, the velocity forces'
+        position derivatives are left out: :meth:`NonlinearModel._static_tangent`)."""
+        return self._terms(state)["K"]
+
     def residual_floor(self, state: State) -> float:
         """The round-off of the axial forces: the chords come from absolute node
         positions (eps times the reach), times the stiffest EA / l0: 64 eps

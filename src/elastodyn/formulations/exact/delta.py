@@ -59,7 +59,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...description.flexible_delta import FlexibleDelta
-from ...exceptions import InputError
+from ...exceptions import InputError, ModelError
 from ...fem import jets
 from ...fem.jets import Jet
 from ...fem.corotational import CorotationalBeam, axis_rotation, so3_exp
@@ -492,11 +492,30 @@ class ExactDeltaModel(NonlinearModel):
                              - np.asarray(self._friction.torque(-dv), dtype=float)) / (2 * hh)
         return T["K"].copy(), C
 
+    def _static_tangent(self, state: State) -> np.ndarray:
+        """The potential's Hessian (exact at rest; moving, the velocity forces'
+        position derivatives are left out: :meth:`NonlinearModel._static_tangent`)."""
+        return self._terms(state)["K"]
+
     def residual_floor(self, state: State) -> float:
         """Round-off of the axial forces: the chords come from absolute node positions
         (eps times the reach) times the stiffest EA / l0, 64 eps (sums of the assembly
         and the maps) [N]."""
         return 64 * np.finfo(float).eps * self._axial * max(1.0, self._reach)
+
+    def static_deflection(self, state: State, **kw) -> State:
+        """As :meth:`NonlinearModel.static_deflection`; refused with a ball joint at B or
+        D, where the structure with the actuators locked is a mechanism (the platform
+        turns, a lower link spins about its axis; flexible-description module
+        docstring) and a static equilibrium is not unique: a ModelError that says so."""
+        if self.mechanisms:
+            raise ModelError(
+                "exact: with a ball joint (joints.b or joints.d spherical) the Delta with "
+                "locked actuators is a mechanism (the platform turns, the lower links spin "
+                "about their axes): no unique static equilibrium for the modes or the "
+                "initial state; universal or clamped joints, or simulate with --initial "
+                "zero")
+        return super().static_deflection(state, **kw)
 
     def strain_stiffness(self, state: State) -> np.ndarray:
         """The Hessian of the strain energy alone over the elastic coordinates at the

@@ -77,7 +77,9 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     if initial == "static":
         st0 = model.static_deflection(st0)
     h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
-    lin = model.linearize(st0)
+    # the lowest frequency at the start, about the equilibrium at rest (the step's
+    # scale; a moving start's exact tangent would cost finite differences)
+    lin = model.linearize(model.at(st0, v=np.zeros(model.n), a=np.zeros(model.n)))
     w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
     step = (min(h_out, 2 * math.pi / (STEPS_PER_PERIOD * w)) if integrator_step is None
             else float(integrator_step))

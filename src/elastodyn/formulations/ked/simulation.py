@@ -72,6 +72,7 @@ import numpy as np
 from ..._validate import choice, positive
 from ...description.delta import DeltaMasses, RigidDelta
 from ...description.flexible_delta import FlexibleDelta
+from ..base import EXACT_HINT
 from ..rigid_delta.engine import ExplicitDeltaEngine
 from ...exceptions import InputError, ModelError
 from .engine import DeltaMotion, KEDEngine
@@ -687,7 +688,7 @@ def _outputs(model, batch, time, position, Q, V, A, QS, initial, method) -> KEDS
             f"link's length at t = {time[k]:.4g} s): no small-deformation model describes "
             "that - the links are too soft for the loads, or the linear system lost its "
             "stiffness along the motion and diverged; a slower or smoother motion, or "
-            "stiffer links")
+            f"stiffer links; {EXACT_HINT}")
     msgs = []
     if max_ratio > MAX_DISPLACEMENT_RATIO or max_rot > MAX_ROTATION_RAD:
         msgs.append(f"elastic displacements beyond the small-deformation range of the "
@@ -695,6 +696,7 @@ def _outputs(model, batch, time, position, Q, V, A, QS, initial, method) -> KEDS
                     f"link length, limit {100 * MAX_DISPLACEMENT_RATIO:g}%; largest "
                     f"rotation {max_rot:.3g} rad, limit {MAX_ROTATION_RAD:g} rad): the "
                     "numbers describe the linearization, not the robot")
+        msgs.append(EXACT_HINT)
     if err is not None and err["response_error"] > MODEL_ERROR_LIMIT:
         hint = (" (linearized about the undeformed pose: reference='deflected' removes "
                 "the first-order part)" if model.reference == "undeformed" else "")
