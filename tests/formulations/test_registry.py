@@ -73,11 +73,12 @@ def test_entry_agrees_with_its_model(preset, form):
     # state's pose returns it (amm: a two-link arm's tip)
     if "inverse_kinematics" in caps:
         pose = POSES[load_description(preset).family]
-        assert entry.pose_dim == len(pose)
+        dim = R.pose_dim_of(model)    # per family where the entry takes several
+        assert dim == len(pose)
         st = model.state(pose=pose)
-        assert st.pose[:entry.pose_dim] == pytest.approx(pose, abs=1e-9)
+        assert st.pose[:dim] == pytest.approx(pose, abs=1e-9)
     else:
-        assert entry.pose_dim is None or preset == "arm-yu2019"
+        assert R.pose_dim_of(model) is None or preset == "arm-yu2019"
     # a model that follows task-space paths only has an inverse kinematics
     if entry.task_space_only:
         assert "inverse_kinematics" in caps
@@ -108,11 +109,12 @@ def test_closed_loop_flag_is_what_simulate_controlled_answers(preset, form):
 
 
 def test_default_is_the_first_entry_that_takes_the_robot():
-    # a flexible Delta with universal joints: NE-PVP too (after the Delta formulations)
+    # a flexible Delta with universal joints: NE-PVP too (after the Delta formulations),
+    # and the geometrically exact beams (any joints)
     assert R.formulations_for(load_description("delta-kuo2016")) == [
-        "ked", "explicit", "multipliers", "nepvp"]
+        "ked", "explicit", "multipliers", "nepvp", "exact"]
     assert R.formulations_for(load_description("delta-kuo2016", ["joints.d=clamped"])) == [
-        "ked", "explicit", "multipliers"]
+        "ked", "explicit", "multipliers", "exact"]
     assert R.formulations_for(load_description("delta-asadi2020")) == [
         "explicit", "multipliers"]
     assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp", "ffrf"]
