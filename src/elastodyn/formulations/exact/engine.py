@@ -112,7 +112,7 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
         [qdda[0], np.zeros(ne)]))).elastic_accelerations
     res = generalized_alpha_nonlinear(
         prob, st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
-        t_end=float(times[-1]), dt=dt, rho_inf=0.9, atol=1e-12, rtol=1e-9,
+        t_end=float(times[-1]), dt=dt, rho_inf=0.9, atol=1e-10, rtol=1e-8,
         progress=progress, what="exact (generalized-alpha)")
     if res.stopped:
         raise ModelError(f"exact: the run stopped at t = {res.time[-1]:.6g} s: "
