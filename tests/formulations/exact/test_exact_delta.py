@@ -141,3 +141,17 @@ def test_motion_converges_to_ked_as_the_motion_shrinks():
     assert rel[1.0][0] > 0.03                        # apart where the swing is large
     assert rel[0.1][0] < 0.005 and rel[0.1][1] < 0.02, rel
     assert rel[0.1][0] < rel[1.0][0] / 10, rel
+
+
+def test_a_load_the_links_cannot_carry_ends_in_one_line_and_writes_nothing(capsys, tmp_path):
+    """A 2 t payload on Kuo's 5 mm links: no static equilibrium exists near the robot
+    (the lower links buckle); the command line ends with exit 1 and one line that says
+    so, and --out gets nothing."""
+    from cli_helpers import run
+    out = tmp_path / "out"
+    code, stdout, err = run(capsys, ["modes", "delta-kuo2016", "--formulation", "exact",
+                                     "--elements", "1", "--set", "platform.mass=2000",
+                                     "--out", str(out)])
+    assert code == 1 and len(err) == 1, err
+    assert "static deflection" in err[0] and "Traceback" not in err[0]
+    assert not out.exists()
