@@ -43,7 +43,9 @@ def register(sub):
 
 
 def variants(a, spec):
-    """(label, model, discretization) of every flexible formulation of ``spec``."""
+    """(label, model, discretization) of every flexible formulation of ``spec``, a
+    formulation marked ``reference`` in the registry first (the one the others are
+    measured against)."""
     import argparse
 
     from ..formulations.registry import formulations_for, get
@@ -66,7 +68,8 @@ def variants(a, spec):
             out.append((f"{name}-{suffix}", build(a, spec, formulation=name, **opts), words))
     if a.modes_given and not any(d == am for _, _, d in out):
         raise InputError("--modes", m, "only for a robot with assumed-mode links (an arm)")
-    return out
+    # the reference formulations first: the others are measured against them
+    return sorted(out, key=lambda v: not get(v[1].formulation).reference)
 
 
 def run(a) -> int:

@@ -129,6 +129,9 @@ class Formulation:
     build : callable(entry, robot, family, options) -> model
         Builds the model (``entry``: this Formulation; ``options``: the defaults with the
         given ones applied, checked against ``options`` and ``limits``).
+    reference : bool
+        ``compare`` measures the other formulations against this one (a geometrically
+        exact model: the one that holds where the linear ones leave their range).
     priority : int
         Order of preference among the formulations that take a robot (lower first; the
         built-ins use 10 to 60, a plugin defaults to 100).
@@ -161,6 +164,7 @@ class Formulation:
     applies: Callable = _always
     needs: str = ""
     build: Callable | None = None
+    reference: bool = False
     priority: int = 100
     differentiable: tuple = ()
     discretizations: Callable | None = None
