@@ -51,6 +51,6 @@ FORMULATION = Formulation(
     "exact", ("arm", "delta"), "geometrically exact beams (corotational, consistent inertia)",
     options={"elements": 4}, verbs=("modes", "map", "sweep", "convergence", "torques", "simulate"),
     limits=Limits(elements=64, simulate_time=60.0), pose_dim={"arm": 2, "delta": 3},
-    applies=_applies, reference=True,
+    applies=_applies, reference=True, closed_loop=True,
     discretizations=lambda family, n, m: [(f"{n}", {"elements": n}, _mesh(family, n))],
     needs="a Delta's links.upper/lower section and material", build=_build, priority=90)

@@ -51,7 +51,8 @@ from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBe
 from ...kinematics.arm import two_link_inverse_kinematics
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
-from .engine import MAX_STEPS, METHODS, STEPS_PER_PERIOD, simulate_motion
+from .engine import (CONTROLLERS, MAX_STEPS, METHODS, STEPS_PER_PERIOD, simulate_controlled,
+                     simulate_motion)
 
 __all__ = ["ExactArmModel", "METHODS", "STEPS_PER_PERIOD", "MAX_STEPS"]
 
@@ -59,7 +60,8 @@ class ExactArmModel(NonlinearModel):
     """A PlanarArm of geometrically exact beams (module docstring)."""
 
     formulation = "exact"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled"}
+    controllers = CONTROLLERS
     default_preload = False
 
     def __init__(self, arm: PlanarArm, options: dict | None = None):
@@ -179,6 +181,11 @@ class ExactArmModel(NonlinearModel):
         # dc/dv (friction aside): the structure's gyroscopic tangent and the map's
         # second derivatives, G^T C_s G + 2 G^T M_s (H v)
         Cc = G.T @ C @ G + 2.0 * G.T @ M @ np.einsum("ijk,k->ij", H, st.v)
+        # the friction's slope at the rates (central difference of its smoothed law,
+        # 1e-9 rad/s: 1e-6 of its smoothing rate)
+        for i, f in enumerate(self._friction):
+            hh = 1e-9
+            Cc[i, i] += float(f.torque(st.v[i] + hh) - f.torque(st.v[i] - hh)) / (2 * hh)
         out = {"qs": qs, "V": V, "M": Mc, "c": cc, "K": Kc, "C": Cc, "G": G}
         self._memo = (key, out)
         return out
@@ -208,11 +215,7 @@ class ExactArmModel(NonlinearModel):
         if np.any(state.v) or np.any(state.a):
             return super()._tangent(state)
         T = self._terms(state)
-        C = T["C"].copy()
-        for i, f in enumerate(self._friction):
-            h = 1e-9
-            C[i, i] += float(f.torque(h) - f.torque(-h)) / (2 * h)
-        return T["K"].copy(), C
+        return T["K"].copy(), T["C"].copy()
 
     def _static_tangent(self, state: State) -> np.ndarray:
         """The potential's Hessian (exact at rest; moving, the velocity forces'
@@ -241,6 +244,15 @@ class ExactArmModel(NonlinearModel):
         return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])
 
     # ------------------------------------------------------------------ motion
+    def simulate_controlled(self, trajectory, controller: dict, duration: float,
+                            step: float, *, initial_offset=None,
+                            free_vibration: bool = False, progress=None):
+        """Closed-loop tracking by a joint PD (:func:`~elastodyn.formulations.exact.
+        engine.simulate_controlled`)."""
+        return simulate_controlled(self, trajectory, controller, duration, step,
+                                   initial_offset=initial_offset,
+                                   free_vibration=free_vibration, progress=progress)
+
     def simulate_motion(self, trajectory, times, *, initial: str = "static",
                         method: str | None = None, integrator_step: float | None = None,
                         progress=None):

@@ -66,7 +66,7 @@ from ...fem.corotational import CorotationalBeam, axis_rotation, so3_exp
 from ...kinematics.delta import DeltaKinematics
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
-from .engine import simulate_motion
+from .engine import CONTROLLERS, simulate_controlled, simulate_motion
 
 __all__ = ["ExactDeltaModel", "RELEASES"]
 
@@ -112,7 +112,9 @@ class ExactDeltaModel(NonlinearModel):
     """
 
     formulation = "exact"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "inverse_kinematics"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "inverse_kinematics",
+                                             "simulate_controlled"}
+    controllers = CONTROLLERS
     default_preload = True
     pose_names = ("x", "y", "z")
 
@@ -461,6 +463,15 @@ class ExactDeltaModel(NonlinearModel):
         c = h + grad
         if not self._friction.is_zero:
             c[:3] += np.asarray(self._friction.torque(st.v[:3]), dtype=float)
+            if C is not None:
+                # the friction's slope at the rates (central difference, 1e-9 rad/s)
+                hh = 1e-9
+                for i in range(3):
+                    dv = np.zeros(3)
+                    dv[i] = hh
+                    C[:3, i] += (np.asarray(self._friction.torque(st.v[:3] + dv), dtype=float)
+                                 - np.asarray(self._friction.torque(st.v[:3] - dv),
+                                              dtype=float)) / (2 * hh)
         out = {"V": V, "M": M, "c": c, "K": K, "C": C}
         self._memo = (key, out, full)
         return out
@@ -477,20 +488,12 @@ class ExactDeltaModel(NonlinearModel):
         return self._terms(state, full=False)["c"].copy()
 
     def _tangent(self, state: State):
-        """(K, C): at rest exact (the Hessian of the potential; C the friction's slope);
-        moving, the base's central differences."""
+        """(K, C): at rest exact (the Hessian of the potential; C the friction's slope,
+        in :meth:`_terms`); moving, the base's central differences."""
         if np.any(state.v) or np.any(state.a):
             return super()._tangent(state)
         T = self._terms(state)
-        C = T["C"].copy()
-        if not self._friction.is_zero:
-            hh = 1e-9
-            for i in range(3):
-                dv = np.zeros(3)
-                dv[i] = hh
-                C[:3, i] += (np.asarray(self._friction.torque(dv), dtype=float)
-                             - np.asarray(self._friction.torque(-dv), dtype=float)) / (2 * hh)
-        return T["K"].copy(), C
+        return T["K"].copy(), T["C"].copy()
 
     def _static_tangent(self, state: State) -> np.ndarray:
         """The potential's Hessian (exact at rest; moving, the velocity forces'
@@ -546,6 +549,15 @@ class ExactDeltaModel(NonlinearModel):
             return super().linearize(state, actuators=actuators, preload=False)
         finally:
             self._Kel = saved
+
+    def simulate_controlled(self, trajectory, controller: dict, duration: float,
+                            step: float, *, initial_offset=None,
+                            free_vibration: bool = False, progress=None):
+        """Closed-loop tracking by a joint PD (:func:`~elastodyn.formulations.exact.
+        engine.simulate_controlled`)."""
+        return simulate_controlled(self, trajectory, controller, duration, step,
+                                   initial_offset=initial_offset,
+                                   free_vibration=free_vibration, progress=progress)
 
     def simulate_motion(self, trajectory, times, *, initial: str = "static",
                         method: str | None = None, integrator_step: float | None = None,
