@@ -50,13 +50,12 @@ from ...fem import jets
 from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
 from ...kinematics.arm import two_link_inverse_kinematics
 from ...model import Coordinates, State
-from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
-from .engine import (CONTROLLERS, MAX_STEPS, METHODS, STEPS_PER_PERIOD, simulate_controlled,
-                     simulate_motion)
+from ..base import NONLINEAR_CAPABILITIES
+from .engine import CONTROLLERS, MAX_STEPS, METHODS, STEPS_PER_PERIOD, ExactModel
 
 __all__ = ["ExactArmModel", "METHODS", "STEPS_PER_PERIOD", "MAX_STEPS"]
 
-class ExactArmModel(NonlinearModel):
+class ExactArmModel(ExactModel):
     """A PlanarArm of geometrically exact beams (module docstring)."""
 
     formulation = "exact"
@@ -97,6 +96,8 @@ class ExactArmModel(NonlinearModel):
             x += L
         self._layout = layout
         self._axial = max(e.ea / e.length for _, _, e in elements)
+        # the nodes stay within the arm's reach, |x| <= its length (the placement's span)
+        self._reach = float(np.abs(np.array(nodes)).max())
         self.x0 = np.array(nodes)
         self.structure = PlanarBeamStructure(self.x0, elements, masses,
                                              gravity=(0.0, -arm.gravity))
@@ -200,36 +201,6 @@ class ExactArmModel(NonlinearModel):
         return self.x0[-1] + np.array([parts[-3], parts[-2]], dtype=float)
 
     # ------------------------------------------------------------------ dynamics
-    def mass_matrix(self, state: State) -> np.ndarray:
-        return self._terms(state)["M"]
-
-    def bias(self, state: State) -> np.ndarray:
-        return self._terms(state)["c"].copy()
-
-    def _tangent(self, state: State):
-        """(K, C) = (d(M a + c)/dq, dc/dqd). At rest (no rates, no accelerations: the
-        statics and the modes about an equilibrium) exact: K the Hessian of the
-        potential through the map, C the friction's slope (central difference of its
-        smoothed law, 1e-6 of its smoothing rate); otherwise the base's central
-        differences (the velocity and inertia terms' position derivatives)."""
-        if np.any(state.v) or np.any(state.a):
-            return super()._tangent(state)
-        T = self._terms(state)
-        return T["K"].copy(), T["C"].copy()
-
-    def _static_tangent(self, state: State) -> np.ndarray:
-        """The potential's Hessian (exact at rest; moving, the velocity forces'
-        position derivatives are left out: :meth:`NonlinearModel._static_tangent`)."""
-        return self._terms(state)["K"]
-
-    def residual_floor(self, state: State) -> float:
-        """The round-off of the axial forces: the chords come from absolute node
-        positions (eps times the reach), times the stiffest EA / l0: 64 eps
-        max(EA / l0) reach (64: the sums of the assembly and the map) [N]."""
-        # the nodes stay within the arm's reach, |x| <= its length (the placement's span)
-        reach = float(np.abs(self.x0).max())
-        return 64 * np.finfo(float).eps * self._axial * max(1.0, reach)
-
     def elastic_stiffness(self) -> np.ndarray:
         """The linear stiffness over e at the straight arm (no gravity) (n_e, n_e)."""
         if self._Kel is None:
@@ -237,28 +208,3 @@ class ExactArmModel(NonlinearModel):
             _, _, K, _, _, _ = self._elastic.evaluate(np.zeros(self.structure.dof))
             self._Kel = (G.T @ K @ G)[self.n_actuated:, self.n_actuated:]
         return self._Kel
-
-    def energy(self, state: State) -> tuple[float, float]:
-        """(kinetic, potential) energy [J] of ``state``."""
-        t = self._terms(state)
-        return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])
-
-    # ------------------------------------------------------------------ motion
-    def simulate_controlled(self, trajectory, controller: dict, duration: float,
-                            step: float, *, initial_offset=None,
-                            free_vibration: bool = False, progress=None):
-        """Closed-loop tracking by a joint PD (:func:`~elastodyn.formulations.exact.
-        engine.simulate_controlled`)."""
-        return simulate_controlled(self, trajectory, controller, duration, step,
-                                   initial_offset=initial_offset,
-                                   free_vibration=free_vibration, progress=progress)
-
-    def simulate_motion(self, trajectory, times, *, initial: str = "static",
-                        method: str | None = None, integrator_step: float | None = None,
-                        progress=None):
-        """The elastic response to a prescribed motion of the shaft angles
-        (:class:`~elastodyn.model.SimulatesMotion`; :func:`~elastodyn.formulations.exact.
-        engine.simulate_motion`)."""
-        return simulate_motion(self, trajectory, times, initial=initial, method=method,
-                               integrator_step=integrator_step, progress=progress,
-                               what="link")

@@ -65,8 +65,8 @@ from ...fem.jets import Jet
 from ...fem.corotational import CorotationalBeam, axis_rotation, so3_exp
 from ...kinematics.delta import DeltaKinematics
 from ...model import Coordinates, State
-from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
-from .engine import CONTROLLERS, simulate_controlled, simulate_motion
+from ..base import NONLINEAR_CAPABILITIES
+from .engine import CONTROLLERS, ExactModel
 
 __all__ = ["ExactDeltaModel", "RELEASES"]
 
@@ -101,7 +101,7 @@ def _embed(j, nv: int, offset: int = 0):
     return Jet(j.v, g, H)
 
 
-class ExactDeltaModel(NonlinearModel):
+class ExactDeltaModel(ExactModel):
     """A FlexibleDelta of geometrically exact beams (module docstring).
 
     Parameters
@@ -481,31 +481,6 @@ class ExactDeltaModel(NonlinearModel):
         return st.with_(pose=np.asarray(X, dtype=float) + st.q[self._platform[:3]])
 
     # ------------------------------------------------------------------ dynamics
-    def mass_matrix(self, state: State) -> np.ndarray:
-        return self._terms(state, full=False)["M"]
-
-    def bias(self, state: State) -> np.ndarray:
-        return self._terms(state, full=False)["c"].copy()
-
-    def _tangent(self, state: State):
-        """(K, C): at rest exact (the Hessian of the potential; C the friction's slope,
-        in :meth:`_terms`); moving, the base's central differences."""
-        if np.any(state.v) or np.any(state.a):
-            return super()._tangent(state)
-        T = self._terms(state)
-        return T["K"].copy(), T["C"].copy()
-
-    def _static_tangent(self, state: State) -> np.ndarray:
-        """The potential's Hessian (exact at rest; moving, the velocity forces'
-        position derivatives are left out: :meth:`NonlinearModel._static_tangent`)."""
-        return self._terms(state)["K"]
-
-    def residual_floor(self, state: State) -> float:
-        """Round-off of the axial forces: the chords come from absolute node positions
-        (eps times the reach) times the stiffest EA / l0, 64 eps (sums of the assembly
-        and the maps) [N]."""
-        return 64 * np.finfo(float).eps * self._axial * max(1.0, self._reach)
-
     def static_deflection(self, state: State, **kw) -> State:
         """As :meth:`NonlinearModel.static_deflection`; refused with a ball joint at B or
         D, where the structure with the actuators locked is a mechanism (the platform
@@ -549,27 +524,3 @@ class ExactDeltaModel(NonlinearModel):
             return super().linearize(state, actuators=actuators, preload=False)
         finally:
             self._Kel = saved
-
-    def simulate_controlled(self, trajectory, controller: dict, duration: float,
-                            step: float, *, initial_offset=None,
-                            free_vibration: bool = False, progress=None):
-        """Closed-loop tracking by a joint PD (:func:`~elastodyn.formulations.exact.
-        engine.simulate_controlled`)."""
-        return simulate_controlled(self, trajectory, controller, duration, step,
-                                   initial_offset=initial_offset,
-                                   free_vibration=free_vibration, progress=progress)
-
-    def simulate_motion(self, trajectory, times, *, initial: str = "static",
-                        method: str | None = None, integrator_step: float | None = None,
-                        progress=None):
-        """The elastic response to a prescribed motion of the shaft angles (or of the
-        platform, through the rigid inverse kinematics)
-        (:func:`~elastodyn.formulations.exact.engine.simulate_motion`)."""
-        return simulate_motion(self, trajectory, times, initial=initial, method=method,
-                               integrator_step=integrator_step, progress=progress,
-                               what="link")
-
-    def energy(self, state: State) -> tuple[float, float]:
-        """(kinetic, potential) energy [J] of ``state``."""
-        t = self._terms(state, full=False)
-        return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])

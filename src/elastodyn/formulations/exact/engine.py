@@ -20,11 +20,12 @@ import numpy as np
 from ...exceptions import InputError, ModelError
 from ...fem.modal import modal_analysis
 from ...model import RunReport
-from ..base import (GENERIC_METHODS, INITIAL_STATES, actuated_motion, efforts_along,
+from ..base import (GENERIC_METHODS, INITIAL_STATES, NonlinearModel, actuated_motion,
+                    efforts_along,
                     generic_motion, motion_function, motion_response)
 
-__all__ = ["METHODS", "MAX_STEPS", "STEPS_PER_PERIOD", "CONTROLLERS", "simulate_motion",
-           "simulate_controlled"]
+__all__ = ["METHODS", "MAX_STEPS", "STEPS_PER_PERIOD", "CONTROLLERS", "ExactModel",
+           "simulate_motion", "simulate_controlled"]
 
 METHODS = ("generalized-alpha",) + tuple(GENERIC_METHODS)
 """--method of a motion-driven run: the constant-step generalized-alpha engine (default)
@@ -347,3 +348,61 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
                      description=(f"{case} under joint PD over {duration:g} s "
                                   f"(exact, {model.options['elements']} element(s) per "
                                   f"link, step {dt:.3g} s)"))
+
+
+class ExactModel(NonlinearModel):
+    """What every model of the exact formulation shares on top of its ``_terms(state,
+    full)`` (mass ``M``, bias ``c``, potential ``V``; with ``full`` the potential's
+    Hessian ``K`` and the velocity forces' tangent ``C``, the friction's slope included),
+    ``_axial`` (the stiffest EA / l0 [N/m]) and ``_reach`` (the largest distance of a
+    node from the origin [m]): the contract's dynamics, tangents, energy and the two
+    engines of this module."""
+
+    def mass_matrix(self, state):
+        return self._terms(state, full=False)["M"]
+
+    def bias(self, state):
+        return self._terms(state, full=False)["c"].copy()
+
+    def _tangent(self, state):
+        """(K, C) = (d(M a + c)/dq, dc/dqd). At rest (no rates, no accelerations: the
+        statics and the modes about an equilibrium) exact: K the Hessian of the
+        potential, C the friction's slope; otherwise the base's central differences
+        (the velocity and inertia terms' position derivatives)."""
+        if np.any(state.v) or np.any(state.a):
+            return super()._tangent(state)
+        T = self._terms(state)
+        return T["K"].copy(), T["C"].copy()
+
+    def _static_tangent(self, state):
+        """The potential's Hessian (exact at rest; moving, the velocity forces'
+        position derivatives are left out: :meth:`NonlinearModel._static_tangent`)."""
+        return self._terms(state)["K"]
+
+    def residual_floor(self, state) -> float:
+        """The round-off of the axial forces: the chords come from absolute node
+        positions (eps times the reach), times the stiffest EA / l0: 64 eps
+        max(EA / l0) reach (64: the sums of the assembly and the maps) [N]."""
+        return 64 * np.finfo(float).eps * self._axial * max(1.0, self._reach)
+
+    def energy(self, state) -> tuple[float, float]:
+        """(kinetic, potential) energy [J] of ``state``."""
+        t = self._terms(state, full=False)
+        return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])
+
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method: str | None = None, integrator_step: float | None = None,
+                        progress=None):
+        """The elastic response to a prescribed motion of the actuated coordinates (a
+        task-space path through the rigid inverse kinematics) (:func:`simulate_motion`)."""
+        return simulate_motion(self, trajectory, times, initial=initial, method=method,
+                               integrator_step=integrator_step, progress=progress,
+                               what="link")
+
+    def simulate_controlled(self, trajectory, controller: dict, duration: float,
+                            step: float, *, initial_offset=None,
+                            free_vibration: bool = False, progress=None):
+        """Closed-loop tracking by a joint PD (:func:`simulate_controlled`)."""
+        return simulate_controlled(self, trajectory, controller, duration, step,
+                                   initial_offset=initial_offset,
+                                   free_vibration=free_vibration, progress=progress)
