@@ -263,15 +263,24 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
     prob = Problem()
     prob.n = n
 
+    def terms(t, x, v, z, full):
+        # the actuated coordinates are free here: an iterate or a motion that leaves
+        # the range in which the robot can be assembled is the run's failure, not the
+        # user's input
+        try:
+            return model._terms(st0.with_(q=x, v=v, a=z, t=t), full=full)
+        except InputError as exc:
+            raise ModelError(f"exact (closed loop): at t = {t:.6g} s the actuated "
+                             f"coordinates left the robot's range ({exc})") from None
+
     def residual(t, x, v, z):
-        st = st0.with_(q=x, v=v, a=z, t=t)
-        T = model._terms(st, full=False)
+        T = terms(t, x, v, z, False)
         r = T["M"] @ z + T["c"]
         r[:na] -= tau_of(t, x, v)
         return r
 
     def matrix(t, x, v, z, beta_p, gamma_p):
-        T = model._terms(st0.with_(q=x, v=v, a=z, t=t))
+        T = terms(t, x, v, z, True)
         A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
         A[:na, :na] += np.diag(gamma_p * kd + beta_p * kp)
         return A
