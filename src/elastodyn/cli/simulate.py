@@ -24,8 +24,8 @@ def register(sub):
                                    "the actuators follow the motion, the links respond; KED "
                                    "for a flexible Delta, NE-PVP for tree robots) or "
                                    "closed-loop (--controller pd or computed-torque: a "
-                                   "rigid Delta, or an arm by assumed modes, tracks the "
-                                   "motion). A preset runs its paper's scenario unless "
+                                   "rigid Delta, an arm by assumed modes, or a robot of "
+                                   "geometrically exact beams tracks the motion). A preset runs its paper's scenario unless "
                                    "told otherwise.")
     add_robot(s)
     add_motion_options(s)

@@ -115,6 +115,12 @@ def test_map_and_convergence_through_the_contract(capsys):
     (["--integrator-step", "1e-300"], "--integrator-step"),
     (["--integrator-step", "-1"], "--integrator-step"),
     (["--method", "rk4"], "--method"),
+    # found by the bad-input probe: radau never ended (the axial modes), a step above
+    # the output step was silently replaced, absurd gains gave 1e300 N m with exit 0
+    (["--controller", "none", "--method", "radau"], "--method"),
+    (["--controller", "none", "--integrator-step", "1"], "--integrator-step"),
+    (["--controller", "pd", "--kd", "1e300"], "--kd"),
+    (["--controller", "pd", "--kp", "1e300"], "--kp"),
 ])
 def test_bad_engine_options_are_refused(capsys, args, flag):
     """One line, exit 2, naming the option (a step that would take 1e300 steps is

@@ -105,9 +105,17 @@ def test_ball_joints_are_named_as_a_mechanism_not_a_failed_newton():
     """A ball joint leaves the Delta with locked actuators a mechanism (Gruebler: an S-U
     leg removes one freedom): the static equilibrium is not unique, and the model says
     so instead of a Newton that wanders off (it did, to a residual of 1e6 N)."""
+    from elastodyn.analysis.simulate import simulate_motion
+    from elastodyn.trajectories.polynomial import RestToRest
     m = build_model(_delta(["joints.b=spherical"]), "exact", elements=1)
     with pytest.raises(ModelError, match="mechanism"):
         modes(m, m.state(pose=(0.05, 0.0, 0.5)), count=3)
+    # a run too (the probe found "--initial zero" failing on an indefinite stiffness
+    # named as buckling)
+    q0 = m.inverse_kinematics([0.05, 0.0, 0.5])
+    with pytest.raises(ModelError, match="mechanism"):
+        simulate_motion(m, RestToRest(q0, q0, t0=0.0, tf=0.01, order=7, space="joint"),
+                        duration=0.01, step=1e-3, initial="zero")
 
 
 @pytest.mark.slow

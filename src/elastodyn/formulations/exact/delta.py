@@ -491,8 +491,7 @@ class ExactDeltaModel(ExactModel):
                 "exact: with a ball joint (joints.b or joints.d spherical) the Delta with "
                 "locked actuators is a mechanism (the platform turns, the lower links spin "
                 "about their axes): no unique static equilibrium for the modes or the "
-                "initial state; universal or clamped joints, or simulate with --initial "
-                "zero")
+                "initial state; universal or clamped joints")
         return super().static_deflection(state, **kw)
 
     def strain_stiffness(self, state: State) -> np.ndarray:

@@ -20,26 +20,39 @@ import numpy as np
 from ...exceptions import InputError, ModelError
 from ...fem.modal import modal_analysis
 from ...model import RunReport
-from ..base import (GENERIC_METHODS, INITIAL_STATES, NonlinearModel, actuated_motion,
-                    efforts_along,
-                    generic_motion, motion_function, motion_response)
+from ..base import (INITIAL_STATES, NonlinearModel, actuated_motion, efforts_along,
+                    motion_function, motion_response)
 
 __all__ = ["METHODS", "MAX_STEPS", "STEPS_PER_PERIOD", "CONTROLLERS", "ExactModel",
            "simulate_motion", "simulate_controlled"]
 
-METHODS = ("generalized-alpha",) + tuple(GENERIC_METHODS)
-"""--method of a motion-driven run: the constant-step generalized-alpha engine (default)
-or the generic error-controlled ones (slow: the stiff axial modes)."""
+METHODS = ("generalized-alpha",)
+"""--method of a motion-driven run: the constant-step generalized-alpha engine. The
+generic error-controlled ones (dop853, radau) are refused: the beams' axial modes (10
+kHz and above) make them take hours for a fraction of a second (radau did not finish 2
+ms of Kuo's Delta in 120 s), where this engine damps those modes."""
 
-MAX_STEPS = 1e7
-"""Most integrator steps of a run (each a Newton solve of milliseconds: 1e7 is hours):
-a step that would take more is refused, not started."""
+MAX_STEPS = 1e6
+"""Most integrator steps of a run: each is a few evaluations of 1 to 40 ms (the Delta at
+4 elements per link: about 40 ms a step), so 1e6 steps are hours; a run that would take
+more is refused before any work (Kuo's 5 s circle at 1 ms takes 5e3)."""
 
 STEPS_PER_PERIOD = 40
 """Default integrator steps per period of the lowest elastic mode (locked actuators, at
 the start): the generalized-alpha method's phase error is (omega h)^2 / 12 per radian,
 2 % of a period at 40 steps, and its numerical damping at rho_inf = 0.9 is negligible
 there."""
+
+
+def _no_mechanism(model):
+    """A run of a mechanism (ball joints with the actuators locked: zero or negative
+    stiffness on the platform's turns) is refused before any work: its step, from the
+    lowest locked frequency, has no meaning, and the mechanism's motion is not what the
+    formulation models."""
+    if model.mechanisms:
+        raise ModelError(f"exact: the robot with locked actuators is a mechanism "
+                         f"({model.mechanisms} freedom(s): ball joints); universal or "
+                         "clamped joints")
 
 
 def simulate_motion(model, trajectory, times, *, initial: str = "static",
@@ -53,21 +66,23 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     ``what`` names the elements in the description (``link``)."""
     method = method or "generalized-alpha"
     if method not in METHODS:
-        raise InputError("--method", method, " or ".join(METHODS))
+        raise InputError("--method", method, " or ".join(METHODS) + " (the error-"
+                         "controlled integrators would resolve the beams' axial modes: "
+                         "hours)")
     if initial not in INITIAL_STATES:
         raise InputError("--initial", initial, " or ".join(INITIAL_STATES))
-    if method in GENERIC_METHODS:
-        if integrator_step is not None:
-            raise InputError("--integrator-step", integrator_step,
-                             "only with --method generalized-alpha")
-        return generic_motion(model, trajectory, times, initial=initial, method=method,
-                              progress=progress)
+    _no_mechanism(model)
     from ...integrators.nonlinear import NonlinearProblem, generalized_alpha_nonlinear
     times = np.asarray(times, dtype=float)
+    h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
     if integrator_step is not None:     # refused before any work
         step = float(integrator_step)
         if not (math.isfinite(step) and step > 0):
             raise InputError("--integrator-step", integrator_step, "a time > 0 s")
+        if step > h_out * (1 + 1e-9):
+            raise InputError("--integrator-step", integrator_step,
+                             f"at most the output step --step ({h_out:g} s): the "
+                             "integrator's steps divide it")
         window = float(times[-1] - times[0])
         if window / step > MAX_STEPS:
             raise InputError("--integrator-step", integrator_step,
@@ -79,7 +94,6 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     st0 = model.state(actuated=qa[0], rates=qda[0])
     if initial == "static":
         st0 = model.static_deflection(st0)
-    h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
     # the lowest frequency at the start, about the equilibrium at rest (the step's
     # scale; a moving start's exact tangent would cost finite differences)
     lin = model.linearize(model.at(st0, v=np.zeros(model.n), a=np.zeros(model.n)))
@@ -169,9 +183,10 @@ def _pd_gains(model, st, controller):
     J = np.diag(model.mass_matrix(st))[:na]
     kp = np.full(na, np.nan) if controller.get("kp") is None else np.full(na, float(controller["kp"]))
     kd = np.full(na, np.nan) if controller.get("kd") is None else np.full(na, float(controller["kd"]))
-    for nm, v in (("--kp", kp), ("--kd", kd)):
-        if not np.all(np.isnan(v)) and not (np.all(np.isfinite(v)) and np.all(v > 0)):
-            raise InputError(nm, float(v[0]), "a finite gain > 0")
+    if not np.all(np.isnan(kp)) and not (np.all(np.isfinite(kp)) and np.all(kp > 0)):
+        raise InputError("--kp", float(kp[0]), "a finite gain > 0")
+    if not np.all(np.isnan(kd)) and not (np.all(np.isfinite(kd)) and np.all(kd >= 0)):
+        raise InputError("--kd", float(kd[0]), "a finite gain >= 0")
     kp = np.where(np.isnan(kp), J * wc * wc, kp)
     kd = np.where(np.isnan(kd), 2.0 * J * wc, kd)
     return kp, kd, wc / (2 * math.pi)
@@ -235,6 +250,7 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
                           step_name="--step", duration_name="--duration")
     if (len(times) - 1) > MAX_STEPS:
         raise InputError("--step", step, f"at most {MAX_STEPS:.0e} steps over the window")
+    _no_mechanism(model)
     if free_vibration:
         raise InputError("--scenario", "free-vibration", "a release from rest with the "
                          "assumed-modes formulation (amm); the exact one tracks motions "
@@ -244,14 +260,24 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
     na, n = model.n_actuated, model.n
     st0 = model.static_deflection(model.state(actuated=qa[0]))
     kp, kd, f1 = _pd_gains(model, st0, controller)
-    st0 = _loop_equilibrium(model, st0, kp, qa[0])
-    wl = float(np.sqrt(np.max(kp / np.diag(model.mass_matrix(st0))[:na])))
+    # the loop's own rates: its natural frequency sqrt(kp / J) and, overdamped, its
+    # fast pole kd / J; the step resolves them too, and gains that would need more
+    # than MAX_STEPS steps are refused by name before any work
+    J = np.diag(model.mass_matrix(st0))[:na]
+    wl = float(np.sqrt(np.max(kp / J)))
+    wd = float(np.max(kd / J))
     h_out = float(times[1] - times[0])
-    fmax = max(f1, wl / (2 * math.pi))
+    fmax = max(f1, wl / (2 * math.pi), wd / (2 * math.pi))
+    window = float(times[-1] - times[0])
+    if window * STEPS_PER_PERIOD * fmax > MAX_STEPS:
+        name, value = (("--kp", float(np.max(kp))) if wl >= wd
+                       else ("--kd", float(np.max(kd))))
+        raise InputError(name, value, f"gains whose loop the integrator can follow in at "
+                         f"most {MAX_STEPS:.0e} steps over {window:g} s (the joints' "
+                         f"inertia {J.min():.3g} kg m^2 or kg)")
+    st0 = _loop_equilibrium(model, st0, kp, qa[0])
     sub = max(1, math.ceil(h_out * STEPS_PER_PERIOD * fmax - 1e-9))
     dt = h_out / sub
-    if (times[-1] - times[0]) / dt > MAX_STEPS:
-        raise InputError("--step", step, "a window of at most 1e7 integrator steps")
 
     def tau_of(t, x, v):
         a, ad, _ = ref(t)
@@ -346,14 +372,17 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
                "integrator_step_s": dt, "lowest_frequency_hz": f1,
                "newton_iterations": int(np.sum(res.newton))}
     case = "free vibration" if free_vibration else "tracking"
+    held = np.abs(st0.q[:na] - qa[0])
+    notes = ((f"a PD holds gravity with an error: at the start the joints sit "
+              f"{np.array2string(held, precision=3)} from the reference (kp e = the "
+              "gravity load); a stiffer --kp reduces it"),) if held.max() > 1e-6 else ()
     return RunReport(q, cols, summary, {"kp": kp.tolist(), "kd": kd.tolist()},
-                     warnings=((f"the integrator step was halved {halvings} time(s) after "
-                                f"Newton failures",) if halvings else ()) + (
+                     warnings=notes + ((f"the integrator step was halved {halvings} time(s) "
+                                        f"after Newton failures",) if halvings else ()) + (
                                f"integrator step {dt:.3g} s: {1.0 / (fmax * dt):.0f} steps "
-                               f"per period of the faster of the lowest locked mode "
-                               f"({f1:.4g} Hz) and the loop ({wl / (2 * math.pi):.4g} "
-                               "Hz); higher modes numerically damped: check with a "
-                               "smaller --step",),
+                               f"per period at {fmax:.4g} Hz, the fastest of the lowest "
+                               f"locked mode ({f1:.4g} Hz) and the PD loop's rates; higher "
+                               "modes numerically damped: check with a smaller --step",),
                      description=(f"{case} under joint PD over {duration:g} s "
                                   f"(exact, {model.options['elements']} element(s) per "
                                   f"link, step {dt:.3g} s)"))
