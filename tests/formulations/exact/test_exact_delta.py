@@ -198,3 +198,35 @@ def test_free_vibration_conserves_energy():
     vibration = total[0] - m.energy(m.static_deflection(st))[1]
     assert vibration > 0.05                          # J: the release excites the structure
     assert np.abs(total - total[0]).max() < 0.01 * vibration
+
+
+def test_batched_evaluation_equals_one_state_at_a_time():
+    """The model evaluates S states at once (the efforts of a run's samples in chunks):
+    every term equals the one-state evaluation to round-off, and the efforts, poses and
+    rigid efforts equal the contract's sample-by-sample path (the inverse dynamics'
+    solve: relative 1e-12), with motor friction on."""
+    from elastodyn.formulations.base import efforts_along
+    m = build_model(_delta(["motors.friction.viscous=0.05", "motors.friction.coulomb=0.1"]),
+                    "exact", elements=1)
+    st = m.state(pose=(0.02, 0.01, 0.5))
+    rng = np.random.default_rng(2)
+    nt = 5
+    qa = st.q[:3] + 0.01 * rng.standard_normal((nt, 3))
+    qda, qdda = rng.standard_normal((nt, 3)), rng.standard_normal((nt, 3))
+    E = 1e-3 * rng.standard_normal((nt, m.n_elastic))
+    Ed = 1e-2 * rng.standard_normal((nt, m.n_elastic))
+    Q, Vv = np.concatenate([qa, E], 1), np.concatenate([qda, Ed], 1)
+    for full in (True, False):
+        batch = m._evaluate(Q, Vv, full=full)
+        for k in range(nt):
+            one = m._evaluate(Q[k], Vv[k], full=full)
+            for a, b in zip(batch, one):
+                if b is not None:
+                    np.testing.assert_allclose(np.asarray(a)[k], b, rtol=1e-12,
+                                               atol=1e-12 * np.abs(b).max())
+    times = np.linspace(0.0, 0.01, nt)
+    ref = efforts_along(m, st, times, qa, qda, qdda, E, Ed)
+    got = m._efforts_along(st, times, qa, qda, qdda, E, Ed, chunk=2)
+    for a, b in zip(got, ref):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-10,
+                                   atol=1e-10 * np.abs(np.asarray(b)).max())

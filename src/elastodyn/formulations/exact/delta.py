@@ -290,26 +290,26 @@ class ExactDeltaModel(ExactModel):
         return Ey @ Ez
 
     def _nodes(self, kind, z, legs, s, rigid):
-        """Positions (b, 3) and triads (b, 3, 3) of nodes of one kind (0 upper, 1 B,
-        2 lower, 3 D) from their local variables z (b, 12) (arrays or jets), legs (b,),
-        stations s (b,) [m] and the rigid Delta's (B, X, Ru, Rl) at their legs (b, ...)
-        (module docstring)."""
+        """Positions (S, b, 3) and triads (S, b, 3, 3) of nodes of one kind (0 upper, 1 B,
+        2 lower, 3 D) from their local variables z (S, b, 12) (arrays or jets) at S
+        states, legs (b,), stations s (b,) [m] and the rigid Delta's (B, X, Ru, Rl) at
+        their legs (S, b, ...) (module docstring)."""
         d, r, rel = z[..., 3:6], z[..., 6:9], z[..., 9:12]
         B, X, Ru, Rl = rigid
         e, y = self._e[legs], self._y[legs]
         if kind == 0:
-            x = self._A[legs] + np.einsum("bij,bj->bi", Ru, s[:, None] * _EX + d)
+            x = self._A[legs] + np.einsum("...ij,...j->...i", Ru, s[:, None] * _EX + d)
             return x, Ru @ so3_exp(r)
         if kind == 2:
-            x = B + np.einsum("bij,bj->bi", Rl, s[:, None] * _EX + d)
+            x = B + np.einsum("...ij,...j->...i", Rl, s[:, None] * _EX + d)
             return x, Rl @ so3_exp(r)
         if kind == 1:
-            x = self._A[legs] + np.einsum("bij,bj->bi", Ru, self.L[0] * _EX + d)
+            x = self._A[legs] + np.einsum("...ij,...j->...i", Ru, self.L[0] * _EX + d)
             Q = Ru @ so3_exp(r) @ np.swapaxes(Ru, -1, -2)
             rel = self._release(self.robot.joint_b, rel, Rl, y, "B")
         else:
             Q = so3_exp(r)
-            x = X + d + np.einsum("bij,bj->bi", Q, self._rb * e)
+            x = X + d + np.einsum("...ij,...j->...i", Q, self._rb * e)
             rel = self._release(self.robot.joint_d, rel, Rl, y, "D")
         return x, (Q @ Rl if rel is None else Q @ rel @ Rl)
 
@@ -324,21 +324,22 @@ class ExactDeltaModel(ExactModel):
         return jets.variables(z0, order=2 if mode == "full" else 1)
 
     def _configurations(self, qx, vx, mode):
-        """Positions (N, 3) and triads (N, 3, 3) of every node as jets in its 12 local
-        variables (``mode`` full / first) or along qd (direction); the rigid Delta is
-        evaluated once, on jets of the shaft angles, and carried into each node's
-        variables (its first three)."""
-        tj = self._seed(qx[:3], vx[:3], mode)
+        """Positions (S, N, 3) and triads (S, N, 3, 3) of every node at S states qx, vx
+        (S, n + 1) as jets in its 12 local variables (``mode`` full / first) or along qd
+        (direction); the rigid Delta is evaluated once per state, on jets of the shaft
+        angles, and carried into each node's variables (its first three)."""
+        S = qx.shape[0]
+        tj = self._seed(qx[:, :3], vx[:, :3], mode)
         B, X, Ru, Rl = self._rigid(tj)
-        X = X.reshape(1, 3)
+        X = X.reshape(S, 1, 3)
         xs, Ts, order = [], [], []
         for code, legs, s, sel in self._kinds:
             if not len(sel):
                 continue
             idx = self._node_idx[sel]
-            z = self._seed(qx[idx], vx[idx], mode)
+            z = self._seed(qx[:, idx], vx[:, idx], mode)
             zero = np.zeros(len(sel), dtype=int)
-            rig = (B[legs], X[zero], Ru[legs], Rl[legs])
+            rig = (B[:, legs], X[:, zero], Ru[:, legs], Rl[:, legs])
             if mode != "direction":
                 rig = tuple(_embed(a, _NODE) for a in rig)
             x, T = self._nodes(code, z, legs, s, rig)
@@ -346,108 +347,126 @@ class ExactDeltaModel(ExactModel):
             Ts.append(T)
             order.append(sel)
         perm = np.argsort(np.concatenate(order))
-        return jets.concatenate(xs, axis=0)[perm], jets.concatenate(Ts, axis=0)[perm]
+        return (jets.concatenate(xs, axis=1)[:, perm],
+                jets.concatenate(Ts, axis=1)[:, perm])
 
     # ------------------------------------------------------------------ terms
     def _evaluate(self, q, v, gravity=True, full=True):
         """V, dV/dq, d2V/dq2, M, h (velocity forces), C = dh/dv (gyroscopic tangent of
-        the point masses) at q, v (n,) (module docstring). Without ``full`` (the
-        residual of a Newton iteration): V, dV/dq, M and h only (K and C None), by
-        first-order jets and one pass along qd for the velocity forces."""
-        nq = self.n
-        qx = np.append(np.asarray(q, dtype=float), 0.0)
-        vx = np.append(np.asarray(v, dtype=float), 0.0)
+        the point masses) at q, v (n,) (module docstring); at S states at once for q, v
+        (S, n) (every output with a leading axis S). Without ``full`` (the residual of a
+        Newton iteration): V, dV/dq, M and h only (K and C None), by first-order jets and
+        one pass along qd for the velocity forces."""
+        q = np.asarray(q, dtype=float)
+        single = q.ndim == 1
+        q = np.atleast_2d(q)
+        v = np.broadcast_to(np.asarray(v, dtype=float), q.shape)
+        S, nq = q.shape
+        qx = np.concatenate([q, np.zeros((S, 1))], axis=1)
+        vx = np.concatenate([v, np.zeros((S, 1))], axis=1)
         N = nq + 1
-        grad, M, h = np.zeros(N), np.zeros((N, N)), np.zeros(N)
-        K, C = (np.zeros((N, N)), np.zeros((N, N))) if full else (None, None)
-        V = 0.0
+        grad, M, h = np.zeros((S, N)), np.zeros((S, N, N)), np.zeros((S, N))
+        K, C = (np.zeros((S, N, N)), np.zeros((S, N, N))) if full else (None, None)
+        V = np.zeros(S)
         grav = self._grav if gravity else np.zeros(3)
         Xn, Tn = self._configurations(qx, vx, "full" if full else "first")
         if not full:
             Xd, Td = self._configurations(qx, vx, "direction")
         nv = 2 * _NODE
+        every = slice(None)
         for li, (ia, ib, idx) in enumerate(self._links):
             beam = self.beams[li]
             c0 = np.array([beam.length, 0.0, 0.0])
-            xa, ta = _embed(Xn[ia], nv, 0), _embed(Tn[ia], nv, 0)
-            xb, tb = _embed(Xn[ib], nv, _NODE), _embed(Tn[ib], nv, _NODE)
-            U, P, mg = beam.energy_and_points(xa, ta, xb - c0, tb, c0)   # P (b, 4, 3)
-            T = jets.stack([ta, tb], axis=1)                               # (b, 2, 3, 3)
-            vd = vx[idx]
-            J = jets.gradient(P, nv)                                      # (b, 4, 3, nv)
+            xa, ta = _embed(Xn[:, ia], nv, 0), _embed(Tn[:, ia], nv, 0)
+            xb, tb = _embed(Xn[:, ib], nv, _NODE), _embed(Tn[:, ib], nv, _NODE)
+            U, P, mg = beam.energy_and_points(xa, ta, xb - c0, tb, c0)   # P (S, b, 4, 3)
+            T = jets.stack([ta, tb], axis=-3)                              # (S, b, 2, 3, 3)
+            vd = vx[:, idx]                                                # (S, b, nv)
+            J = jets.gradient(P, nv)                                      # (S, b, 4, 3, nv)
             # gravity on the point masses (their placement xi c0 is a constant)
-            V += float(np.sum(jets.value(U)) - np.einsum("g,bgi,i->", mg, jets.value(P), grav))
-            ge = jets.gradient(U, nv) - np.einsum("g,bgik,i->bk", mg, J, grav)
-            Me = np.einsum("g,bgik,bgil->bkl", mg, J, J)
+            V += np.sum(jets.value(U), axis=-1) - np.einsum("g,...bgi,i->...", mg,
+                                                             jets.value(P), grav)
+            ge = jets.gradient(U, nv) - np.einsum("g,...gik,i->...k", mg, J, grav)
+            Me = np.einsum("g,...gik,...gil->...kl", mg, J, J)
             Tv, Tg = jets.value(T), jets.gradient(T, nv)
             if full:
-                H = jets.hessian(P, nv)                                   # (b, 4, 3, nv, nv)
-                Ke = jets.hessian(U, nv) - np.einsum("g,bgikl,i->bkl", mg, H, grav)
-                Hv = np.einsum("bgikl,bl->bgik", H, vd)
-                quad = np.einsum("bgik,bk->bgi", Hv, vd)
-                Ce = 2.0 * np.einsum("g,bgik,bgil->bkl", mg, J, Hv)
-                Rqq = np.einsum("bnijkl,bk,bl->bnij", jets.hessian(T, nv), vd, vd)
+                H = jets.hessian(P, nv)                                   # (S, b, 4, 3, nv, nv)
+                Ke = jets.hessian(U, nv) - np.einsum("g,...gikl,i->...kl", mg, H, grav)
+                Hv = np.einsum("...gikl,...l->...gik", H, vd)
+                quad = np.einsum("...gik,...k->...gi", Hv, vd)
+                Ce = 2.0 * np.einsum("g,...gik,...gil->...kl", mg, J, Hv)
+                Rqq = np.einsum("...nijkl,...k,...l->...nij", jets.hessian(T, nv), vd, vd)
             else:
                 # second derivatives along qd only: x_g'' and R'' at q_dd = 0
-                _, Pd, _ = beam.axis_points(Xd[ia], Td[ia], Xd[ib] - c0, Td[ib], c0)
+                _, Pd, _ = beam.axis_points(Xd[:, ia], Td[:, ia], Xd[:, ib] - c0, Td[:, ib],
+                                            c0)
                 quad = jets.hessian(Pd, 1)[..., 0, 0]
-                Rqq = jets.hessian(jets.stack([Td[ia], Td[ib]], axis=1), 1)[..., 0, 0]
-            he = np.einsum("g,bgik,bgi->bk", mg, J, quad)
+                Rqq = jets.hessian(jets.stack([Td[:, ia], Td[:, ib]], axis=-3), 1)[..., 0, 0]
+            he = np.einsum("g,...gik,...gi->...k", mg, J, quad)
             # torsion: the sections' spins about their axes (module docstring)
-            W = _vee_skew(np.einsum("bnimk,bnjm->bnkij", Tg, Tv)).transpose(0, 1, 3, 2)
-            t1 = Tv[..., :, 0]                                             # (b, 2, 3)
-            Pt = np.einsum("bni,bnik->bnk", t1, W)                        # (b, 2, nv)
-            w = np.einsum("bnik,bk->bni", W, vd)                           # spins (b, 2, 3)
-            ab = _vee_skew(np.einsum("bnim,bnjm->bnij", Rqq, Tv))          # (b, 2, 3)
+            W = np.swapaxes(_vee_skew(np.einsum("...nimk,...njm->...nkij", Tg, Tv)), -1, -2)
+            t1 = Tv[..., :, 0]                                             # (S, b, 2, 3)
+            Pt = np.einsum("...ni,...nik->...nk", t1, W)                  # (S, b, 2, nv)
+            w = np.einsum("...nik,...k->...ni", W, vd)                     # spins
+            ab = _vee_skew(np.einsum("...nim,...njm->...nij", Rqq, Tv))    # (S, b, 2, 3)
             Mt = self._torsion[li] * np.array([[2.0, 1.0], [1.0, 2.0]])
-            Me += np.einsum("bnk,nm,bml->bkl", Pt, Mt, Pt)
-            p = np.einsum("nm,bm->bn", Mt, np.einsum("bni,bni->bn", t1, w))  # (b, 2)
-            pa = np.einsum("nm,bm->bn", Mt, np.einsum("bni,bni->bn", t1, ab))
+            Me += np.einsum("...nk,nm,...ml->...kl", Pt, Mt, Pt)
+            p = np.einsum("nm,...m->...n", Mt, np.einsum("...ni,...ni->...n", t1, w))
+            pa = np.einsum("nm,...m->...n", Mt, np.einsum("...ni,...ni->...n", t1, ab))
             tq = pa[..., None] * t1 + np.cross(w, p[..., None] * t1)
-            he += np.einsum("bnik,bni->bk", W, tq)
-            ix2 = (idx[:, :, None], idx[:, None, :])
-            np.add.at(grad, idx, ge)
+            he += np.einsum("...nik,...ni->...k", W, tq)
+            ix1 = (every, idx)
+            ix2 = (every, idx[:, :, None], idx[:, None, :])
+            np.add.at(grad, ix1, ge)
             np.add.at(M, ix2, Me)
-            np.add.at(h, idx, he)
+            np.add.at(h, ix1, he)
             if full:
                 np.add.at(K, ix2, Ke)
                 np.add.at(C, ix2, Ce)
         # the platform and payload: a rigid body at the platform's centre
         m, com, Ic = self._body
         idx = self._plat_idx
-        z = jets.variables(qx[idx][None])                                  # (1, 9)
+        z = jets.variables(qx[:, idx])                                     # (S, 9)
         nv = z.nv
         _, X, _, _ = self._rigid(z[..., 0:3])
         Q = so3_exp(z[..., 6:9])
-        xc = X + z[..., 3:6] + np.einsum("bij,j->bi", Q, com)
-        Jc, Hc = jets.gradient(xc, nv)[0], jets.hessian(xc, nv)[0]       # (3, nv), (3, nv, nv)
-        xcv = jets.value(xc)[0]
-        V -= m * float(grav @ xcv)
-        vd = vx[idx]
-        Qv, Qg, Qh = jets.value(Q)[0], jets.gradient(Q, nv)[0], jets.hessian(Q, nv)[0]
-        W = _vee_skew(np.einsum("imk,jm->kij", Qg, Qv)).T                  # (3, nv)
-        Iw = Qv @ Ic @ Qv.T
-        w = W @ vd
-        ab = _vee_skew(np.einsum("imkl,k,l,jm->ij", Qh, vd, vd, Qv))
-        pg = -m * Jc.T @ grav
-        pK = -m * np.einsum("ikl,i->kl", Hc, grav)
-        pM = m * Jc.T @ Jc + W.T @ Iw @ W
-        ph = m * Jc.T @ np.einsum("ikl,k,l->i", Hc, vd, vd) + W.T @ (
-            Iw @ ab + np.cross(w, Iw @ w))
-        pC = 2.0 * m * Jc.T @ np.einsum("ikl,l->ik", Hc, vd)
-        ix2 = (idx[:, None], idx[None, :])
-        np.add.at(grad, idx, pg)
+        xc = X + z[..., 3:6] + np.einsum("...ij,j->...i", Q, com)
+        Jc, Hc = jets.gradient(xc, nv), jets.hessian(xc, nv)             # (S, 3, nv (, nv))
+        V -= m * (jets.value(xc) @ grav)
+        vd = vx[:, idx]
+        Qv, Qg, Qh = jets.value(Q), jets.gradient(Q, nv), jets.hessian(Q, nv)
+        W = np.swapaxes(_vee_skew(np.einsum("...imk,...jm->...kij", Qg, Qv)), -1, -2)
+        Iw = Qv @ Ic @ np.swapaxes(Qv, -1, -2)
+        w = np.einsum("...ik,...k->...i", W, vd)
+        ab = _vee_skew(np.einsum("...imkl,...k,...l,...jm->...ij", Qh, vd, vd, Qv))
+        Iab = np.einsum("...ij,...j->...i", Iw, ab)
+        Iww = np.cross(w, np.einsum("...ij,...j->...i", Iw, w))
+        pg = -m * np.einsum("...ik,i->...k", Jc, grav)
+        pM = m * np.einsum("...ik,...il->...kl", Jc, Jc) + np.einsum(
+            "...ik,...ij,...jl->...kl", W, Iw, W)
+        ph = m * np.einsum("...ik,...i->...k", Jc, np.einsum("...ikl,...k,...l->...i", Hc,
+                                                             vd, vd)) + np.einsum(
+            "...ik,...i->...k", W, Iab + Iww)
+        ix1 = (every, idx)
+        ix2 = (every, idx[:, None], idx[None, :])
+        np.add.at(grad, ix1, pg)
         np.add.at(M, ix2, pM)
-        np.add.at(h, idx, ph)
+        np.add.at(h, ix1, ph)
         if full:
+            pK = -m * np.einsum("...ikl,i->...kl", Hc, grav)
+            pC = 2.0 * m * np.einsum("...ik,...il->...kl", Jc,
+                                     np.einsum("...ikl,...l->...ik", Hc, vd))
             np.add.at(K, ix2, pK)
             np.add.at(C, ix2, pC)
         for i in range(3):
-            M[i, i] += self._motor
+            M[:, i, i] += self._motor
         s = slice(0, nq)
-        if not full:
-            return V, grad[s], None, M[s, s], h[s], None
-        return V, grad[s], K[s, s], M[s, s], h[s], C[s, s]
+        out = (V, grad[:, s], None if K is None else K[:, s, s], M[:, s, s], h[:, s],
+               None if C is None else C[:, s, s])
+        if single:
+            out = tuple(None if a is None else (float(a[0]) if a.ndim == 1 and a is out[0]
+                                                else a[0]) for a in out)
+        return out
 
     def _terms(self, st: State, full: bool = True):
         """The terms of the equations at ``st``: M, c (the bias), V; with ``full`` also
@@ -475,6 +494,42 @@ class ExactDeltaModel(ExactModel):
         out = {"V": V, "M": M, "c": c, "K": K, "C": C}
         self._memo = (key, out, full)
         return out
+
+    def _efforts_along(self, st, times, qa, qda, qdda, E, Ed, progress=None,
+                       chunk: int = 64):
+        """:func:`~elastodyn.formulations.base.efforts_along` with the states of ``chunk``
+        samples evaluated at once (:meth:`_evaluate` takes S states; the same numbers
+        to round-off, about 6 times less time per sample): the efforts by the inverse
+        dynamics (the elastic accelerations solved for), the platform's pose, and the
+        rigid efforts and pose at the same actuated motion (elastic coordinates zero)."""
+        na, nt = self.n_actuated, len(times)
+        tau, rtau, pose, rpose = [], [], [], []
+        for k0 in range(0, nt, chunk):
+            sl = slice(k0, min(nt, k0 + chunk))
+            qd, qdd = np.asarray(qda[sl], float), np.asarray(qdda[sl], float)
+            fr = (0.0 if self._friction.is_zero
+                  else np.asarray(self._friction.torque(qd), dtype=float))
+            Q = np.concatenate([qa[sl], E[sl]], axis=1)
+            _, g, _, M, h, _ = self._evaluate(Q, np.concatenate([qd, Ed[sl]], axis=1),
+                                              full=False)
+            c = h + g
+            c[:, :na] += fr
+            edd = np.linalg.solve(M[:, na:, na:], (-c[:, na:] - np.einsum(
+                "sij,sj->si", M[:, na:, :na], qdd))[..., None])[..., 0]
+            tau.append(np.einsum("sij,sj->si", M[:, :na, :na], qdd)
+                       + np.einsum("sij,sj->si", M[:, :na, na:], edd) + c[:, :na])
+            Qr = np.concatenate([qa[sl], np.zeros_like(E[sl])], axis=1)
+            _, gr, _, Mr, hr, _ = self._evaluate(
+                Qr, np.concatenate([qd, np.zeros_like(Ed[sl])], axis=1), full=False)
+            rtau.append(np.einsum("sij,sj->si", Mr[:, :na, :na], qdd) + (hr + gr)[:, :na]
+                        + fr)
+            _, X, _, _ = self._rigid(np.asarray(qa[sl], float))
+            rpose.append(X)
+            pose.append(X + Q[:, self._platform[:3]])
+            if progress is not None:
+                progress(sl.stop, nt)
+        return (list(np.concatenate(tau)), list(np.concatenate(rtau)),
+                list(np.concatenate(pose)), list(np.concatenate(rpose)))
 
     def _complete(self, st: State) -> State:
         _, X, _, _ = self._rigid(np.asarray(st.q[:3], dtype=float))

@@ -141,8 +141,8 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     X, Xd = res.x[::sub], res.v[::sub]
     if len(X) != len(times):
         raise ModelError(f"exact: {len(X)} samples for {len(times)} output times")
-    tau, rtau, pose, rpose = efforts_along(model, st0, times, qa, qda, qdda, X, Xd,
-                                           progress)
+    tau, rtau, pose, rpose = model._efforts_along(st0, times, qa, qda, qdda, X, Xd,
+                                                  progress)
     f1 = w / (2 * math.pi)
     # what the step resolves (the generalized-alpha method's phase error,
     # (omega h)^2 / 12 per radian; modes above 1 / (10 h) are damped by rho_inf 0.9)
@@ -427,6 +427,12 @@ class ExactModel(NonlinearModel):
         """(kinetic, potential) energy [J] of ``state``."""
         t = self._terms(state, full=False)
         return 0.5 * float(state.v @ t["M"] @ state.v), float(t["V"])
+
+    def _efforts_along(self, st, times, qa, qda, qdda, E, Ed, progress=None):
+        """The efforts, poses, rigid efforts and rigid poses at every sample of a run
+        (:func:`~elastodyn.formulations.base.efforts_along`; a model that evaluates
+        many states at once overrides it)."""
+        return efforts_along(self, st, times, qa, qda, qdda, E, Ed, progress)
 
     def simulate_motion(self, trajectory, times, *, initial: str = "static",
                         method: str | None = None, integrator_step: float | None = None,
