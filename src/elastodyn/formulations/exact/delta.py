@@ -152,25 +152,24 @@ class ExactDeltaModel(ExactModel):
         names, units = ["q1", "q2", "q3"], ["rad"] * 3
         comp = ("ux", "uy", "uz", "rx", "ry", "rz")
         cunit = ("m",) * 3 + ("rad",) * 3
+
+        def add(labels, unit_list):
+            """Append coordinates; their indices."""
+            first = len(names)
+            names.extend(labels)
+            units.extend(unit_list)
+            return first + np.arange(len(labels))
+
         upper, lower, relb, reld = {}, {}, {}, {}
         for i in range(3):
+            leg = f"leg{i + 1}"
             for j in range(1, n + 1):
-                upper[i, j] = len(names) + np.arange(6)
-                names += [f"leg{i + 1}.upper.n{j}.{c}" for c in comp]
-                units += cunit
-            relb[i] = len(names) + np.arange(nb)
-            names += [f"leg{i + 1}.B.a{k + 1}" for k in range(nb)]
-            units += ["rad"] * nb
+                upper[i, j] = add([f"{leg}.upper.n{j}.{c}" for c in comp], cunit)
+            relb[i] = add([f"{leg}.B.a{k + 1}" for k in range(nb)], ["rad"] * nb)
             for j in range(1, n):
-                lower[i, j] = len(names) + np.arange(6)
-                names += [f"leg{i + 1}.lower.n{j}.{c}" for c in comp]
-                units += cunit
-            reld[i] = len(names) + np.arange(nd)
-            names += [f"leg{i + 1}.D.b{k + 1}" for k in range(nd)]
-            units += ["rad"] * nd
-        self._platform = len(names) + np.arange(6)
-        names += [f"platform.{c}" for c in comp]
-        units += list(cunit)
+                lower[i, j] = add([f"{leg}.lower.n{j}.{c}" for c in comp], cunit)
+            reld[i] = add([f"{leg}.D.b{k + 1}" for k in range(nd)], ["rad"] * nd)
+        self._platform = add([f"platform.{c}" for c in comp], cunit)
         self.coordinates = Coordinates(tuple(names), tuple(units),
                                        ("actuated",) * 3 + ("elastic",) * (len(names) - 3))
         nq = len(names)
