@@ -173,10 +173,10 @@ class ExactDeltaModel(ExactModel):
         self.coordinates = Coordinates(tuple(names), tuple(units),
                                        ("actuated",) * 3 + ("elastic",) * (len(names) - 3))
         nq = len(names)
-        self._dummy = nq                   # a slot of value 0 for unused local variables
 
         def node(kind, i, j):
-            """(kind code, leg, s [m], local variable indices (12,))."""
+            """(kind code, leg, s [m], local variable indices (12,)); index nq is a
+            slot of value 0 for the local variables a node does not use."""
             idx = np.full(_NODE, nq, dtype=int)
             idx[0:3] = np.arange(3)
             if kind == "upper":
