@@ -170,7 +170,8 @@ times below the first one before the failure is reported)."""
 
 
 def _pd_gains(model, st, controller):
-    """(kp, kd) (n_a,) of the joint PD and the lowest locked frequency [Hz]: the given
+    """(kp, kd) (n_a,) of the joint PD, the lowest locked frequency [Hz] and the
+    actuated coordinates' own inertia J (n_a,): the given
     gains, or by default a critically damped loop of each actuated coordinate's own
     inertia J (the diagonal of M_aa at the start) at the lowest elastic frequency w1 with
     the actuators locked, kp = J w1^2, kd = 2 J w1: the common rule that a joint loop's
@@ -189,7 +190,7 @@ def _pd_gains(model, st, controller):
         raise InputError("--kd", float(kd[0]), "a finite gain >= 0")
     kp = np.where(np.isnan(kp), J * wc * wc, kp)
     kd = np.where(np.isnan(kd), 2.0 * J * wc, kd)
-    return kp, kd, wc / (2 * math.pi)
+    return kp, kd, wc / (2 * math.pi), J
 
 
 def _loop_equilibrium(model, st, kp, qref, tol: float = 1e-11, max_iter: int = 50):
@@ -259,11 +260,10 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
     ref = motion_function(trajectory, times, qa)
     na, n = model.n_actuated, model.n
     st0 = model.static_deflection(model.state(actuated=qa[0]))
-    kp, kd, f1 = _pd_gains(model, st0, controller)
+    kp, kd, f1, J = _pd_gains(model, st0, controller)
     # the loop's own rates: its natural frequency sqrt(kp / J) and, overdamped, its
     # fast pole kd / J; the step resolves them too, and gains that would need more
     # than MAX_STEPS steps are refused by name before any work
-    J = np.diag(model.mass_matrix(st0))[:na]
     wl = float(np.sqrt(np.max(kp / J)))
     wd = float(np.max(kd / J))
     h_out = float(times[1] - times[0])
@@ -283,12 +283,6 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
         a, ad, _ = ref(t)
         return kp * (a - x[:na]) + kd * (ad - v[:na])
 
-    class Problem(NonlinearProblem):
-        pass
-
-    prob = Problem()
-    prob.n = n
-
     def terms(t, x, v, z, full):
         # the actuated coordinates are free here: an iterate or a motion that leaves
         # the range in which the robot can be assembled is the run's failure, not the
@@ -299,19 +293,21 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
             raise ModelError(f"exact (closed loop): at t = {t:.6g} s the actuated "
                              f"coordinates left the robot's range ({exc})") from None
 
-    def residual(t, x, v, z):
-        T = terms(t, x, v, z, False)
-        r = T["M"] @ z + T["c"]
-        r[:na] -= tau_of(t, x, v)
-        return r
+    class Problem(NonlinearProblem):
+        def residual(self, t, x, v, z):
+            T = terms(t, x, v, z, False)
+            r = T["M"] @ z + T["c"]
+            r[:na] -= tau_of(t, x, v)
+            return r
 
-    def matrix(t, x, v, z, beta_p, gamma_p):
-        T = terms(t, x, v, z, True)
-        A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
-        A[:na, :na] += np.diag(gamma_p * kd + beta_p * kp)
-        return A
+        def matrix(self, t, x, v, z, beta_p, gamma_p):
+            T = terms(t, x, v, z, True)
+            A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
+            A[:na, :na] += np.diag(gamma_p * kd + beta_p * kp)
+            return A
 
-    prob.residual, prob.matrix = residual, matrix
+    prob = Problem()
+    prob.n = n
     x0, v0 = st0.q.copy(), st0.v.copy()
     # Start from the accelerations of rest (the held equilibrium), not the consistent
     # ones: with the joints free, a motor shaft's own inertia can be tiny (no rotor
