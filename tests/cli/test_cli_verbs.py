@@ -32,7 +32,7 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
     papers (Kuo: KED and the multiplier rigid model, and NE-PVP with its universal joints;
     Asadi: explicit rigid; Briot: NE-PVP; Yu: assumed modes, and NE-PVP, which models any
     arm; Rosyid: ffrf, its description's default, and NE-PVP; the geometrically exact
-    beams for the flexible Delta and the arm)."""
+    beams for the flexible Delta, the arm and the planar tree robots)."""
     doc = _json(capsys, ["robots", "--json"])
     assert doc["schema_version"] == 2 and doc["command"] == "robots"
     rows = {r["name"]: r for r in doc["robots"]}
@@ -40,9 +40,9 @@ def test_robots_json_lists_the_presets_and_their_formulations(capsys):
     assert {n: r["formulations"] for n, r in rows.items()} == {
         "delta-kuo2016": ["ked", "explicit", "multipliers", "nepvp", "exact"],
         "delta-asadi2020": ["explicit", "multipliers"],
-        "prrrp-briot2013": ["nepvp", "ffrf"],
-        "arm-yu2019": ["amm", "nepvp", "exact"], "3prr-rosyid2020": ["ffrf", "nepvp"],
-        "slider-crank-simeon": ["nepvp", "ffrf"]}
+        "prrrp-briot2013": ["nepvp", "ffrf", "exact"],
+        "arm-yu2019": ["amm", "nepvp", "exact"], "3prr-rosyid2020": ["ffrf", "nepvp", "exact"],
+        "slider-crank-simeon": ["nepvp", "ffrf", "exact"]}
     assert {n: r["family"] for n, r in rows.items()} == {
         "delta-kuo2016": "delta", "delta-asadi2020": "delta", "prrrp-briot2013": "tree",
         "arm-yu2019": "arm", "3prr-rosyid2020": "tree", "slider-crank-simeon": "tree"}

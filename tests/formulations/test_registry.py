@@ -117,9 +117,11 @@ def test_default_is_the_first_entry_that_takes_the_robot():
         "ked", "explicit", "multipliers", "exact"]
     assert R.formulations_for(load_description("delta-asadi2020")) == [
         "explicit", "multipliers"]
-    assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp", "ffrf"]
+    assert R.formulations_for(load_description("prrrp-briot2013")) == ["nepvp", "ffrf",
+                                                                        "exact"]
     # the description names its default (formulation: ffrf) ahead of the registry order
-    assert R.formulations_for(load_description("3prr-rosyid2020")) == ["ffrf", "nepvp"]
+    assert R.formulations_for(load_description("3prr-rosyid2020")) == ["ffrf", "nepvp",
+                                                                        "exact"]
     # the geometrically exact formulation takes arms too, last (slowest, the reference)
     assert R.formulations_for(load_description("arm-yu2019")) == ["amm", "nepvp", "exact"]
     for p in PRESETS:
@@ -172,7 +174,7 @@ def test_a_new_formulation_is_one_entry_point(register_formulation):
     formulations_for, build_model and its limits, without any table of elastodyn."""
     register_formulation("nepvp_fe_plugin", PLUGIN, {"nepvp-fe": "FE"})
     spec = load_description("prrrp-briot2013")
-    assert R.formulations_for(spec) == ["nepvp", "ffrf", "nepvp-fe"]
+    assert R.formulations_for(spec) == ["nepvp", "ffrf", "exact", "nepvp-fe"]
     model = R.build_model(spec, "nepvp-fe")
     assert model.formulation == "nepvp-fe"
     assert model.coordinates.n_elastic == 2 * R.build_model(spec, "nepvp").coordinates.n_elastic
@@ -205,7 +207,7 @@ def test_builtins_are_entry_points_as_pyproject_declares():
 
 def test_a_description_names_its_default_formulation():
     spec = load_description("prrrp-briot2013", ["formulation=ffrf"])
-    assert R.formulations_for(spec) == ["ffrf", "nepvp"]
+    assert R.formulations_for(spec) == ["ffrf", "nepvp", "exact"]
     assert R.formulation_for(spec).name == "ffrf"
     bad = load_description("prrrp-briot2013", ["formulation=amm"])
     with pytest.raises(InputError, match="formulation"):

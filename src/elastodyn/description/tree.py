@@ -33,10 +33,24 @@ from .._validate import choice, non_negative, positive, positive_int, real_array
 from ..exceptions import InputError
 from .materials import Material, Section
 
-__all__ = ["MDHJoint", "RigidBody", "FlexibleBeam", "TreeRobot", "JOINT_KINDS",
+__all__ = ["MDHJoint", "RigidBody", "FlexibleBeam", "TreeRobot", "JOINT_KINDS", "PLANES", "TWIST_NAMES", "is_plane",
            "prrrp_briot2013", "prr3_rosyid2020", "slider_crank_simeon"]
 
 JOINT_KINDS = ("revolute", "prismatic", "fixed")
+
+#: Closure rows (indices 0-5: vx, vy, vz, wx, wy, wz) of the planar robots: the plane's
+#: in-plane base axes (e1, e2) and its normal (e1 x e2, up to sign the third axis).
+PLANES = {(0, 1, 5): (0, 1, 2), (0, 2, 4): (0, 2, 1), (1, 2, 3): (1, 2, 0)}
+
+TWIST_NAMES = ("vx", "vy", "vz", "wx", "wy", "wz")
+"""The closure rows' names in a description file (indices 0-5)."""
+
+
+def is_plane(rows) -> bool:
+    """Whether closure rows (indices or names of :data:`TWIST_NAMES`) are a plane's."""
+    idx = [TWIST_NAMES.index(r) if isinstance(r, str) and r in TWIST_NAMES else r
+           for r in rows]
+    return len(idx) == 3 and tuple(sorted(idx)) in PLANES
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,18 @@ class MDHJoint:
         choice("kind", self.kind, JOINT_KINDS)
         if self.kind == "fixed" and self.actuated:
             raise InputError("actuated", True, "False for a fixed joint")
+
+    def placement(self) -> np.ndarray:
+        """The constant part Rot(z, gamma) Trans(z, b) Rot(x, alpha) Trans(x, d) of the
+        joint's transform (4, 4); the variable part Rot(z, theta) Trans(z, r) follows
+        it (module docstring)."""
+        cg, sg = math.cos(self.gamma), math.sin(self.gamma)
+        ca, sa = math.cos(self.alpha), math.sin(self.alpha)
+        T = np.eye(4)
+        T[:3, :3] = np.array([[cg, -sg, 0.0], [sg, cg, 0.0], [0.0, 0.0, 1.0]]) @ \
+            np.array([[1.0, 0.0, 0.0], [0.0, ca, -sa], [0.0, sa, ca]])
+        T[:3, 3] = [self.d * cg, self.d * sg, self.b]
+        return T
 
 
 @dataclass(frozen=True)
@@ -265,6 +291,16 @@ class TreeRobot:
             raise InputError("terminals", self.terminals,
                              f"an isostatic robot: (legs - 1) x {len(rows)} closure "
                              f"equations for {n_passive} passive joints")
+
+    def plane(self):
+        """(e1, e2, n) (3,) each: the base axes of the plane of a planar robot (closure
+        rows of a plane, :data:`PLANES`) and its normal e1 x e2; None otherwise."""
+        rows = tuple(sorted(self.closure_rows))
+        if rows not in PLANES:
+            return None
+        i1, i2, _ = PLANES[rows]
+        e1, e2 = np.eye(3)[i1], np.eye(3)[i2]
+        return e1, e2, np.cross(e1, e2)
 
     def chain(self, j: int) -> list[int]:
         """Joint indices from the base to joint j."""

@@ -81,16 +81,27 @@ class PlanarCorotationalBeam:
     hv: np.ndarray = field(repr=False)
 
     @classmethod
-    def of(cls, length: float, section: Section, material: Material
+    def of(cls, length: float, section: Section, material: Material, density=None
            ) -> "PlanarCorotationalBeam":
         """Element of length [m] > 0, section and material (bending about the normal to
-        the plane: the section's iz)."""
+        the plane: the section's iz). ``density``: None (uniform rho A) or a callable
+        xi -> mass per length [kg/m] along the element (xi in [0, 1]), sampled at the
+        Gauss points (a link whose mass properties are given: its quadratic density,
+        :func:`elastodyn.fem.ffrf.fitted_mass_per_length`; 4 points integrate the
+        kinetic energy of the cubic axis times a quadratic density to O(l^8))."""
         length = positive("length", length)
         K = stiffness_matrix(_PLANAR, length, section, material)
         xi, w = gauss_legendre_01(_GAUSS)
         hv = _PLANAR.shape("v", xi, length)[:, [2, 5]]
+        rho_a = float(material.rho * section.area)
+        if density is not None:
+            mu = np.asarray(density(xi), dtype=float).reshape(len(xi))
+            if not np.all(np.isfinite(mu)) or np.any(mu <= 0):
+                raise InputError("density", mu.tolist(), "a mass per length > 0 [kg/m]")
+            rho_a = float(w @ mu)
+            w = w * mu / rho_a
         return cls(length, float(K[0, 0] * length), K[np.ix_([2, 5], [2, 5])].copy(),
-                   float(material.rho * section.area), xi, w, hv)
+                   rho_a, xi, w, hv)
 
 
 def _perp(d):

@@ -16,6 +16,7 @@ shortening) is all in the frame (C. A. Felippa, B. Haugen, CMAME 194, 2005).
 from __future__ import annotations
 
 from ...description import convert as C
+from ...description.tree import is_plane
 from ..registry import Formulation, Limits, as_spec
 
 __all__ = ["FORMULATION"]
@@ -27,14 +28,24 @@ def _build(form, robot, family, opts):
         from .delta import ExactDeltaModel
         flex = robot if isinstance(robot, FlexibleDelta) else C.flexible_delta(as_spec(robot))
         return ExactDeltaModel(flex, {"elements": opts["elements"]})
+    if family == "tree":
+        from ...description.tree import TreeRobot
+        from .tree import ExactTreeModel
+        tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(as_spec(robot))
+        return ExactTreeModel(tree, {"elements": opts["elements"]})
     from .arm import ExactArmModel
     arm = C.planar_arm(as_spec(robot))
     return ExactArmModel(arm, {"elements": opts["elements"]})
 
 
 def _applies(spec) -> bool:
-    # a Delta needs its links' sections and materials (as KED); an arm always applies
-    return getattr(spec, "family", "arm") != "delta" or bool(getattr(spec, "flexible", True))
+    # a Delta needs its links' sections and materials (as KED); a tree robot must be
+    # planar with planar beams (the spatial tree is not built yet); an arm always applies
+    family = C.family_of(spec)
+    if family == "tree":
+        return (is_plane(spec.closure)
+                and all(b.beam is None or not b.beam.spatial for b in spec.bodies.values()))
+    return family != "delta" or bool(getattr(spec, "flexible", True))
 
 
 def _mesh(family: str, n: int) -> str:
@@ -42,15 +53,16 @@ def _mesh(family: str, n: int) -> str:
     elements are NE-PVP's linear cubic elements exactly (tested to 1e-8); a Delta's
     spatial elements leave out the sections' bending rotary inertia, which KED's and
     NE-PVP's consistent masses carry (5e-4 on Kuo's fourth to eighth frequencies)."""
-    if family == "arm":
+    if family in ("arm", "tree"):
         return f"cubic FE x {n}"
     return f"cubic FE x {n}, no bending rotary inertia"
 
 
 FORMULATION = Formulation(
-    "exact", ("arm", "delta"), "geometrically exact beams (corotational, consistent inertia)",
+    "exact", ("arm", "delta", "tree"), "geometrically exact beams (corotational, consistent inertia)",
     options={"elements": 4}, verbs=("modes", "map", "sweep", "convergence", "torques", "simulate"),
     limits=Limits(elements=64, simulate_time=60.0), pose_dim={"arm": 2, "delta": 3},
     applies=_applies, reference=True, closed_loop=True,
     discretizations=lambda family, n, m: [(f"{n}", {"elements": n}, _mesh(family, n))],
-    needs="a Delta's links.upper/lower section and material", build=_build, priority=90)
+    needs="a Delta's links.upper/lower section and material; a planar tree robot "
+          "(closure rows of a plane, planar beams)", build=_build, priority=90)

@@ -9,18 +9,16 @@ from a tree description by ``tree``, integrated by ``solve``.
 from __future__ import annotations
 
 from ...description import convert as C
+from ...description.tree import is_plane
 from ...exceptions import InputError
 from ..registry import BEAM_KEYS, MASS_PROPERTY_KEYS, Formulation, Limits, as_spec
 
 __all__ = ["FORMULATION"]
 
 
-_PLANES = ({"vx", "vy", "wz"}, {"vx", "vz", "wy"}, {"vy", "vz", "wx"})
-
-
 def _planar_tree(spec) -> bool:
     """ffrf is planar: the closure rows of a plane and planar beams."""
-    return (set(spec.closure) in _PLANES and len(spec.closure) == 3
+    return (is_plane(spec.closure)
             and all(b.beam is None or not b.beam.spatial for b in spec.bodies.values()))
 
 

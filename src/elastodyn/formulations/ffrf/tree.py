@@ -37,16 +37,13 @@ import math
 import numpy as np
 
 from ..._validate import arctan2, real_array, scalar
-from ...description.tree import FlexibleBeam, RigidBody, TreeRobot
+from ...description.tree import PLANES, FlexibleBeam, RigidBody, TreeRobot
 from ...exceptions import InputError
 from ...fem.ffrf import BeamShape, SineShape, fitted_mass_per_length
 from .multibody import Joint, Marker, MultibodySystem, flexible_body, rigid_body
 
 __all__ = ["tree_system", "TreeSystem", "PLANES"]
 
-#: Closure rows (indices 0-5: vx, vy, vz, wx, wy, wz) of the planar robots: the plane's
-#: in-plane base axes (e1, e2) and its normal.
-PLANES = {(0, 1, 5): (0, 1, 2), (0, 2, 4): (0, 2, 1), (1, 2, 3): (1, 2, 0)}
 _TOL = 1e-9
 
 

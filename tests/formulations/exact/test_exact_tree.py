@@ -1,0 +1,182 @@
+"""The geometrically exact formulation on planar tree robots (issue 31) against
+independent references: NE-PVP (Briot & Khalil 2013) and the floating frame of reference
+(Rosyid & El-Khasawneh 2020), which build the same cubic finite elements by other code
+(symbolic Newton-Euler, FFRF with multipliers), Lagrange's equations by finite
+differences of the energies (the derivatives of the loop closure), energy conservation,
+and a robot unlike the papers'."""
+import math
+import warnings
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from elastodyn.analysis.modes import modes
+from elastodyn.description.files import load_description
+from elastodyn.description.materials import Material, Section
+from elastodyn.description.tree import FlexibleBeam, MDHJoint, RigidBody, TreeRobot
+from elastodyn.exceptions import InputError, ModelError
+from elastodyn.formulations.registry import build_model, formulations_for
+
+STEEL = Material(E=2.1e11, G=8.1e10, rho=7850.0)
+SEC = Section.rectangle(0.004, 0.010)
+
+
+def rrrrr(*, all_beams: bool = False, gravity=(0.0, -9.81, 0.0), friction: bool = False):
+    """A planar RRRRR five-bar unlike the papers' robots: revolute motors 0.25 m apart,
+    links of 0.30, 0.42, 0.34, 0.38 m in steel 10 x 4 mm, hubs with rotary inertia and
+    motor inertias, a platform with its centre of mass 3 cm off its joint, gravity
+    along -y0 (default). ``all_beams``: the proximal links are beams too (a beam carrying a beam
+    at its tip). Home: the motors at 1.2 and 1.9 rad, the upper assembly."""
+    L1, L2, L3, L4, D = 0.30, 0.42, 0.34, 0.38, 0.25
+    q1, q4 = 1.2, 1.9
+    B1 = np.array([L1 * math.cos(q1), L1 * math.sin(q1)])
+    B2 = np.array([D + L3 * math.cos(q4), L3 * math.sin(q4)])
+    d = np.linalg.norm(B2 - B1)
+    a = (L2 ** 2 - L4 ** 2 + d * d) / (2 * d)
+    u = (B2 - B1) / d
+    P = B1 + a * u + math.sqrt(L2 ** 2 - a * a) * np.array([-u[1], u[0]])
+    t2, t4 = math.atan2(*(P - B1)[::-1]), math.atan2(*(P - B2)[::-1])
+    home = {"q1": q1, "q2": t2 - q1, "q3": t4 - t2, "q4": q4, "q5": t4 - q4}
+    joints = (MDHJoint("q1", 0, "revolute", True), MDHJoint("q2", 1, "revolute", d=L1),
+              MDHJoint("q3", 2, "revolute", d=L2), MDHJoint("q4", 0, "revolute", True, d=D),
+              MDHJoint("q5", 4, "revolute", d=L3), MDHJoint("tip", 5, "fixed", d=L4))
+    hub = RigidBody(0.4, (0.0, 0.0, 0.0), ((0, 0, 0), (0, 0, 0), (0, 0, 2e-4)))
+    m, c = 0.5, 0.03
+    plat = RigidBody(m, (m * c, 0.0, 0.0),
+                     ((1e-4, 0, 0), (0, 1e-4 + m * c * c, 0), (0, 0, 1e-3 + m * c * c)))
+    bodies = {1: hub, 2: FlexibleBeam(L2, SEC, STEEL), 4: hub, 5: FlexibleBeam(L4, SEC, STEEL)}
+    if all_beams:
+        bodies.update({1: FlexibleBeam(L1, SEC, STEEL), 4: FlexibleBeam(L3, SEC, STEEL)})
+    fr = ({"viscous": {"q1": 0.02, "q4": 0.03, "q2": 0.01}, "coulomb": {"q1": 0.05}}
+          if friction else {})
+    return TreeRobot("rrrrr", joints, bodies, terminals=(3, 6), platform=plat,
+                     gravity=tuple(gravity), closure_rows=(0, 1, 5), home=home,
+                     motor_inertia={"q1": 3e-3, "q4": 2e-3}, **fr)
+
+
+def _freqs(robot, form, elements, count=8):
+    m = build_model(robot, form, elements=elements)
+    return modes(m, m.state(), count=count)["frequencies_hz"]
+
+
+@pytest.mark.parametrize("robot, other, elements, rtol", [
+    ("prrrp-briot2013", "nepvp", 3, 1e-6), ("3prr-rosyid2020", "ffrf", 2, 1e-5),
+    ("slider-crank-simeon", "ffrf", 3, 1e-6), ("rrrrr", "nepvp", 3, 1e-6),
+    ("rrrrr-beams", "nepvp", 2, 1e-6)])
+def test_modes_equal_the_linear_finite_elements_of_another_formulation(robot, other,
+                                                                       elements, rtol):
+    """About the placement (the static equilibrium under gravity, actuators locked) the
+    exact model linearizes to the same cubic elements as NE-PVP and FFRF, reached by
+    other code: jets through the joints' transforms and the loop closure's implicit
+    derivatives here; the symbolic Newton-Euler and the floating frames with multipliers
+    there. They differ only through the static sag, to second order in its rotations
+    (the linear models keep the membrane stiffening, not the rotations of the sag): the
+    sags here are below 1e-3 rad, so 1e-6 relative; measured 1e-8 and below, with
+    Rosyid's fitted quadratic densities, a beam carrying a beam, hubs, motor inertias and
+    an offset platform. Rosyid's links: the 4 Gauss points integrate the kinetic energy
+    of the cubic axis (degree 6) times the quadratic density (degree 8) with an error
+    O(l^8) that FFRF's exact integrals do not have: 1.5e-6 at 2 elements per link
+    (1e-5 allowed), 1e-8 at 4."""
+    desc = (rrrrr() if robot == "rrrrr" else rrrrr(all_beams=True) if robot == "rrrrr-beams"
+            else load_description(robot))
+    np.testing.assert_allclose(_freqs(desc, "exact", elements),
+                               _freqs(desc, other, elements), rtol=rtol)
+
+
+def test_the_formulation_takes_planar_trees_and_refuses_spatial_beams():
+    assert "exact" in formulations_for(rrrrr())
+    sp = replace(rrrrr(), bodies={**rrrrr().bodies, 2: FlexibleBeam(0.42, SEC, STEEL,
+                                                                      spatial=True)})
+    assert "exact" not in formulations_for(sp)
+    with pytest.raises(InputError, match="--elements"):
+        build_model(rrrrr(), "exact", elements=0)
+
+
+def test_potential_forces_and_stiffness_are_derivatives_of_the_energy():
+    """At rest the bias is the potential's gradient and the tangent its Hessian, along
+    the contract's coordinates with the passive joints closed again at every point:
+    central differences of V (step 1e-5: error O(h^2 V''') ~ 1e-10 relative, round-off
+    eps V / h ~ 1e-11) check the closure's first and second implicit derivatives."""
+    m = build_model(rrrrr(all_beams=True), "exact", elements=1)
+    rng = np.random.default_rng(5)
+    st = m.state()
+    q = st.q + np.concatenate([0.02 * rng.standard_normal(2),
+                               1e-3 * rng.standard_normal(m.n_elastic)])
+    st = m.at(st, q=q, v=np.zeros(m.n))
+
+    def V(qq):
+        return m.energy(m.at(st, q=qq))[1]
+
+    def c(qq):
+        return m.bias(m.at(st, q=qq))
+
+    h = 1e-5
+    E = np.eye(m.n)
+    grad = np.array([(V(q + h * e) - V(q - h * e)) / (2 * h) for e in E])
+    np.testing.assert_allclose(m.bias(st), grad, atol=1e-6 * np.abs(grad).max())
+    K_fd = np.column_stack([(c(q + h * e) - c(q - h * e)) / (2 * h) for e in E])
+    K, _ = m._tangent(st)
+    assert np.abs(K - K_fd).max() < 1e-5 * np.abs(K).max()
+
+
+def test_velocity_forces_are_lagrange_equations_of_the_kinetic_energy():
+    """h(q, qd) = dM/dt qd - d(qd^T M qd / 2)/dq from central differences of the mass
+    matrix (passive joints and motor inertias included): an independent path to the
+    velocity forces the model computes from the second derivatives of the closure and of
+    the beams. Step 1e-6: round-off eps |M| / step ~ 1e-10 of |h|, truncation
+    step^2 M''' / 6, large here (the closure's second derivatives reach 1e3: the
+    distal links turn 25 rad per metre of the proximal links' stretch), measured 5e-9 of
+    |h|; 1e-7 allowed."""
+    m = build_model(rrrrr(all_beams=True, gravity=(0.0, 0.0, 0.0)), "exact", elements=1)
+    rng = np.random.default_rng(3)
+    st = m.state()
+    q = st.q + np.concatenate([np.zeros(2), 1e-3 * rng.standard_normal(m.n_elastic)])
+    v = rng.standard_normal(m.n)
+    st = m.at(st, q=q, v=v)
+    h_model = m.bias(st) - m.bias(m.at(st, v=np.zeros(m.n)))
+
+    def M(qq):
+        return m.mass_matrix(m.at(st, q=qq, v=np.zeros(m.n)))
+
+    eps = 1e-6
+    dMdt = (M(q + eps * v) - M(q - eps * v)) / (2 * eps)
+    dT = np.array([(v @ M(q + eps * e) @ v - v @ M(q - eps * e) @ v) / (4 * eps)
+                   for e in np.eye(m.n)])
+    h_ref = dMdt @ v - dT
+    assert np.abs(h_model - h_ref).max() < 1e-7 * np.abs(h_ref).max()
+
+
+def test_free_vibration_conserves_energy():
+    """The motors held, the five-bar released undeformed under gravity (along -x0: it
+    bends the links, which stand nearly upright): no work is done on it, so kinetic plus
+    potential energy stays that of the start, at the output samples with rates from
+    central differences of the positions (0.25 ms against the bending modes excited, 33
+    to 131 Hz: (omega h)^2 / 6 <= 7e-3 of their kinetic energy); the generalized-alpha
+    method (rho_inf 0.9) dissipates only the unresolved (axial) modes. Tolerance 2 % of
+    the vibration energy; measured 0.43 % over 0.05 s."""
+    from elastodyn.analysis.simulate import simulate_motion
+    from elastodyn.trajectories.polynomial import RestToRest
+    m = build_model(rrrrr(gravity=(-9.81, 0.0, 0.0)), "exact", elements=1)
+    q0 = m.home_actuated()
+    hold = RestToRest(q0, q0, t0=0.0, tf=1.0, order=7, space="joint")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = simulate_motion(m, hold, duration=0.05, step=2.5e-4, initial="zero")
+    E, A = np.asarray(r["elastic"]), np.asarray(r["actuated"])
+    Ed = np.gradient(E, np.asarray(r["time_s"]), axis=0)
+    st = m.state(actuated=q0)
+    total = np.array([sum(m.energy(m.at(st, q=np.concatenate([A[k], E[k]]),
+                                        v=np.concatenate([np.zeros(2), Ed[k]]))))
+                      for k in range(len(E))])
+    vibration = total[0] - m.energy(m.static_deflection(st))[1]
+    assert vibration > 1e-4                          # J: the release excites the structure
+    assert np.abs(total[5:-5] - total[0]).max() < 0.02 * vibration
+
+
+def test_a_pose_where_the_loops_cannot_close_is_a_model_error():
+    """Motors turned outward (elbows 0.89 m apart, the distal links 0.80 m long together):
+    the closure fails by name (a ModelError: the robot's range, not a wrong number)."""
+    m = build_model(rrrrr(), "exact", elements=1)
+    with pytest.raises(ModelError, match="loop closure"):
+        m.state(actuated=[math.pi, 0.0])
