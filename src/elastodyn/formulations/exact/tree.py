@@ -264,6 +264,7 @@ class ExactTreeModel(ExactModel):
         self._axial = max(e.ea / e.length for _, _, e in elements)
         self._reach = float(np.abs(self.x0).max()) + 1.0
         self._qp_last = np.array([self._home_q[j] for j in pas])
+        self._tangent_last = None
         self._memo = None
         self._Kel = None
         # the placement's node values (x, y, theta), subtracted from the walk's to give
@@ -381,7 +382,15 @@ class ExactTreeModel(ExactModel):
             r, Jr = res(x)
             return x - np.linalg.solve(Jr, r)
 
-        start = self._qp_last if guess is None else np.asarray(guess, dtype=float)
+        if guess is not None:
+            start = np.asarray(guess, dtype=float)
+        elif self._tangent_last is not None:
+            # the first-order prediction from the last linearization (a run's next
+            # evaluation: one Newton step instead of two or three)
+            y0, qp0, P = self._tangent_last
+            start = qp0 + P @ (y - y0)
+        else:
+            start = self._qp_last
         try:
             qp = attempt(y, start)
         except ClosureError:
@@ -404,6 +413,42 @@ class ExactTreeModel(ExactModel):
                     "the workspace?")
         self._qp_last = qp
         return qp
+
+    def _map_rates(self, y, v):
+        """(q_s, G, H v v (3 N,), joint variables, G_j, H_j v v) at (y, v): the residual's
+        terms without the full second derivatives: one first-order jet pass over
+        (y, q_p) and one second-order pass along the rates (y + t v, q_p + t P v), the
+        closure's own second derivative along them from the implicit function theorem
+        (module docstring)."""
+        n, m = self.n, len(self._pas)
+        qp = self._close(y)
+        z = jets.variables(np.concatenate([y, qp]), order=1)
+        out, _ = self._walk(z[:n], z[n:])
+        val = np.asarray(out.v, dtype=float)
+        g = jets.gradient(out, n + m)
+        ns = self.structure.dof + len(self._jvars)
+        Pv = np.zeros(0)
+        if m:
+            Gc = g[ns:]
+            try:
+                P = -np.linalg.solve(Gc[:, n:], Gc[:, :n])
+            except np.linalg.LinAlgError:
+                raise ModelError("exact: the loop closure is singular at "
+                                 f"{np.round(y[:self.n_actuated], 6).tolist()} (a "
+                                 "singular configuration)") from None
+            self._tangent_last = (np.array(y, dtype=float), qp, P)
+            G = g[:, :n] + g[:, n:] @ P
+            Pv = P @ v
+        else:
+            G = g
+        yt = jets.Jet(np.asarray(y, float), np.asarray(v, float)[:, None], np.zeros((n, 1, 1)))
+        pt = jets.Jet(qp, Pv[:, None], np.zeros((m, 1, 1)))
+        d2, _ = self._walk(yt, pt)
+        acc = np.asarray(d2.H, dtype=float)[:, 0, 0]
+        if m:
+            acc = acc - g[:, n:] @ np.linalg.solve(Gc[:, n:], acc[ns:])
+        N3 = self.structure.dof
+        return (val[:N3] - self._zero, G[:N3], acc[:N3], val[N3:ns], G[N3:ns], acc[N3:ns])
 
     def _map(self, y):
         """(q_s (3 N,), G (3 N, n), H (3 N, n, n), joint variables (n_j,), G_j, H_j,
@@ -430,6 +475,7 @@ class ExactTreeModel(ExactModel):
             Ht = Hyy + HP + np.swapaxes(HP, 1, 2) + np.einsum("ji,kjl,lm->kim", P, Hpp, P)
             Qp = -np.linalg.solve(Gc[:, n:], Ht[ns:].reshape(m, n * n)).reshape(m, n, n)
             G = gy + gp @ P
+            self._tangent_last = (np.array(y, dtype=float), qp, P)
             H = Ht + np.einsum("ki,inm->knm", gp, Qp)
         else:
             G = g
@@ -449,32 +495,38 @@ class ExactTreeModel(ExactModel):
         """The terms of the equations at ``st`` (module docstring; ``full`` for the
         engine's interface: this model always evaluates all of them)."""
         key = (st.q.tobytes(), st.v.tobytes())
-        if self._memo is not None and self._memo[0] == key:
+        if self._memo is not None and self._memo[0] == key and (self._memo[2] or not full):
             return self._memo[1]
         v = st.v
-        qs, G, H, qj, Gj, Hj, _ = self._map(np.asarray(st.q, dtype=float))
+        y = np.asarray(st.q, dtype=float)
+        if full:
+            qs, G, H, qj, Gj, Hj, _ = self._map(y)
+            accb, Hjv = np.einsum("ijk,j,k->i", H, v, v), np.einsum("ijk,k->ij", Hj, v)
+            accj = Hjv @ v
+        else:       # a residual: the second derivatives along the rates only
+            qs, G, accb, qj, Gj, accj = self._map_rates(y, v)
         V, grad, K, M, h, C = self.structure.evaluate(qs, G @ v)
-        accb = np.einsum("ijk,j,k->i", H, v, v)
         Mc = G.T @ M @ G
         cc = G.T @ (M @ accb + h + grad)
-        # the exact Hessian of V o Phi; the velocity terms' tangent from the structure's
-        Kc = G.T @ K @ G + np.einsum("i,ijk->jk", grad, H)
-        Cc = G.T @ C @ G + 2.0 * G.T @ M @ np.einsum("ijk,k->ij", H, v)
+        out = {"qs": qs, "V": V, "M": Mc, "c": cc, "G": G}
+        if full:
+            # the exact Hessian of V o Phi; the velocity terms' tangent from the structure's
+            out["K"] = G.T @ K @ G + np.einsum("i,ijk->jk", grad, H)
+            out["C"] = G.T @ C @ G + 2.0 * G.T @ M @ np.einsum("ijk,k->ij", H, v)
         # motor inertias and friction on the joint variables
         if np.any(self._jm) or self._has_friction:
             qjd = Gj @ v
-            Hjv = np.einsum("ijk,k->ij", Hj, v)
             f = np.array([float(fr.torque(w)) for fr, w in zip(self._friction, qjd)])
-            # the friction's slope at the rates (central difference of its smoothed
-            # law, 1e-9: 1e-6 of its smoothing rate)
-            hh = 1e-9
-            df = np.array([float(fr.torque(w + hh) - fr.torque(w - hh)) / (2 * hh)
-                           for fr, w in zip(self._friction, qjd)])
             Mc += Gj.T @ (self._jm[:, None] * Gj)
-            cc += Gj.T @ (self._jm * (Hjv @ v) + f)
-            Cc += Gj.T @ ((2.0 * self._jm)[:, None] * Hjv + df[:, None] * Gj)
-        out = {"qs": qs, "V": V, "M": Mc, "c": cc, "K": Kc, "C": Cc, "G": G}
-        self._memo = (key, out)
+            cc += Gj.T @ (self._jm * accj + f)
+            if full:
+                # the friction's slope at the rates (central difference of its smoothed
+                # law, 1e-9: 1e-6 of its smoothing rate)
+                hh = 1e-9
+                df = np.array([float(fr.torque(w + hh) - fr.torque(w - hh)) / (2 * hh)
+                               for fr, w in zip(self._friction, qjd)])
+                out["C"] += Gj.T @ ((2.0 * self._jm)[:, None] * Hjv + df[:, None] * Gj)
+        self._memo = (key, out, full)
         return out
 
     def elastic_stiffness(self) -> np.ndarray:
