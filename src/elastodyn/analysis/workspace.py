@@ -129,9 +129,10 @@ class WorkspaceGrid:
 
 
 def _pose_dim(model) -> int | None:
-    from ..formulations.registry import lookup
-    entry = lookup(model.formulation)
-    return None if entry is None else entry.pose_dim
+    # the registry's per-family entry (the exact formulation's pose is 2 for an arm,
+    # 3 for a Delta, unnamed for a tree robot)
+    from ..formulations.registry import pose_dim_of
+    return pose_dim_of(model)
 
 
 def default_space(model) -> str:

@@ -60,7 +60,8 @@ def _mesh(family: str, n: int) -> str:
 
 FORMULATION = Formulation(
     "exact", ("arm", "delta", "tree"), "geometrically exact beams (corotational, consistent inertia)",
-    options={"elements": 4}, verbs=("modes", "map", "sweep", "convergence", "torques", "simulate"),
+    options={"elements": 4}, verbs=("modes", "map", "sweep", "convergence", "torques", "simulate",
+                                      "plan", "compensate"),
     limits=Limits(elements=64, simulate_time=60.0), pose_dim={"arm": 2, "delta": 3},
     applies=_applies, reference=True, closed_loop=True,
     discretizations=lambda family, n, m: [(f"{n}", {"elements": n}, _mesh(family, n))],

@@ -414,7 +414,13 @@ class ExactModel(NonlinearModel):
 
     def _static_tangent(self, state):
         """The potential's Hessian (exact at rest; moving, the velocity forces'
-        position derivatives are left out: :meth:`NonlinearModel._static_tangent`)."""
+        position derivatives are left out: :meth:`NonlinearModel._static_tangent`).
+        Under accelerations (a quasi-static deflection along a motion, ``inertial``)
+        the full tangent of the base (central differences), whose d(M a)/dq the
+        potential's Hessian lacks: without it Newton diverged on the five-bar's
+        accelerated carriages (the inertial loads of 1 kg moving with them)."""
+        if np.any(state.a):
+            return super()._static_tangent(state)
         return self._terms(state)["K"]
 
     def residual_floor(self, state) -> float:
