@@ -42,6 +42,15 @@ def _build(form, robot, fam, opts):
                              "(Simeon's chord frame: the sine modes vanish at both ends)")
         boundary = "pinned-pinned"
     tree = robot if isinstance(robot, TreeRobot) else C.tree_robot(as_spec(robot))
+    # the floating-frame equations here carry no motor inertia and no joint friction:
+    # a description that gives them is refused by name, never run without them
+    for key, entries in (("motor_inertia", tree.motor_inertia), ("viscous", tree.viscous),
+                         ("coulomb", tree.coulomb)):
+        given_ = {k: v for k, v in entries.items() if v}
+        if given_:
+            raise InputError(f"motors ({key})", given_, "none for ffrf (its equations "
+                             "carry no motor inertia or joint friction): nepvp or exact "
+                             "take them")
     model = FFRFModel(tree, {"shape": shape, "elements": opts["elements"],
                                 "boundary": boundary or "fixed-free",
                                 "modes": opts.get("modes") or 2})
