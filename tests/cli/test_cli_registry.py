@@ -64,7 +64,7 @@ def fe2(register_formulation):
 def test_new_formulation_listed_by_robots(fe2, capsys):
     rows = {r["name"]: r for r in _json(capsys, ["robots", "--json"])["robots"]}
     five = rows["prrrp-briot2013"]
-    assert five["formulations"] == ["nepvp", "ffrf", "fe2"]
+    assert five["formulations"] == ["nepvp", "ffrf", "exact", "fe2"]
     assert five["descriptions"]["fe2"] == fe2.description
     assert five["verbs"]["fe2"] == ["describe", *fe2.verbs]
     assert five["actuated"]["fe2"] == {"names": ["q1", "q4"], "units": ["m", "m"]}

@@ -404,8 +404,9 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     inputs = {**(inputs or {}), "duration_s": T, "output_step_s": h, "method": method,
               "step_s": h_int, "rho_inf": rho_inf}
     name = _name(model, robot)
-    title = (f"{name}: {'force-driven' if drive is None else 'driven'}, {model.formulation} "
-             f"{model.options.get('shape', '')} ({model.n_elastic} elastic dof, {method})")
+    form = " ".join(str(x) for x in (model.formulation, model.options.get("shape")) if x)
+    title = (f"{name}: {'force-driven' if drive is None else 'driven'}, {form} "
+             f"({model.n_elastic} elastic dof, {method})")
     return SimulationResult(command="simulate", robot=name, formulation=model.formulation,
                             model=dict(model.options), inputs=inputs, quantities=q,
                             summary=summary, warnings=tuple(warnings),

@@ -172,8 +172,13 @@ def run(a) -> int:
     spec = load_robot(a)
     forced = _forced_scenario(a)
     if forced is not None:
-        for key, value in forced.get("model", {}).items():
-            if not given(a, key):        # the scenario's model, unless told otherwise
+        smodel = forced.get("model", {})
+        other = given(a, "formulation") and a.formulation != smodel.get("formulation",
+                                                                         a.formulation)
+        for key, value in ({} if other else smodel).items():
+            # the scenario's model, unless told otherwise (another formulation: none of
+            # its options, which belong to the scenario's formulation)
+            if not given(a, key):
                 setattr(a, key, value)
         return _run_forced(a, spec, build(a, spec), forced)
     model = build(a, spec)
@@ -261,20 +266,25 @@ def _run_forced(a, spec, model, scen) -> int:
                          "paper starts at rest, undeformed); not with a driven one (its "
                          "initial elastic state is the scenario's)")
     if "simulate_efforts" not in model.capabilities:
-        raise InputError("--formulation", model.formulation, "ffrf for a force-driven "
-                         "scenario (efforts on the actuators)")
+        raise InputError("--formulation", model.formulation, "ffrf or exact for a force-"
+                         "driven scenario (efforts on the actuators)")
     efforts = (build_efforts(scen["efforts"], model.n_actuated) if "efforts" in scen
                else None)
     duration, out_step = forced_window(a, model, scen, max_samples=MAX_STEPS)
-    method = a.method or "partitioning"
+    method = a.method or model.force_methods[0]
+    # the scenario's initial elastic state and integrator step are those of its own
+    # model (Simeon's sine modes): another formulation starts undeformed, moving with
+    # the rigid robot, at its own default step
+    own = scen.get("model", {}).get("formulation", model.formulation) == model.formulation
+    initial = scen.get("initial") if own else None
     load = ({"efforts": dict(scen["efforts"])} if efforts is not None else
-            {"drive": dict(scen["drive"]), "initial": dict(scen.get("initial", {}))})
+            {"drive": dict(scen["drive"]), "initial": dict(initial or {})})
     result = simulate_efforts(model, efforts,
                               drive=None if efforts else scen["drive"]["speed"],
-                              initial=None if efforts else scen.get("initial"),
+                              initial=None if efforts else initial,
                               duration=duration, output_step=out_step,
                               step=(a.integrator_step if given(a, "integrator_step")
-                                    else scen.get("integrator_step")),
+                                    else scen.get("integrator_step") if own else None),
                               method=method, robot=spec.name,
                               inputs={**load, "scenario": a.scenario or "default"},
                               progress=_time_bar(duration, out_step))

@@ -27,9 +27,9 @@ objective, exactly.
 Inertia (consistent: the kinetic energy of the interpolated axis). The axis point at xi
 in [0, 1] is x(xi) = x_a + xi d + v(xi) n, n the chord's normal and v(xi) the Hermite
 deflection of the local rotations (:meth:`elastodyn.fem.elements.BeamElement.shape`,
-field v). The kinetic energy 1/2 rho A int x_dot . x_dot ds is integrated by 4-point Gauss
-(exact for the polynomial interpolation: x is cubic in xi), which makes the element the
-sum of 4 point masses m_g = rho A l0 w_g on material points x_g(q). Lagrange's equations
+field v). The kinetic energy 1/2 rho A int x_dot . x_dot ds is integrated by 5-point Gauss
+(exact for the polynomial interpolation, x cubic in xi, also with a quadratic density
+along the element: degree 8), which makes the element the sum of 5 point masses m_g = rho A l0 w_g on material points x_g(q). Lagrange's equations
 of T = 1/2 sum m_g x_g_dot . x_g_dot are then exactly
 
     sum_g m_g J_g^T (J_g q_dd + q_dot^T H_g q_dot) + dV/dq = Q,
@@ -59,7 +59,9 @@ from .shapes import gauss_legendre_01
 __all__ = ["PlanarCorotationalBeam", "PlanarBeamStructure", "PlanarRun"]
 
 _PLANAR = BeamElement(spatial=False, order="cubic")
-_GAUSS = 4          # points: exact for the kinetic energy of the cubic axis (degree 6)
+_GAUSS = 5          # points: exact for the kinetic energy of the cubic axis (degree 6)
+#                     times a quadratic density (degree 8: a link of given mass
+#                     properties, Rosyid's; 4 points left 1.5e-6 on its frequencies)
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,8 +70,8 @@ class PlanarCorotationalBeam:
 
     Build with :meth:`of`. ``length`` l0 [m]; ``ea`` [N], the bending block (2, 2)
     [N m] of the linear element on (theta_a, theta_b); ``rho_a`` [kg/m]; the Gauss
-    abscissae (4,), their masses over rho A l0 (4,) and the Hermite rows of v on
-    (theta_a, theta_b) at them (4, 2) [m/rad].
+    abscissae (5,), their masses over rho A l0 (5,) and the Hermite rows of v on
+    (theta_a, theta_b) at them (5, 2) [m/rad].
     """
 
     length: float
@@ -87,8 +89,8 @@ class PlanarCorotationalBeam:
         the plane: the section's iz). ``density``: None (uniform rho A) or a callable
         xi -> mass per length [kg/m] along the element (xi in [0, 1]), sampled at the
         Gauss points (a link whose mass properties are given: its quadratic density,
-        :func:`elastodyn.fem.ffrf.fitted_mass_per_length`; 4 points integrate the
-        kinetic energy of the cubic axis times a quadratic density to O(l^8))."""
+        :func:`elastodyn.fem.ffrf.fitted_mass_per_length`; the 5 points integrate the
+        kinetic energy of the cubic axis times a quadratic density exactly)."""
         length = positive("length", length)
         K = stiffness_matrix(_PLANAR, length, section, material)
         xi, w = gauss_legendre_01(_GAUSS)
@@ -142,8 +144,8 @@ class PlanarBeamStructure:
         n = len(self.x0)
         self.dof = 3 * n
         self.elements = [(int(a), int(b), e) for a, b, e in elements]
-        if not self.elements:
-            raise InputError("elements", 0, "at least one element")
+        if not self.elements and not masses:
+            raise InputError("elements", 0, "at least one element or mass")
         for a, b, e in self.elements:
             if not (0 <= a < n and 0 <= b < n and a != b):
                 raise InputError("elements", (a, b), f"two different nodes in 0..{n - 1}")
@@ -154,6 +156,8 @@ class PlanarBeamStructure:
         self.masses = [(int(k), float(m), float(J)) for k, m, J in masses]
         self.gravity = np.asarray(gravity, dtype=float)
         # element data stacked for one vectorized evaluation (elements of one kind)
+        if not self.elements:         # point masses alone (a rigid robot's bodies)
+            return
         self._a = np.array([a for a, _, _ in self.elements])
         self._b = np.array([b for _, b, _ in self.elements])
         E = [e for _, _, e in self.elements]
@@ -161,15 +165,15 @@ class PlanarBeamStructure:
         self._l0 = np.array([e.length for e in E])
         self._ea = np.array([e.ea for e in E])
         self._kb = np.stack([e.bending for e in E])                        # (ne, 2, 2)
-        self._mg = np.stack([e.rho_a * e.length * e.w for e in E])         # (ne, 4)
-        self._xi = np.stack([e.xi for e in E])                             # (ne, 4)
-        self._hv = np.stack([e.hv for e in E])                             # (ne, 4, 2)
+        self._mg = np.stack([e.rho_a * e.length * e.w for e in E])         # (ne, 5)
+        self._xi = np.stack([e.xi for e in E])                             # (ne, 5)
+        self._hv = np.stack([e.hv for e in E])                             # (ne, 5, 2)
         self._cols = np.concatenate([3 * self._a[:, None] + np.arange(3),
                                      3 * self._b[:, None] + np.arange(3)], axis=1)
 
     # ------------------------------------------------------------------ element terms
     def _element_terms(self, z):
-        """Strain energy (ne,) and Gauss-point positions (ne, 4, 2) for element unknowns
+        """Strain energy (ne,) and Gauss-point positions (ne, 5, 2) for element unknowns
         z (ne, 6) = (u_a (2), phi_a, u_b (2), phi_b): arrays or jets."""
         ua, pa, ub, pb = z[..., 0:2], z[..., 2], z[..., 3:5], z[..., 5]
         c0 = self._c0
@@ -189,7 +193,7 @@ class PlanarBeamStructure:
         th = np.stack([tha, thb], axis=-1)                                  # (ne, 2)
         U = 0.5 * self._ea / l0 * u * u + 0.5 * np.einsum(
             "ei,eij,ej->e", th, self._kb, th)
-        v = np.einsum("egk,ek->eg", self._hv, th)                          # (ne, 4)
+        v = np.einsum("egk,ek->eg", self._hv, th)                          # (ne, 5)
         n = _perp(d) / length[..., None]
         xa = self.x0[self._a] + ua
         xg = (xa[:, None, :] + self._xi[..., None] * d[:, None, :]
@@ -222,14 +226,19 @@ class PlanarBeamStructure:
             dh/dqd = 2 sum m_g J_g^T (H_g qd) (the gyroscopic tangent).
         """
         q = np.asarray(q, dtype=float)
+        N = self.dof
+        if not self.elements:
+            grad, M = np.zeros(N), np.zeros((N, N))
+            V = self._add_masses(q, 0.0, grad, M)
+            return V, grad, np.zeros((N, N)), M, np.zeros(N), np.zeros((N, N))
         z = jets.variables(q[self._cols])                                  # (ne, 6)
         U, xg, _ = self._element_terms(z)
         grav = self.gravity
         # the gravity potential of the Gauss points, - sum m_g g . x_g
         Vg = -np.einsum("eg,egi,i->e", self._mg, xg.v, grav)
         Ug, UH = jets.gradient(U, 6), jets.hessian(U, 6)                   # (ne, 6), (ne, 6, 6)
-        J = jets.gradient(xg, 6)                                           # (ne, 4, 2, 6)
-        H = jets.hessian(xg, 6)                                            # (ne, 4, 2, 6, 6)
+        J = jets.gradient(xg, 6)                                           # (ne, 5, 2, 6)
+        H = jets.hessian(xg, 6)                                            # (ne, 5, 2, 6, 6)
         ge = Ug - np.einsum("eg,egik,i->ek", self._mg, J, grav)
         Ke = UH - np.einsum("eg,egikl,i->ekl", self._mg, H, grav)
         Me = np.einsum("eg,egik,egil->ekl", self._mg, J, J)
@@ -246,11 +255,17 @@ class PlanarBeamStructure:
         C = np.zeros((N, N))
         if qd is not None:
             vd = np.asarray(qd, dtype=float)[cols]                           # (ne, 6)
-            Hv = np.einsum("egikl,el->egik", H, vd)                        # (ne, 4, 2, 6)
-            quad = np.einsum("egik,ek->egi", Hv, vd)                       # (ne, 4, 2)
+            Hv = np.einsum("egikl,el->egik", H, vd)                        # (ne, 5, 2, 6)
+            quad = np.einsum("egik,ek->egi", Hv, vd)                       # (ne, 5, 2)
             np.add.at(h, cols, np.einsum("eg,egik,egi->ek", self._mg, J, quad))
             np.add.at(C, idx, 2.0 * np.einsum("eg,egik,egil->ekl", self._mg, J, Hv))
-        V = float(np.sum(U.v) + np.sum(Vg))
+        V = self._add_masses(q, float(np.sum(U.v) + np.sum(Vg)), grad, M)
+        return V, grad, K, M, h, C
+
+    def _add_masses(self, q, V, grad, M) -> float:
+        """The point masses' terms added to grad and M (in place); V plus their gravity
+        potential."""
+        grav = self.gravity
         for k, m, Jr in self.masses:
             c = 3 * k
             M[c, c] += m
@@ -258,7 +273,7 @@ class PlanarBeamStructure:
             M[c + 2, c + 2] += Jr
             V -= m * grav @ (self.x0[k] + q[c:c + 2])
             grad[c:c + 2] -= m * grav
-        return V, grad, K, M, h, C
+        return V
 
     def energy(self, q, qd) -> tuple[float, float]:
         """(kinetic, potential) energy [J] at (q, qd)."""

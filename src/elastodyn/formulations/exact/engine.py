@@ -24,7 +24,7 @@ from ..base import (INITIAL_STATES, NonlinearModel, actuated_motion, efforts_alo
                     motion_function, motion_response)
 
 __all__ = ["METHODS", "MAX_STEPS", "STEPS_PER_PERIOD", "CONTROLLERS", "ExactModel",
-           "simulate_motion", "simulate_controlled"]
+           "simulate_motion", "simulate_controlled", "free_run", "prescribed_run"]
 
 METHODS = ("generalized-alpha",)
 """--method of a motion-driven run: the constant-step generalized-alpha engine. The
@@ -55,6 +55,65 @@ def _no_mechanism(model):
                          "clamped joints")
 
 
+def prescribed_run(model, motion, st0, a0, times, dt, *, stop: bool = False,
+                   rho_inf: float = 0.9, progress=None,
+                   what: str = "exact (generalized-alpha)"):
+    """Generalized-alpha (``rho_inf``, step ``dt``) on the elastic coordinates of
+    ``model`` with the actuated ones following ``motion(t)`` -> (q_a, qd_a, qdd_a),
+    from ``st0`` (its elastic positions and rates) with elastic accelerations ``a0``,
+    over ``times``. ``stop``: an assembly failure (a singular configuration) ends the
+    run at the last step (the result's ``stopped``) instead of raising. Returns the
+    integrator's result (its ``x``, ``v`` the elastic coordinates and rates)."""
+    from ...integrators.nonlinear import (NonlinearProblem, StopIntegration,
+                                          generalized_alpha_nonlinear)
+    na, ne = model.n_actuated, model.n_elastic
+
+    class Problem(NonlinearProblem):
+        n = ne
+
+        def state(self, t, x, v, z):
+            a, ad, add = motion(t)
+            return st0.with_(q=np.concatenate([a, x]), v=np.concatenate([ad, v]),
+                             a=np.concatenate([add, z]), t=t)
+
+        def terms(self, t, x, v, z, full):
+            try:
+                return model._terms(self.state(t, x, v, z), full=full)
+            except (InputError, ModelError) as exc:
+                if not stop:
+                    raise
+                raise StopIntegration(f"at t = {t:.6g} s the robot cannot be assembled "
+                                      f"(a singular configuration: {exc})", t) from None
+
+        def residual(self, t, x, v, z):
+            T = self.terms(t, x, v, z, False)     # no tangent needed for a residual
+            return (T["M"] @ self.state(t, x, v, z).a + T["c"])[na:]
+
+        def matrix(self, t, x, v, z, beta_p, gamma_p):
+            # M + gamma' C + beta' K: the position derivatives of the inertia and
+            # velocity forces are left out of the iteration matrix (Newton then
+            # converges linearly where they matter; the residual is exact)
+            T = self.terms(t, x, v, z, True)
+            A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
+            return A[na:, na:]
+
+        def accept(self, t, x, v, z):
+            if watch is not None:
+                watch(t, self.state(t, x, v, z).q)
+            return x, v
+
+    watch = _watch(model, st0, stop, what)
+
+    # Newton until the correction is below 1e-8 m (rad) + 1e-6 of the coordinate: the
+    # step's own local error is ~ (omega h)^3 of the amplitude (1e-3 of 0.1 m at 5 ms on
+    # Kuo's Delta), orders above; measured on Kuo's pick-and-place: positions within
+    # 1.1e-9 m of the run at 1e-12 m + 1e-9, 44 % fewer iterations
+    return generalized_alpha_nonlinear(
+        Problem(), st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
+        t_end=float(times[-1]), dt=dt, rho_inf=rho_inf, atol=1e-8, rtol=1e-6,
+        progress=progress, what=what)
+
+
 def simulate_motion(model, trajectory, times, *, initial: str = "static",
                     method: str | None = None, integrator_step: float | None = None,
                     progress=None, what: str = "link"):
@@ -72,7 +131,6 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     if initial not in INITIAL_STATES:
         raise InputError("--initial", initial, " or ".join(INITIAL_STATES))
     _no_mechanism(model)
-    from ...integrators.nonlinear import NonlinearProblem, generalized_alpha_nonlinear
     times = np.asarray(times, dtype=float)
     h_out = float(times[1] - times[0]) if len(times) > 1 else 1e-3
     if integrator_step is not None:     # refused before any work
@@ -90,7 +148,7 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
                              f"{MAX_STEPS:.0e} steps over the {window:.4g} s window)")
     qa, qda, qdda = actuated_motion(model, trajectory, times)
     motion = motion_function(trajectory, times, qa)
-    na, ne = model.n_actuated, model.n_elastic
+    ne = model.n_elastic
     st0 = model.state(actuated=qa[0], rates=qda[0])
     if initial == "static":
         st0 = model.static_deflection(st0)
@@ -103,38 +161,9 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     sub = max(1, math.ceil(h_out / step - 1e-9))
     dt = h_out / sub
 
-    class Problem(NonlinearProblem):
-        n = ne
-
-        def state(self, t, x, v, z):
-            a, ad, add = motion(t)
-            return st0.with_(q=np.concatenate([a, x]), v=np.concatenate([ad, v]),
-                             a=np.concatenate([add, z]), t=t)
-
-        def residual(self, t, x, v, z):
-            st = self.state(t, x, v, z)
-            T = model._terms(st, full=False)        # no tangent needed for a residual
-            return (T["M"] @ st.a + T["c"])[na:]
-
-        def matrix(self, t, x, v, z, beta_p, gamma_p):
-            # M + gamma' C + beta' K: the position derivatives of the inertia and
-            # velocity forces are left out of the iteration matrix (Newton then
-            # converges linearly where they matter; the residual is exact)
-            T = model._terms(self.state(t, x, v, z))
-            A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
-            return A[na:, na:]
-
-    prob = Problem()
     a0 = model.inverse_dynamics(model.at(st0, a=np.concatenate(
         [qdda[0], np.zeros(ne)]))).elastic_accelerations
-    # Newton until the correction is below 1e-8 m (rad) + 1e-6 of the coordinate: the
-    # step's own local error is ~ (omega h)^3 of the amplitude (1e-3 of 0.1 m at 5 ms on
-    # Kuo's Delta), orders above; measured on Kuo's pick-and-place: positions within
-    # 1.1e-9 m of the run at 1e-12 m + 1e-9, 44 % fewer iterations
-    res = generalized_alpha_nonlinear(
-        prob, st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
-        t_end=float(times[-1]), dt=dt, rho_inf=0.9, atol=1e-8, rtol=1e-6,
-        progress=progress, what="exact (generalized-alpha)")
+    res = prescribed_run(model, motion, st0, a0, times, dt, progress=progress)
     if res.stopped:
         raise ModelError(f"exact: the run stopped at t = {res.time[-1]:.6g} s: "
                          f"{res.stopped}")
@@ -159,6 +188,45 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
         description=(f"exact, {model.options['elements']} element(s) per {what}, "
                      f"{ne} elastic dof, generalized-alpha, step {dt:.3g} s, initial "
                      f"state: {initial}"))
+
+
+SINGULAR_COND = 1e3
+"""A closed-loop robot is at a singular configuration (its actuated coordinates no
+longer fix the mechanism) where the loop closure's Jacobian over the passive joints
+changes the sign of its determinant or its condition number exceeds this: the passive
+joints then move a thousand times faster than the coordinates (rows in m and rad,
+links of 0.1 to 1 m). Why not FFRF's 1e8: the passive joints are solved on one assembly
+branch at every evaluation, so a free mechanism that reaches the singularity (and
+would cross to the other branch) folds back instead, with no sign change; the run's
+steps pass the fold at a distance of the step, where the condition number peaks at a
+finite value: measured on the 3-PRR's pulse (rigid links), 4.2e3 at 1 ms steps and
+2.6e5 at 0.1 ms, against 62 at most along the motion before; the run then stops at
+0.389 and 0.3882 s, where FFRF's does at 0.388 and 0.3898 s. Past the fold the branch a free mechanism takes is
+not the model's to choose: the run stops there."""
+
+
+def _watch(model, st0, stop: bool, what: str):
+    """The runs' check of each accepted step (``accept``): None for a model without
+    loops, else a function (t, q) that raises at a singular configuration (the run's
+    end, :class:`StopIntegration`, with ``stop``; a ModelError naming the time
+    otherwise)."""
+    from ...integrators.nonlinear import StopIntegration
+    first = model.closure_condition(st0.q)
+    if first is None:
+        return None
+    sign0 = first[0]
+
+    def check(t, q):
+        sign, cond = model.closure_condition(q)
+        if sign != sign0 or not cond < SINGULAR_COND:
+            msg = (f"singular configuration at t = {t:.6g} s: the actuated coordinates no "
+                   "longer fix the mechanism (the loop closure's Jacobian over the passive "
+                   f"joints {'changed sign' if sign != sign0 else 'lost rank'}); the run "
+                   "stops there")
+            if stop:
+                raise StopIntegration(msg, t)
+            raise ModelError(f"{what}: {msg}")
+    return check
 
 
 CONTROLLERS = ("pd",)
@@ -236,7 +304,6 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
     ``ee_position_m`` and ``reference_position_m`` (the rigid robot at the reference),
     ``position_error_m``, ``elastic``.
     """
-    from ...integrators.nonlinear import NonlinearProblem, generalized_alpha_nonlinear
     from ...model import effort_key
     from ...timegrid import uniform_times
     kind = controller.get("kind", "pd")
@@ -258,7 +325,7 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
                          "under its PD")
     qa, qda, qdda = actuated_motion(model, trajectory, times)
     ref = motion_function(trajectory, times, qa)
-    na, n = model.n_actuated, model.n
+    na = model.n_actuated
     st0 = model.static_deflection(model.state(actuated=qa[0]))
     kp, kd, f1, J = _pd_gains(model, st0, controller)
     # the loop's own rates: its natural frequency sqrt(kp / J) and, overdamped, its
@@ -283,65 +350,9 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
         a, ad, _ = ref(t)
         return kp * (a - x[:na]) + kd * (ad - v[:na])
 
-    def terms(t, x, v, z, full):
-        # the actuated coordinates are free here: an iterate or a motion that leaves
-        # the range in which the robot can be assembled is the run's failure, not the
-        # user's input
-        try:
-            return model._terms(st0.with_(q=x, v=v, a=z, t=t), full=full)
-        except InputError as exc:
-            raise ModelError(f"exact (closed loop): at t = {t:.6g} s the actuated "
-                             f"coordinates left the robot's range ({exc})") from None
-
-    class Problem(NonlinearProblem):
-        def residual(self, t, x, v, z):
-            T = terms(t, x, v, z, False)
-            r = T["M"] @ z + T["c"]
-            r[:na] -= tau_of(t, x, v)
-            return r
-
-        def matrix(self, t, x, v, z, beta_p, gamma_p):
-            T = terms(t, x, v, z, True)
-            A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
-            A[:na, :na] += np.diag(gamma_p * kd + beta_p * kp)
-            return A
-
-    prob = Problem()
-    prob.n = n
-    x0, v0 = st0.q.copy(), st0.v.copy()
-    # Start from the accelerations of rest (the held equilibrium), not the consistent
-    # ones: with the joints free, a motor shaft's own inertia can be tiny (no rotor
-    # inertia in the description: only the root element's rotation moves with it), and
-    # the consistent start would send the predictor of the first step 1e5 m away for
-    # the kd q_ref_dot of a reference already moving; the generalized-alpha method then
-    # carries an O(h) start transient in that unresolved mode, which rho_inf damps
-    a0 = np.zeros(n)
-    # The step adapts: with the joints free, a motor shaft without rotor inertia is a
-    # stiff local mode the step does not resolve, and the modified Newton (no position
-    # derivatives of the inertia forces in its matrix) may fail at a step that the
-    # prescribed-motion engine takes; the run is then restarted at half the step, up to
-    # HALVINGS times, and says so (measured: Kuo's Delta and Yu's arm converge at 2 ms,
-    # not at 5 and 10 ms).
-    halvings = 0
-    while True:
-        try:
-            # a diverging attempt overflows on its way to the non-finite correction
-            # that ends it (and restarts the run at half the step): no numpy warnings
-            with np.errstate(over="ignore", invalid="ignore"):
-                res = generalized_alpha_nonlinear(prob, x0, v0, a0, t0=float(times[0]),
-                                                  t_end=float(times[-1]), dt=dt,
-                                                  rho_inf=0.9, atol=1e-8, rtol=1e-6,
-                                                  progress=progress,
-                                                  what="exact (closed loop)")
-            break
-        except ModelError as exc:
-            if "Newton" not in str(exc) or halvings >= HALVINGS:
-                raise
-            halvings += 1
-            sub *= 2
-            dt = h_out / sub
-            if (times[-1] - times[0]) / dt > MAX_STEPS:
-                raise
+    res, sub, dt, halvings = free_run(model, st0, tau_of, times, sub,
+                                      gains=(kp, kd), progress=progress,
+                                      what="exact (closed loop)")
     if res.stopped:
         raise ModelError(f"exact: the run stopped at t = {res.time[-1]:.6g} s: {res.stopped}")
     Q, V = res.x[::sub], res.v[::sub]
@@ -388,6 +399,100 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
                                   f"link, step {dt:.3g} s)"))
 
 
+def free_run(model, st0, tau_of, times, sub, *, gains=None, stop: bool = False,
+             rho_inf: float = 0.9, consistent: bool = False, progress=None,
+             what: str = "exact"):
+    """Generalized-alpha (``rho_inf``) on all coordinates of ``model`` from ``st0``
+    (positions and rates; accelerations of rest, or with ``consistent`` those of the
+    equations at the start: second order, where a start from rest's accelerations
+    leaves an O(h) error in a robot released under load) under actuator efforts
+    ``tau_of(t, q, qd)`` (n_a,), output at ``times``, ``sub`` integrator steps per
+    output step, restarted at half the step after a Newton failure up to
+    :data:`HALVINGS` times. ``gains`` (kp, kd) (n_a,): the efforts' stiffness and
+    damping, -dtau/dq_a and -dtau/dqd_a, for the iteration matrix. ``stop``: a closure
+    or assembly failure ends the run at the last step (the result's ``stopped``)
+    instead of raising. Returns (result, sub, dt, halvings)."""
+    from ...integrators.nonlinear import (NonlinearProblem, StopIntegration,
+                                          generalized_alpha_nonlinear)
+    na, n = model.n_actuated, model.n
+    h_out = float(times[1] - times[0])
+    dt = h_out / sub
+    kp, kd = gains if gains is not None else (np.zeros(na), np.zeros(na))
+
+    def terms(t, x, v, z, full):
+        # the actuated coordinates are free here: an iterate or a motion that leaves
+        # the range in which the robot can be assembled is the run's failure, not the
+        # user's input
+        try:
+            return model._terms(st0.with_(q=x, v=v, a=z, t=t), full=full)
+        except (InputError, ModelError) as exc:
+            msg = (f"at t = {t:.6g} s the robot cannot be assembled (a singular "
+                   f"configuration, or out of its range: {exc})")
+            if stop:
+                raise StopIntegration(msg, t) from None
+            raise ModelError(f"{what}: {msg}") from None
+
+    class Problem(NonlinearProblem):
+        def residual(self, t, x, v, z):
+            T = terms(t, x, v, z, False)
+            r = T["M"] @ z + T["c"]
+            r[:na] -= tau_of(t, x, v)
+            return r
+
+        def matrix(self, t, x, v, z, beta_p, gamma_p):
+            T = terms(t, x, v, z, True)
+            A = T["M"] + gamma_p * T["C"] + beta_p * T["K"]
+            A[:na, :na] += np.diag(gamma_p * kd + beta_p * kp)
+            return A
+
+        def accept(self, t, x, v, z):
+            if watch is not None:
+                watch(t, x)
+            return x, v
+
+    watch = _watch(model, st0, stop, what)
+    prob = Problem()
+    prob.n = n
+    x0, v0 = st0.q.copy(), st0.v.copy()
+    # Start from the accelerations of rest, not the consistent ones: with the joints
+    # free, a motor shaft's own inertia can be tiny (no rotor inertia in the
+    # description: only the root element's rotation moves with it), and the consistent
+    # start would send the predictor of the first step 1e5 m away for a reference
+    # already moving; the generalized-alpha method then carries an O(h) start transient
+    # in that unresolved mode, which rho_inf damps
+    a0 = np.zeros(n)
+    if consistent:
+        T0 = model._terms(st0.with_(a=np.zeros(n)), full=False)
+        f0 = -T0["c"]
+        f0[:na] += tau_of(float(times[0]), x0, v0)
+        a0 = np.linalg.solve(T0["M"], f0)
+    # The step adapts: with the joints free, a motor shaft without rotor inertia is a
+    # stiff local mode the step does not resolve, and the modified Newton (no position
+    # derivatives of the inertia forces in its matrix) may fail at a step that the
+    # prescribed-motion engine takes; the run is then restarted at half the step, up to
+    # HALVINGS times, and says so (measured: Kuo's Delta and Yu's arm converge at 2 ms,
+    # not at 5 and 10 ms).
+    halvings = 0
+    while True:
+        try:
+            # a diverging attempt overflows on its way to the non-finite correction
+            # that ends it (and restarts the run at half the step): no numpy warnings
+            with np.errstate(over="ignore", invalid="ignore"):
+                res = generalized_alpha_nonlinear(prob, x0, v0, a0, t0=float(times[0]),
+                                                  t_end=float(times[-1]), dt=dt,
+                                                  rho_inf=rho_inf, atol=1e-8, rtol=1e-6,
+                                                  progress=progress, what=what)
+            return res, sub, dt, halvings
+        except ModelError as exc:
+            if "Newton" not in str(exc) or halvings >= HALVINGS:
+                raise
+            halvings += 1
+            sub *= 2
+            dt = h_out / sub
+            if (times[-1] - times[0]) / dt > MAX_STEPS:
+                raise
+
+
 class ExactModel(NonlinearModel):
     """What every model of the exact formulation shares on top of its ``_terms(state,
     full)`` (mass ``M``, bias ``c``, potential ``V``; with ``full`` the potential's
@@ -398,6 +503,12 @@ class ExactModel(NonlinearModel):
 
     def mass_matrix(self, state):
         return self._terms(state, full=False)["M"]
+
+    def closure_condition(self, q):
+        """(sign of the determinant, condition number) of the loop closure's Jacobian
+        over the passive joints at the contract's coordinates q, or None for a model
+        whose loops hold by construction (:data:`SINGULAR_COND`)."""
+        return None
 
     def bias(self, state):
         return self._terms(state, full=False)["c"].copy()

@@ -58,6 +58,7 @@ Units: SI, rad.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -79,9 +80,31 @@ _TOL = 1e-9
 round-off of the home placement (1e-16 per product), far below any tilt a description
 means."""
 
-_CONTINUATION = (1, 4, 16)
-"""Continuation steps from home tried when the loops do not close from the last
-solution (a start that jumped: a new motion, a far pose)."""
+BRANCH_STEP = 0.05
+"""Largest change of the contract's coordinates [rad or m] between two loop closures
+(the last solution and a new one, or the steps of a continuation): a twentieth of a
+radian, 5 cm, well inside the basin of Newton's method on the assembly branch for
+links of 0.1 m and more (a far start may converge to another assembly mode)."""
+
+
+def _rigidified(robot: TreeRobot) -> TreeRobot:
+    """The robot with every beam a rigid body of its mass properties (mass, centre of
+    mass on its axis, rotary inertia about the centre of mass about z: the given
+    ``mass_properties``, else rho A L at L / 2 and m L^2 / 12): the rigid counterpart
+    of a force-driven run."""
+    bodies = {}
+    for j, b in robot.bodies.items():
+        if isinstance(b, FlexibleBeam):
+            if b.mass_properties is not None:
+                m, xc, Ic = (float(np.real(v)) for v in b.mass_properties)
+            else:
+                m, xc = float(b.mass), 0.5 * float(b.length)
+                Ic = m * float(b.length) ** 2 / 12.0
+            Iz = Ic + m * xc * xc
+            b = RigidBody(m, (m * xc, 0.0, 0.0), ((0.0, 0.0, 0.0), (0.0, Iz, 0.0),
+                                                  (0.0, 0.0, Iz)))
+        bodies[j] = b
+    return replace(robot, bodies=bodies)
 
 
 def _turn(R, c, s):
@@ -127,9 +150,11 @@ class ExactTreeModel(ExactModel):
     """
 
     formulation = "exact"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled",
+                                             "simulate_efforts"}
     controllers = CONTROLLERS
     default_preload = False
+    force_methods = ("generalized-alpha",)
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):
         if not isinstance(robot, TreeRobot):
@@ -140,6 +165,9 @@ class ExactTreeModel(ExactModel):
         if isinstance(ne, bool) or not isinstance(ne, (int, np.integer)) or not 1 <= ne <= 64:
             raise InputError("--elements", ne, "an integer in [1, 64]")
         ne = int(ne)
+        self._rigid_links = bool(self.options.get("rigid", False))
+        if self._rigid_links:
+            robot = _rigidified(robot)
         plane = robot.plane()
         if plane is None:
             raise InputError("closure", list(robot.closure_rows),
@@ -216,7 +244,7 @@ class ExactTreeModel(ExactModel):
                     lambda xi, a=a, b=b: mu((a + xi * (b - a)) / L))
                 elements.append((n0 + k, n0 + k + 1, PlanarCorotationalBeam.of(
                     b - a, body.section, body.material, density=dens)))
-        if not elements:
+        if not elements and not self._rigid_links:
             raise InputError("bodies", "no flexible beam",
                              "at least one beam (a rigid robot has its own formulation)")
         # rigid bodies and the platform: point masses at their centres of mass
@@ -261,17 +289,17 @@ class ExactTreeModel(ExactModel):
         self._rows = tuple(sorted(robot.closure_rows))
         ee = robot.end_effector
         self._ee = names.index(ee[0]) + 1 if ee else robot.terminals[0]
-        self._axial = max(e.ea / e.length for _, _, e in elements)
+        self._axial = max((e.ea / e.length for _, _, e in elements), default=0.0)
         self._reach = float(np.abs(self.x0).max()) + 1.0
-        self._qp_last = np.array([self._home_q[j] for j in pas])
-        self._tangent_last = None
+        self._qp_home = np.array([self._home_q[j] for j in pas])
+        self._y_home = np.concatenate([self.home_actuated(), np.zeros(self.n_elastic)])
+        self._last = (self._y_home, self._qp_home, None)
         self._memo = None
         self._Kel = None
         # the placement's node values (x, y, theta), subtracted from the walk's to give
         # the structure's unknowns (its angles are the walk's own, branch included)
         n3 = self.structure.dof
-        home, _ = self._walk(np.concatenate([self.home_actuated(), np.zeros(self.n_elastic)]),
-                             self._qp_last)
+        home, _ = self._walk(self._y_home, self._qp_home)
         self._zero = np.asarray(home[:n3], dtype=float)
         if np.abs(self._zero.reshape(-1, 3)[:, :2] - self.x0).max() > 1e-9 * self._reach:
             raise ModelError("exact tree: the placement's nodes disagree (internal)")
@@ -308,21 +336,7 @@ class ExactTreeModel(ExactModel):
         (3 N,) then the joint variables (n_j,) then the closure residual (m,), as one
         vector; the end-effector position (3,)). ``closure_only``: the vector is the
         closure residual alone."""
-        J = self.robot.joints
-        qv = {j: y[k] for k, j in enumerate(self._act)}
-        qv.update({j: qp[k] for k, j in enumerate(self._pas)})
-        frames = {0: (np.eye(3), np.zeros(3))}
-        for j, jt in enumerate(J, 1):
-            R, p = frames[jt.antecedent]
-            if j in self._attach:           # a child of a beam follows its node
-                bj, k = self._attach[j]
-                s, idx, _ = self._beams[bj]
-                if k > 0:
-                    u, v, r = (y[int(i)] for i in idx[k - 1])
-                    Rt = _turn(R, np.cos(r), np.sin(r))
-                    p = p + R[:, 0] * (s[k] + u) + R[:, 1] * v - Rt[:, 0] * s[k]
-                    R = Rt
-            frames[j] = self._step(R, p, j, qv.get(j, 0.0))
+        frames, qv = self._frames_of(y, qp)
         # the loops: the terminal frames equal the first one's in the closure rows
         # (positions; the rotation vector of R_k R_1^T, sin of the angle in a plane)
         terms = self.robot.terminals
@@ -363,9 +377,13 @@ class ExactTreeModel(ExactModel):
 
     def _close(self, y, guess=None) -> np.ndarray:
         """The passive joint variables (m,) at contract coordinates y (module
-        docstring): Newton from ``guess`` (default the last solution), else by
-        continuation from home; a ClosureError (a ModelError) names the coordinates
-        where the loops do not close (a singular configuration, out of reach)."""
+        docstring), on the assembly branch of home: by Newton from the last solution
+        (its first-order prediction where the last evaluation linearized there) when y
+        is within :data:`BRANCH_STEP` of it, else by continuation from the nearer of
+        the last solution and home in steps of at most :data:`BRANCH_STEP` (a far start
+        could converge to another assembly: the slider crank's rod folded back). A
+        ClosureError (a ModelError) names the coordinates where the loops do not close
+        (a singular configuration, out of reach)."""
         m = len(self._pas)
         if m == 0:
             return np.zeros(0)
@@ -383,23 +401,24 @@ class ExactTreeModel(ExactModel):
             return x - np.linalg.solve(Jr, r)
 
         if guess is not None:
-            start = np.asarray(guess, dtype=float)
-        elif self._tangent_last is not None:
-            # the first-order prediction from the last linearization (a run's next
-            # evaluation: one Newton step instead of two or three)
-            y0, qp0, P = self._tangent_last
-            start = qp0 + P @ (y - y0)
-        else:
-            start = self._qp_last
-        try:
-            qp = attempt(y, start)
-        except ClosureError:
-            qp = None
+            qp = attempt(y, np.asarray(guess, dtype=float))
+            self._last = (y.copy(), qp, None)
+            return qp
+        y1, qp1, P = self._last
+        far = float(np.abs(y - y1).max())
+        qp = None
+        if far <= BRANCH_STEP:
+            try:
+                qp = attempt(y, qp1 + P @ (y - y1) if P is not None else qp1)
+            except ClosureError:
+                qp = None
         if qp is None:
-            y0 = np.concatenate([self.home_actuated(), np.zeros(self.n_elastic)])
-            for steps in _CONTINUATION:
-                qp = np.array([self._home_q[j] for j in self._pas])
+            home = (self._y_home, self._qp_home)
+            starts = sorted([(y1, qp1), home], key=lambda b: float(np.abs(y - b[0]).max()))
+            for y0, q0 in starts:
+                steps = max(1, math.ceil(float(np.abs(y - y0).max()) / BRANCH_STEP))
                 try:
+                    qp = q0
                     for t in np.linspace(0.0, 1.0, steps + 1)[1:]:
                         qp = attempt(y0 + t * (y - y0), qp)
                     break
@@ -408,10 +427,10 @@ class ExactTreeModel(ExactModel):
             if qp is None:
                 raise ClosureError(
                     f"the passive joints at {np.round(y[:self.n_actuated], 6).tolist()}",
-                    float("nan"), CLOSURE_MAX_ITER, "no convergence from the last solution "
-                    "or by continuation from home", "a singular configuration, or out of "
-                    "the workspace?")
-        self._qp_last = qp
+                    float("nan"), CLOSURE_MAX_ITER, "no convergence by continuation from "
+                    "the last solution or from home", "a singular configuration, or out "
+                    "of the workspace?")
+        self._last = (y.copy(), qp, None)
         return qp
 
     def _map_rates(self, y, v):
@@ -436,7 +455,7 @@ class ExactTreeModel(ExactModel):
                 raise ModelError("exact: the loop closure is singular at "
                                  f"{np.round(y[:self.n_actuated], 6).tolist()} (a "
                                  "singular configuration)") from None
-            self._tangent_last = (np.array(y, dtype=float), qp, P)
+            self._last = (np.array(y, dtype=float), qp, P)
             G = g[:, :n] + g[:, n:] @ P
             Pv = P @ v
         else:
@@ -475,7 +494,7 @@ class ExactTreeModel(ExactModel):
             Ht = Hyy + HP + np.swapaxes(HP, 1, 2) + np.einsum("ji,kjl,lm->kim", P, Hpp, P)
             Qp = -np.linalg.solve(Gc[:, n:], Ht[ns:].reshape(m, n * n)).reshape(m, n, n)
             G = gy + gp @ P
-            self._tangent_last = (np.array(y, dtype=float), qp, P)
+            self._last = (np.array(y, dtype=float), qp, P)
             H = Ht + np.einsum("ki,inm->knm", gp, Qp)
         else:
             G = g
@@ -538,3 +557,215 @@ class ExactTreeModel(ExactModel):
             Kc = G.T @ K @ G + np.einsum("i,ijk->jk", grad, H)
             self._Kel = Kc[self.n_actuated:, self.n_actuated:]
         return self._Kel
+
+    # ------------------------------------------------------------------ force-driven runs
+    def rigid_counterpart(self) -> "ExactTreeModel":
+        """The same robot with rigid links of the beams' mass properties (the rigid run
+        alongside a force-driven one)."""
+        return ExactTreeModel(self.robot, {**self.options, "rigid": True})
+
+    def default_integrator_step(self) -> float:
+        """40 steps per period of the lowest elastic mode with the actuators locked at
+        home (:data:`~.engine.STEPS_PER_PERIOD`) [s]; 1 ms for a rigid model."""
+        from ...fem.modal import modal_analysis
+        from .engine import STEPS_PER_PERIOD
+        if not self.n_elastic:
+            return 1e-3
+        lin = self.linearize(self.state())
+        w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
+        return 2 * math.pi / (STEPS_PER_PERIOD * w)
+
+    def _run(self, st0, times, step, rho_inf, progress, efforts=None, speed=None):
+        from .engine import MAX_STEPS, free_run, prescribed_run
+        times = np.asarray(times, dtype=float)
+        h_out = float(times[1] - times[0])
+        step = self.default_integrator_step() if step is None else float(step)
+        if not (math.isfinite(step) and step > 0):
+            raise InputError("--integrator-step", step, "a time > 0 s")
+        sub = max(1, math.ceil(h_out / step - 1e-9))
+        if (times[-1] - times[0]) * sub / h_out > MAX_STEPS:
+            raise InputError("--integrator-step", step, f"a step that takes at most "
+                             f"{MAX_STEPS:.0e} steps over the window")
+        na = self.n_actuated
+        if efforts is not None:
+            def tau_of(t, x, v):
+                return np.asarray(efforts(t), dtype=float).reshape(na)
+            res, sub, dt, _ = free_run(self, st0, tau_of, times, sub, stop=True,
+                                       rho_inf=rho_inf, consistent=True,
+                                       progress=progress, what="exact (force-driven)")
+            Q = res.x[::sub]
+        else:
+            w = np.asarray(speed, dtype=float).reshape(na)
+            a0 = st0.actuated.copy()
+
+            def motion(t):
+                return a0 + w * (t - times[0]), w, np.zeros(na)
+            dt = h_out / sub
+            acc = self.inverse_dynamics(self.at(st0, a=np.zeros(self.n))
+                                        ).elastic_accelerations if self.n_elastic else \
+                np.zeros(0)
+            res = prescribed_run(self, motion, st0, acc, times, dt, stop=True,
+                                 rho_inf=rho_inf, progress=progress,
+                                 what="exact (driven)")
+            X = res.x[::sub]
+            Q = np.column_stack([np.array([motion(t)[0] for t in res.time[::sub]]), X])
+        k = len(Q)
+        resid = np.array([self.closure_residual(q) for q in Q])
+        return _Run(times[:k], Q, resid, dt, res.t_event if res.stopped else None,
+                    res.stopped)
+
+    def run_efforts(self, efforts, t_eval, *, method: str = "generalized-alpha",
+                    step: float | None = None, rho_inf: float = 0.9, progress=None):
+        """A force-driven run from rest, undeformed, at home under ``efforts(t)`` (n_a,)
+        [N or N m] on the actuated coordinates, sampled at ``t_eval``: generalized-alpha
+        on all coordinates (spectral radius ``rho_inf`` at infinite frequency; ``step``
+        default
+        :meth:`default_integrator_step`). A singular configuration ends the run there
+        (``singular_time``, ``message``)."""
+        self._force_options(method, rho_inf)
+        st0 = self.state()
+        return self._run(st0, t_eval, step, rho_inf, progress, efforts=efforts)
+
+    def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
+                  method: str = "generalized-alpha", step: float | None = None,
+                  rho_inf: float = 0.9, progress=None):
+        """The actuated coordinates at constant ``speed`` (n_a,) [rad/s, m/s] from home,
+        the elastic coordinates starting at ``elastic`` and ``elastic_rates`` (n_e,)
+        (default 0: undeformed, moving with the rigid robot)."""
+        self._force_options(method, rho_inf)
+        ne = self.n_elastic
+        e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)
+        e1 = (np.zeros(ne) if elastic_rates is None
+              else np.asarray(elastic_rates, float).reshape(ne))
+        st0 = self.state(rates=np.asarray(speed, dtype=float).reshape(self.n_actuated),
+                         elastic=e0, elastic_rates=e1)
+        return self._run(st0, t_eval, step, rho_inf, progress, speed=speed)
+
+    def _force_options(self, method, rho_inf):
+        if method not in self.force_methods:
+            raise InputError("--method", method, " or ".join(self.force_methods)
+                             + " for the exact formulation")
+        if not (isinstance(rho_inf, (int, float)) and 0.0 <= rho_inf <= 1.0):
+            raise InputError("rho_inf", rho_inf, "a spectral radius in [0, 1]")
+
+    def closure_condition(self, q):
+        """(sign of det g_p, condition number of g_p) at the contract's coordinates q:
+        the loop closure's Jacobian over the passive joints (None without loops)."""
+        if not self._pas:
+            return None
+        q = np.asarray(q, dtype=float)
+        r, _ = self._walk(q, jets.variables(self._close(q), order=1), closure_only=True)
+        gp = np.asarray(r.g, dtype=float)
+        sign, _ = np.linalg.slogdet(gp)
+        return float(sign), float(np.linalg.cond(gp))
+
+    def closure_residual(self, q) -> float:
+        """max |g| of the loop closure at the contract's coordinates q [m or rad] (the
+        passive joints closed by Newton to round-off)."""
+        if not self._pas:
+            return 0.0
+        q = np.asarray(q, dtype=float)
+        r, _ = self._walk(q, self._close(q), closure_only=True)
+        return float(np.abs(r).max())
+
+    def pose_of(self, q) -> np.ndarray:
+        """The end-effector's in-plane position (x, y) [m] (coordinates along the
+        plane's base axes e1, e2) and orientation [rad] (the direction to the
+        ``end_effector``'s second joint, else the platform frame's axis in the plane)."""
+        q = np.asarray(q, dtype=float)
+        frames = self._frames(q)
+        ee = self.robot.end_effector
+        p = frames[self._ee][1]
+        if ee:
+            d = frames[[j.name for j in self.robot.joints].index(ee[1]) + 1][1] - p
+        else:
+            R = frames[self._ee][0]
+            d = R[:, int(np.argmin(np.abs(R.T @ self._n)))]
+        return np.array([p @ self._e1, p @ self._e2, math.atan2(d @ self._e2, d @ self._e1)])
+
+    def actuated_of(self, q) -> np.ndarray:
+        return np.asarray(q, dtype=float)[:self.n_actuated].copy()
+
+    def elastic_of(self, q) -> np.ndarray:
+        return np.asarray(q, dtype=float)[..., self.n_actuated:]
+
+    def joint_positions(self, q) -> np.ndarray:
+        """Positions (n_joints, 2) [m] of every joint frame's origin in the plane (the
+        order of ``robot.joints``)."""
+        frames = self._frames(np.asarray(q, dtype=float))
+        return np.array([[frames[j][1] @ self._e1, frames[j][1] @ self._e2]
+                         for j in range(1, len(self.robot.joints) + 1)])
+
+    @property
+    def beam_names(self) -> tuple:
+        return tuple(self.robot.joints[j - 1].name for j in self._beams)
+
+    def midspan_deflections(self, q) -> np.ndarray:
+        """The bending at mid-length (n_beams,) [m] of every beam: the distance of its
+        axis point at L / 2 from the chord between its end nodes, positive toward the
+        beam frame's +y (whatever the frame convention of the linear formulations:
+        their fixed-free or pinned-pinned body frames differ by the chord's rotation);
+        a beam with an odd number of elements is interpolated between the nodes around
+        L / 2 by the Hermite cubic of its element."""
+        q = np.asarray(q, dtype=float)
+        out = []
+        for j, (s, idx, _) in self._beams.items():
+            E = q[idx.reshape(-1)].reshape(len(s) - 1, 3)
+            pts = np.vstack([[0.0, 0.0, 0.0], np.column_stack([s[1:] + E[:, 0], E[:, 1],
+                                                               E[:, 2]])])
+            L = s[-1]
+            k = int(np.searchsorted(s, 0.5 * L))
+            k = min(max(k, 1), len(s) - 1)
+            a, b = pts[k - 1], pts[k]
+            # the element's axis by its Hermite cubic in its chord frame
+            c = b[:2] - a[:2]
+            lc = float(np.hypot(*c))
+            xi = (0.5 * L - s[k - 1]) / (s[k] - s[k - 1])
+            ph = math.atan2(c[1], c[0])
+            ta, tb = a[2] - ph, b[2] - ph
+            v = lc * (ta * xi * (1 - xi) ** 2 - tb * xi * xi * (1 - xi))
+            mid = a[:2] + xi * c + v * np.array([-c[1], c[0]]) / lc
+            chord = pts[-1, :2]
+            out.append(float((chord[0] * mid[1] - chord[1] * mid[0]) / np.hypot(*chord)))
+        return np.array(out)
+
+    def stability_warning(self, q, what: str = "the start"):
+        """None: the exact model carries the loads' geometric stiffening and softening
+        itself (no linear model's instability to warn of)."""
+        return None
+
+    def _frames(self, q):
+        """Frames (R, p) of every joint at the contract's coordinates q (numbers)."""
+        return self._frames_of(q, self._close(q))[0]
+
+    def _frames_of(self, y, qp):
+        """Frames {j: (R (3, 3), p (3,))} of every joint (0: the base) and the joint
+        variables {j: value} at contract coordinates y and passive variables qp (arrays
+        or jets): each frame from its antecedent's, which a beam's node displaces and
+        turns where the joint is attached to it."""
+        qv = {j: y[k] for k, j in enumerate(self._act)}
+        qv.update({j: qp[k] for k, j in enumerate(self._pas)})
+        frames = {0: (np.eye(3), np.zeros(3))}
+        for j, jt in enumerate(self.robot.joints, 1):
+            R, p = frames[jt.antecedent]
+            if j in self._attach:           # a child of a beam follows its node
+                bj, k = self._attach[j]
+                s, idx, _ = self._beams[bj]
+                if k > 0:
+                    u, v, r = (y[int(i)] for i in idx[k - 1])
+                    Rt = _turn(R, np.cos(r), np.sin(r))
+                    p = p + R[:, 0] * (s[k] + u) + R[:, 1] * v - Rt[:, 0] * s[k]
+                    R = Rt
+            frames[j] = self._step(R, p, j, qv.get(j, 0.0))
+        return frames, qv
+
+
+class _Run:
+    """A force-driven or driven run: ``t`` (n_t,) [s], ``q`` (n_t, n) the contract's
+    coordinates, ``residual`` (n_t,) the loop closure's max |g| [m or rad], ``step``
+    the integrator's [s], ``singular_time`` [s] and ``message`` where a singular
+    configuration ended it (else None and "")."""
+
+    def __init__(self, t, q, residual, step, singular_time, message):
+        self.t, self.q, self.residual, self.step = t, q, residual, step
+        self.singular_time, self.message = singular_time, message
