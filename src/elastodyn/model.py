@@ -567,6 +567,19 @@ class SimulatesEfforts(Protocol):
     def elastic_of(self, q) -> np.ndarray:
         """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
 
+    def joint_positions(self, q) -> np.ndarray:
+        """Positions (n_joints, 2) [m] of every joint frame's origin in the plane."""
+
+    def midspan_deflections(self, q) -> np.ndarray:
+        """The bending at mid-length (n_beams,) [m] of every beam (``beam_names``)."""
+
+    beam_names: tuple
+    """Names of the beams, in the order of :meth:`midspan_deflections`."""
+
+    def stability_warning(self, q, what: str = "the start"):
+        """A warning (str) when the model's equilibrium at q is unstable where the
+        robot is not (a linear model's limit), else None."""
+
 
 @runtime_checkable
 class SimulatesControlled(Protocol):
