@@ -98,20 +98,35 @@ def prescribed_run(model, motion, st0, a0, times, dt, *, stop: bool = False,
             return A[na:, na:]
 
         def accept(self, t, x, v, z):
+            q = self.state(t, x, v, z).q
             if watch is not None:
-                watch(t, self.state(t, x, v, z).q)
+                watch(t, q)
+            self.last = q
             return x, v
 
     watch = _watch(model, st0, stop, what)
+    prob = Problem()
+    prob.last = st0.q
 
     # Newton until the correction is below 1e-8 m (rad) + 1e-6 of the coordinate: the
     # step's own local error is ~ (omega h)^3 of the amplitude (1e-3 of 0.1 m at 5 ms on
     # Kuo's Delta), orders above; measured on Kuo's pick-and-place: positions within
     # 1.1e-9 m of the run at 1e-12 m + 1e-9, 44 % fewer iterations
-    return generalized_alpha_nonlinear(
-        Problem(), st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
-        t_end=float(times[-1]), dt=dt, rho_inf=rho_inf, atol=1e-8, rtol=1e-6,
-        progress=progress, what=what)
+    try:
+        return generalized_alpha_nonlinear(
+            prob, st0.elastic, st0.elastic_rates, a0, t0=float(times[0]),
+            t_end=float(times[-1]), dt=dt, rho_inf=rho_inf, atol=1e-8, rtol=1e-6,
+            progress=progress, what=what)
+    except ModelError as exc:
+        # a Newton failure near a singular configuration says so (its condition
+        # number at the last accepted step: the passive joints' sensitivity)
+        cond = model.closure_condition(prob.last) if watch is not None else None
+        if cond is not None and cond[1] > 0.1 * SINGULAR_COND:
+            raise ModelError(f"{exc}; the robot is near a singular configuration there "
+                             f"(the loop closure's condition number {cond[1]:.3g}: "
+                             "the passive joints move that many times faster than the "
+                             "actuated ones)") from None
+        raise
 
 
 def simulate_motion(model, trajectory, times, *, initial: str = "static",
