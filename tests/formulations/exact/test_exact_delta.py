@@ -66,7 +66,7 @@ def test_sag_vanishes_with_stiffness_and_rigid_torques_hold():
     assert sags[2] / sags[1] == pytest.approx(0.1, rel=0.005)
 
 
-def test_velocity_forces_are_lagrange_equations_of_the_kinetic_energy():
+def test_velocity_forces_are_lagrange_equations_of_the_kinetic_energy(velocity_forces):
     """The velocity forces h(q, qd) = dM/dt qd - d(qd^T M qd / 2)/dq (Lagrange's
     equations of T = qd^T M(q) qd / 2), from central differences of the mass matrix:
     an independent path to the terms the model computes from the second derivatives of
@@ -74,22 +74,8 @@ def test_velocity_forces_are_lagrange_equations_of_the_kinetic_energy():
     O(step^2 M''') ~ 1e-10 relative plus round-off eps |M| / step ~ 1e-8 relative."""
     m = build_model(_delta(["gravity.2=0"]), "exact", elements=1)
     rng = np.random.default_rng(3)
-    st = m.state(pose=(0.05, 0.02, 0.5))
-    q = st.q + np.concatenate([np.zeros(3), 1e-3 * rng.standard_normal(m.n_elastic)])
-    v = rng.standard_normal(m.n)
-    st = m.at(st, q=q, v=v)
-    # the velocity forces alone: the bias less its value at rest (elastic forces)
-    h_model = m.bias(st) - m.bias(m.at(st, v=np.zeros(m.n)))
-
-    def M(qq):
-        return m.mass_matrix(m.at(st, q=qq, v=np.zeros(m.n)))
-
-    eps = 1e-6
-    dMdt = (M(q + eps * v) - M(q - eps * v)) / (2 * eps)
-    dT = np.array([(v @ M(q + eps * e) @ v - v @ M(q - eps * e) @ v) / (4 * eps)
-                   for e in np.eye(m.n)])
-    h_ref = dMdt @ v - dT
-    scale = np.abs(M(q)).max() * (v @ v)
+    h_model, h_ref, M, v = velocity_forces(m, m.state(pose=(0.05, 0.02, 0.5)), rng)
+    scale = np.abs(M).max() * (v @ v)
     assert np.abs(h_model - h_ref).max() < 1e-8 * scale   # measured 1.1e-11
 
 
