@@ -29,3 +29,31 @@ def _velocity_forces(m, st, rng):
 def velocity_forces():
     """The function (model, state, rng) -> (h_model, h_ref, M, qd) (module docstring)."""
     return _velocity_forces
+
+
+def _released_energy(m, q0, duration, step):
+    """(total energy at the output samples (n_t,) [J], vibration energy [J]) of ``m``
+    released undeformed with its actuated coordinates held at q0: kinetic (rates by
+    central differences of the positions) plus potential, and the start's energy above
+    the static equilibrium's."""
+    import warnings
+
+    from elastodyn.analysis.simulate import simulate_motion
+    from elastodyn.trajectories.polynomial import RestToRest
+    hold = RestToRest(q0, q0, t0=0.0, tf=1.0, order=7, space="joint")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = simulate_motion(m, hold, duration=duration, step=step, initial="zero")
+    E, A = np.asarray(r["elastic"]), np.asarray(r["actuated"])
+    Ed = np.gradient(E, np.asarray(r["time_s"]), axis=0)
+    st = m.state(actuated=q0)
+    total = np.array([sum(m.energy(m.at(st, q=np.concatenate([A[k], E[k]]),
+                                        v=np.concatenate([np.zeros(m.n_actuated), Ed[k]]))))
+                      for k in range(len(E))])
+    return total, total[0] - m.energy(m.static_deflection(st))[1]
+
+
+@pytest.fixture
+def released_energy():
+    """The function (model, q0, duration, step) -> (total (n_t,), vibration) [J]."""
+    return _released_energy

@@ -158,7 +158,7 @@ def test_a_load_the_links_cannot_carry_ends_in_one_line_and_writes_nothing(capsy
 
 
 @pytest.mark.slow
-def test_free_vibration_conserves_energy():
+def test_free_vibration_conserves_energy(released_energy):
     """The actuators held, the Delta released undeformed under gravity: no work is done
     on it, so the kinetic plus potential energy stays that of the start. It is checked
     at the output samples with rates from central differences of the positions (2 ms:
@@ -166,22 +166,8 @@ def test_free_vibration_conserves_energy():
     generalized-alpha method (rho_inf 0.9) dissipates only the unresolved modes. The
     tolerance is 1 % of the vibration energy (the start's energy above the static
     equilibrium's); measured 0.42 % over 0.3 s."""
-    import warnings
-    from elastodyn.analysis.simulate import simulate_motion
-    from elastodyn.trajectories.polynomial import RestToRest
     m = build_model(_delta(), "exact", elements=1)
-    q0 = m.inverse_kinematics([0.05, 0.0, 0.5])
-    hold = RestToRest(q0, q0, t0=0.0, tf=1.0, order=7, space="joint")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = simulate_motion(m, hold, duration=0.3, step=2e-3, initial="zero")
-    E, A = np.asarray(r["elastic"]), np.asarray(r["actuated"])
-    Ed = np.gradient(E, np.asarray(r["time_s"]), axis=0)
-    st = m.state(actuated=q0)
-    total = np.array([sum(m.energy(m.at(st, q=np.concatenate([A[k], E[k]]),
-                                        v=np.concatenate([np.zeros(3), Ed[k]]))))
-                      for k in range(len(E))])
-    vibration = total[0] - m.energy(m.static_deflection(st))[1]
+    total, vibration = released_energy(m, m.inverse_kinematics([0.05, 0.0, 0.5]), 0.3, 2e-3)
     assert vibration > 0.05                          # J: the release excites the structure
     assert np.abs(total - total[0]).max() < 0.01 * vibration
 

@@ -132,7 +132,7 @@ def test_velocity_forces_are_lagrange_equations_of_the_kinetic_energy(velocity_f
     assert np.abs(h_model - h_ref).max() < 1e-7 * np.abs(h_ref).max()
 
 
-def test_free_vibration_conserves_energy():
+def test_free_vibration_conserves_energy(released_energy):
     """The motors held, the five-bar released undeformed under gravity (along -x0: it
     bends the links, which stand nearly upright): no work is done on it, so kinetic plus
     potential energy stays that of the start, at the output samples with rates from
@@ -140,21 +140,8 @@ def test_free_vibration_conserves_energy():
     to 131 Hz: (omega h)^2 / 6 <= 7e-3 of their kinetic energy); the generalized-alpha
     method (rho_inf 0.9) dissipates only the unresolved (axial) modes. Tolerance 2 % of
     the vibration energy; measured 0.43 % over 0.05 s."""
-    from elastodyn.analysis.simulate import simulate_motion
-    from elastodyn.trajectories.polynomial import RestToRest
     m = build_model(rrrrr(gravity=(-9.81, 0.0, 0.0)), "exact", elements=1)
-    q0 = m.home_actuated()
-    hold = RestToRest(q0, q0, t0=0.0, tf=1.0, order=7, space="joint")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = simulate_motion(m, hold, duration=0.05, step=2.5e-4, initial="zero")
-    E, A = np.asarray(r["elastic"]), np.asarray(r["actuated"])
-    Ed = np.gradient(E, np.asarray(r["time_s"]), axis=0)
-    st = m.state(actuated=q0)
-    total = np.array([sum(m.energy(m.at(st, q=np.concatenate([A[k], E[k]]),
-                                        v=np.concatenate([np.zeros(2), Ed[k]]))))
-                      for k in range(len(E))])
-    vibration = total[0] - m.energy(m.static_deflection(st))[1]
+    total, vibration = released_energy(m, m.home_actuated(), 0.05, 2.5e-4)
     assert vibration > 1e-4                          # J: the release excites the structure
     assert np.abs(total[5:-5] - total[0]).max() < 0.02 * vibration
 
