@@ -85,8 +85,14 @@ def prescribed_run(model, motion, st0, a0, times, dt, *, stop: bool = False,
                 raise StopIntegration(f"at t = {t:.6g} s the robot cannot be assembled "
                                       f"(a singular configuration: {exc})", t) from None
 
+        fresh = True
+
         def residual(self, t, x, v, z):
-            T = self.terms(t, x, v, z, False)     # no tangent needed for a residual
+            # the first residual of a step evaluates the tangents too: the iteration
+            # matrix, built at that iterate, then reuses them (one evaluation less per
+            # step); the later iterates need the residual alone
+            T = self.terms(t, x, v, z, self.fresh)
+            self.fresh = False
             return (T["M"] @ self.state(t, x, v, z).a + T["c"])[na:]
 
         def matrix(self, t, x, v, z, beta_p, gamma_p):
@@ -102,6 +108,7 @@ def prescribed_run(model, motion, st0, a0, times, dt, *, stop: bool = False,
             if watch is not None:
                 watch(t, q)
             self.last = q
+            self.fresh = True
             return x, v
 
     watch = _watch(model, st0, stop, what)
@@ -448,8 +455,13 @@ def free_run(model, st0, tau_of, times, sub, *, gains=None, stop: bool = False,
             raise ModelError(f"{what}: {msg}") from None
 
     class Problem(NonlinearProblem):
+        fresh = True
+
         def residual(self, t, x, v, z):
-            T = terms(t, x, v, z, False)
+            # the first residual of a step with the tangents (the iteration matrix's,
+            # built at that iterate: one evaluation less per step)
+            T = terms(t, x, v, z, self.fresh)
+            self.fresh = False
             r = T["M"] @ z + T["c"]
             r[:na] -= tau_of(t, x, v)
             return r
@@ -463,6 +475,7 @@ def free_run(model, st0, tau_of, times, sub, *, gains=None, stop: bool = False,
         def accept(self, t, x, v, z):
             if watch is not None:
                 watch(t, x)
+            self.fresh = True
             return x, v
 
     watch = _watch(model, st0, stop, what)
