@@ -4,6 +4,7 @@
     python benchmarks/peers.py                       # every section whose peer is importable
     python benchmarks/peers.py --only fivebar        # one section: fivebar, delta or rnea
     python benchmarks/peers.py --only fivebar --elements 1 2 --method rk4 --tol 1e-2
+    python benchmarks/peers.py --only fivebar --formulation exact --elements 1 2 --repeats 1
 
 Peers (the optional ``bench`` extra): Exudyn (``exudyn``) and Pinocchio (``pin``). A section
 whose peer is not importable is skipped with one line. Timings are wall-clock
@@ -221,6 +222,43 @@ class ElastodynFivebar:
         return cmd
 
 
+class ElastodynExactFivebar(ElastodynFivebar):
+    """elastodyn's geometrically exact formulation on the five-bar (issue 31: planar
+    corotational beams, the passive joints by exact loop closure, generalized-alpha with
+    rho_inf 0.9 at the step h): the like-for-like peer of Exudyn's ANCF cables (both
+    fully nonlinear beams, both generalized-alpha)."""
+
+    name = "elastodyn"
+
+    def __init__(self, elements, method="generalized-alpha"):
+        self.elements, self.method, self.order = elements, "generalized-alpha", 2
+
+    def build(self):
+        from elastodyn.description.tree import prrrp_briot2013
+        from elastodyn.formulations.registry import build_model
+        self.model = build_model(prrrp_briot2013(), "exact", elements=self.elements)
+        return self
+
+    def ladder(self):
+        return [1e-3 / 2**k for k in range(6)]
+
+    def solve(self, h):
+        """Platform deviation (nt, 2) [m] (x0, z0) on the 1 ms output grid at the
+        integrator step h [s]."""
+        from elastodyn.timegrid import uniform_times
+        t = uniform_times(0.0, T_END, OUT_STEP)
+        r = self.model.simulate_motion(bang_bang(), t, initial="static",
+                                       integrator_step=h)
+        self.evaluations = int(r.summary.get("newton_iterations", 0))
+        return r.ee_position[:, [0, 2]] - rigid_platform(_bang_positions(r.time))
+
+    def command(self, h):
+        return [sys.executable, "-m", "elastodyn", "simulate", "prrrp-briot2013",
+                "--trajectory", "bang-bang", "--elements", str(self.elements),
+                "--duration", str(T_END), "--formulation", "exact",
+                "--integrator-step", repr(float(h))]
+
+
 class ExudynFivebar:
     """The same five-bar in Exudyn: ObjectANCFCable2D beams, generalized-alpha."""
 
@@ -381,7 +419,7 @@ def pick_step(engine, tol, log):
 
 
 def bench_fivebar(elements=(1, 2, 4, 8), method="rk4", tol=1e-2, repeats=3, processes=True,
-                  spectral_radius=0.9, log=print):
+                  spectral_radius=0.9, log=print, formulation="nepvp"):
     exu = peer("exudyn")
     if exu is None:
         return None
@@ -393,7 +431,9 @@ def bench_fivebar(elements=(1, 2, 4, 8), method="rk4", tol=1e-2, repeats=3, proc
     rows, phys = [], []
     for n in elements:
         res = {}
-        for eng in (ElastodynFivebar(n, method), ExudynFivebar(n, spectral_radius)):
+        ours = (ElastodynExactFivebar(n) if formulation == "exact"
+                else ElastodynFivebar(n, method))
+        for eng in (ours, ExudynFivebar(n, spectral_radius)):
             # first run: build + solve at the first step of the ladder (elastodyn: symbolic
             # generation and, on a cold cache, the C compilation of the programs)
             t0 = time.perf_counter()
@@ -429,7 +469,8 @@ def bench_fivebar(elements=(1, 2, 4, 8), method="rk4", tol=1e-2, repeats=3, proc
         print(f"\nWARNING: the engines disagree on the platform deviation by {worst:.1%} "
               f"(> {PHYSICS_TOL:.0%}): the times below compare different mechanisms")
     table(f"Five-bar bang-bang, 1 s, equal accuracy (error < {tol:g} of the peak deviation; "
-          f"elastodyn {method}, Exudyn generalized-alpha rho_inf {spectral_radius}); "
+          f"elastodyn {formulation} {ours.method}, Exudyn generalized-alpha rho_inf "
+          f"{spectral_radius}); "
           f"solver: median of {repeats}; build + solve: warm cache, one process",
           ["elements per beam", "elastodyn step / error", "Exudyn step / error",
            "elastodyn solver", "Exudyn solver", "solver ratio", "elastodyn build + solve",
@@ -828,6 +869,9 @@ def main(argv=None):
                    help="fivebar: elements per beam")
     p.add_argument("--method", default="rk4",
                    help="fivebar: elastodyn's integrator (simulate_motion's method)")
+    p.add_argument("--formulation", choices=("nepvp", "exact"), default="nepvp",
+                   help="fivebar: elastodyn's formulation (exact: the geometrically exact "
+                        "beams, generalized-alpha, like Exudyn's)")
     p.add_argument("--tol", type=float, default=1e-2,
                    help="fivebar: error bound, relative to the peak platform deviation")
     p.add_argument("--spectral-radius", type=float, default=0.9,
@@ -855,7 +899,7 @@ def main(argv=None):
     only = a.only or SECTIONS
     if "fivebar" in only:
         bench_fivebar(tuple(a.elements), a.method, a.tol, a.repeats, not a.no_processes,
-                      a.spectral_radius)
+                      a.spectral_radius, formulation=a.formulation)
     if "delta" in only:
         bench_delta(dynamics=a.delta_dynamics)
     if "rnea" in only:
