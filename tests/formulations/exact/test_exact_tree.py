@@ -282,3 +282,13 @@ def test_cli_runs_the_presets_force_driven_scenarios_with_the_exact_model(capsys
     assert d["summary"]["max_constraint_residual"] < 1e-12
     xs = [row[6] for row in d["joint_positions_m"]]       # joint s (4th): x
     assert xs[0] == pytest.approx(0.45, abs=1e-6) and xs[-1] < xs[0]
+
+
+def test_a_home_that_does_not_close_the_loops_is_refused_by_name():
+    """The description's home must be an assembled configuration of the rigid robot
+    (the closure's branch is taken from it): 0.1 rad off on a passive joint is an
+    InputError naming ``home``."""
+    r = rrrrr()
+    bad = replace(r, home={**r.home, "q2": r.home["q2"] + 0.1})
+    with pytest.raises(InputError, match="home"):
+        build_model(bad, "exact", elements=1)

@@ -200,7 +200,6 @@ class ExactTreeModel(ExactModel):
         nodes2, elements, masses = [], [], []
         coord_names, coord_units = [names[j - 1] for j in act], [
             "m" if J[j - 1].kind == "prismatic" else "rad" for j in act]
-        self._node_rows = []      # per structure node: ("beam", j, k) or ("body", j)
         for j, body in sorted(robot.bodies.items()):
             if not isinstance(body, FlexibleBeam):
                 continue
@@ -234,10 +233,9 @@ class ExactTreeModel(ExactModel):
             mu = None if mp is None else fitted_mass_per_length(
                 L, *(float(np.real(v)) for v in mp))
             n0 = len(nodes2)
-            for k, sk in enumerate(s):
+            for sk in s:
                 x = p0[j] + R[:, 0] * sk
                 nodes2.append((x @ self._e1, x @ self._e2))
-                self._node_rows.append(("beam", j, k))
             for k in range(len(s) - 1):
                 a, b = s[k], s[k + 1]
                 dens = None if mu is None else (
@@ -269,7 +267,6 @@ class ExactTreeModel(ExactModel):
             nodes2.append((x @ self._e1, x @ self._e2))
             masses.append((len(nodes2) - 1, m, max(Jc, 0.0)))
             self._rigid.append((j, c, ax))
-            self._node_rows.append(("body", j, 0))
         self.x0 = np.array(nodes2, dtype=float)
         g = np.asarray(robot.gravity, dtype=float)
         g2 = (float(g @ self._e1), float(g @ self._e2))
@@ -290,7 +287,8 @@ class ExactTreeModel(ExactModel):
         ee = robot.end_effector
         self._ee = names.index(ee[0]) + 1 if ee else robot.terminals[0]
         self._axial = max((e.ea / e.length for _, _, e in elements), default=0.0)
-        self._reach = float(np.abs(self.x0).max()) + 1.0
+        # the nodes' distance from the base origin (the residual floor's scale)
+        self._reach = float(np.abs(self.x0).max())
         self._qp_home = np.array([self._home_q[j] for j in pas])
         self._y_home = np.concatenate([self.home_actuated(), np.zeros(self.n_elastic)])
         self._last = (self._y_home, self._qp_home, None)
@@ -301,9 +299,10 @@ class ExactTreeModel(ExactModel):
         n3 = self.structure.dof
         home, _ = self._walk(self._y_home, self._qp_home)
         self._zero = np.asarray(home[:n3], dtype=float)
-        if np.abs(self._zero.reshape(-1, 3)[:, :2] - self.x0).max() > 1e-9 * self._reach:
+        scale = max(1.0, self._reach)
+        if np.abs(self._zero.reshape(-1, 3)[:, :2] - self.x0).max() > 1e-9 * scale:
             raise ModelError("exact tree: the placement's nodes disagree (internal)")
-        if len(pas) and np.abs(home[n3 + len(self._jvars):]).max() > 1e-6 * self._reach:
+        if len(pas) and np.abs(home[n3 + len(self._jvars):]).max() > 1e-6 * scale:
             raise InputError("home", dict(robot.home), "an assembled configuration of the "
                              "rigid robot (the loops close at home)")
 
