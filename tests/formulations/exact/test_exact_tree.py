@@ -292,3 +292,37 @@ def test_a_home_that_does_not_close_the_loops_is_refused_by_name():
     bad = replace(r, home={**r.home, "q2": r.home["q2"] + 0.1})
     with pytest.raises(InputError, match="home"):
         build_model(bad, "exact", elements=1)
+
+
+def test_careless_inputs_end_fast_by_name_and_the_step_sees_the_preload():
+    """Actuated coordinates 1e300 or 1e4 from home: the loop closure fails by name at
+    once (it took 1e302 continuation steps: a memory error, or a hang at 1e4). A hanging
+    arm whose modulus makes gravity stretch it by more than 1 % is refused by name
+    (small-strain elements), the stiff one is not. The run's step comes from the
+    preloaded tangent (gravity through the five-bar's loop: 40.7 Hz at 2 elements per
+    beam, where the unloaded structure's 28.5 Hz set a step 1.4 times too long)."""
+    m = build_model(load_description("prrrp-briot2013"), "exact", elements=1)
+    for a in (1e300, 1e4):
+        with pytest.raises(ModelError, match="loop closure"):
+            m.state(actuated=[a, a])
+    for E, fails in ((5e7, True), (2.06e11, False)):
+        arm = build_model(load_description("arm-yu2019", [f"links.0.E={E}",
+                                                          f"links.1.E={E}"]),
+                          "exact", elements=2)
+        st = arm.state(actuated=[-math.pi / 2, 0.0])
+        if fails:
+            with pytest.raises(ModelError, match="strains an element"):
+                arm.static_deflection(st)
+        else:
+            arm.static_deflection(st)
+    from elastodyn.analysis.simulate import simulate_motion
+    from elastodyn.trajectories.polynomial import RestToRest
+    m = build_model(load_description("prrrp-briot2013"), "exact", elements=2)
+    q0 = m.home_actuated()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = simulate_motion(m, RestToRest(q0, q0, t0=0.0, tf=1.0, order=7, space="joint"),
+                            duration=0.002, step=1e-3)
+    f = modes(m, m.static_deflection(m.state()), count=1, preload=True)["frequencies_hz"]
+    assert r.summary["lowest_frequency_hz"] == pytest.approx(f[0], rel=1e-9)
+    assert f[0] > 1.3 * modes(m, m.state(), count=1, preload=False)["frequencies_hz"][0]

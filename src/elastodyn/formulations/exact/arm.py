@@ -201,6 +201,15 @@ class ExactArmModel(ExactModel):
         return self.x0[-1] + np.array([parts[-3], parts[-2]], dtype=float)
 
     # ------------------------------------------------------------------ dynamics
+    def max_strain(self, state) -> float:
+        """The largest axial strain |u| / l0 of the planar elements at ``state``."""
+        if not self.structure.elements:
+            return 0.0
+        qs = self._terms(state, full=False)["qs"]
+        u = self.structure.local_deformations(qs)[:, 0]
+        return float(np.max(np.abs(u) / np.array([e.length for _, _, e in
+                                                  self.structure.elements])))
+
     def elastic_stiffness(self) -> np.ndarray:
         """The linear stiffness over e at the straight arm (no gravity) (n_e, n_e)."""
         if self._Kel is None:

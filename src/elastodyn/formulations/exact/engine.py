@@ -174,9 +174,12 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     st0 = model.state(actuated=qa[0], rates=qda[0])
     if initial == "static":
         st0 = model.static_deflection(st0)
-    # the lowest frequency at the start, about the equilibrium at rest (the step's
-    # scale; a moving start's exact tangent would cost finite differences)
-    lin = model.linearize(model.at(st0, v=np.zeros(model.n), a=np.zeros(model.n)))
+    # the lowest frequency at the start, about the equilibrium at rest with its preload
+    # (the tangent this model integrates: gravity through a closed loop stiffens or
+    # softens the links, 28 -> 42 Hz on Briot's five-bar; a moving start's exact tangent
+    # would cost finite differences)
+    lin = model.linearize(model.at(st0, v=np.zeros(model.n), a=np.zeros(model.n)),
+                          preload=True)
     w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
     step = (min(h_out, 2 * math.pi / (STEPS_PER_PERIOD * w)) if integrator_step is None
             else float(integrator_step))
@@ -211,6 +214,13 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
                      f"{ne} elastic dof, generalized-alpha, step {dt:.3g} s, initial "
                      f"state: {initial}"))
 
+
+MAX_STRAIN = 0.01
+"""Largest axial strain of an element at a static equilibrium: 1 %, five times the yield
+strain of the structural metals and the edge of the small-strain elasticity every
+element of this package assumes (the corotational frame carries the large rotations,
+not large strains); beyond it the equilibrium is refused by name (a slider crank spun
+at 1e6 rad/s had its rod stretched to 1700 times its length, exit 0)."""
 
 SINGULAR_COND = 1e3
 """A closed-loop robot is at a singular configuration (its actuated coordinates no
@@ -269,7 +279,8 @@ def _pd_gains(model, st, controller):
     N m s/rad or N/m, N s/m]. A PD holds gravity with an error (kp e = the gravity
     torque): the result reports it."""
     na = model.n_actuated
-    lin = model.linearize(model.at(st, v=np.zeros(model.n), a=np.zeros(model.n)))
+    lin = model.linearize(model.at(st, v=np.zeros(model.n), a=np.zeros(model.n)),
+                          preload=True)
     wc = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
     J = np.diag(model.mass_matrix(st))[:na]
     kp = np.full(na, np.nan) if controller.get("kp") is None else np.full(na, float(controller["kp"]))
@@ -531,6 +542,28 @@ class ExactModel(NonlinearModel):
 
     def mass_matrix(self, state):
         return self._terms(state, full=False)["M"]
+
+    def static_deflection(self, state, **kwargs):
+        """The base's Newton equilibrium (:meth:`NonlinearModel.static_deflection`),
+        refused where an element's axial strain exceeds :data:`MAX_STRAIN`."""
+        from ...kinematics.closure import ClosureError
+        try:
+            st = super().static_deflection(state, **kwargs)
+        except ClosureError as exc:
+            raise ModelError(f"exact: no static equilibrium: Newton's iterates left the "
+                             f"robot's assembly ({exc.reason}); the loads (gravity, the "
+                             "motion's) may exceed what the links carry") from None
+        eps = self.max_strain(st)
+        if eps is not None and eps > MAX_STRAIN:
+            raise ModelError(f"exact: the equilibrium strains an element axially by "
+                             f"{eps:.3g} (limit {MAX_STRAIN:g}: small-strain elasticity); "
+                             "the loads (gravity, the motion's) exceed what the links carry")
+        return st
+
+    def max_strain(self, state):
+        """The largest axial strain |u| / l0 of an element at ``state``, or None where
+        the model does not report it."""
+        return None
 
     def closure_condition(self, q):
         """(sign of the determinant, condition number) of the loop closure's Jacobian

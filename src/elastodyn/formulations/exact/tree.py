@@ -80,6 +80,12 @@ _TOL = 1e-9
 round-off of the home placement (1e-16 per product), far below any tilt a description
 means."""
 
+MAX_CONTINUATION = 400
+"""Most continuation steps of one loop closure (20 rad or m from the last solution or
+home): coordinates farther than that from both (1e300 from a careless input, or a
+diverging Newton iterate of the statics) are no pose of the robot; the closure fails by
+name instead of taking 1e302 steps."""
+
 BRANCH_STEP = 0.05
 """Largest change of the contract's coordinates [rad or m] between two loop closures
 (the last solution and a new one, or the steps of a continuation): a twentieth of a
@@ -416,6 +422,8 @@ class ExactTreeModel(ExactModel):
             starts = sorted([(y1, qp1), home], key=lambda b: float(np.abs(y - b[0]).max()))
             for y0, q0 in starts:
                 steps = max(1, math.ceil(float(np.abs(y - y0).max()) / BRANCH_STEP))
+                if not steps <= MAX_CONTINUATION:
+                    continue        # out of any continuation's reach (or not finite)
                 try:
                     qp = q0
                     for t in np.linspace(0.0, 1.0, steps + 1)[1:]:
@@ -547,6 +555,15 @@ class ExactTreeModel(ExactModel):
         self._memo = (key, out, full)
         return out
 
+    def max_strain(self, state) -> float:
+        """The largest axial strain |u| / l0 of the planar elements at ``state``."""
+        if not self.structure.elements:
+            return 0.0
+        qs = self._terms(state, full=False)["qs"]
+        u = self.structure.local_deformations(qs)[:, 0]
+        return float(np.max(np.abs(u) / np.array([e.length for _, _, e in
+                                                  self.structure.elements])))
+
     def elastic_stiffness(self) -> np.ndarray:
         """The linear stiffness over e at home (no gravity) (n_e, n_e)."""
         if self._Kel is None:
@@ -570,7 +587,7 @@ class ExactTreeModel(ExactModel):
         from .engine import STEPS_PER_PERIOD
         if not self.n_elastic:
             return 1e-3
-        lin = self.linearize(self.state())
+        lin = self.linearize(self.static_deflection(self.state()), preload=True)
         w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
         return 2 * math.pi / (STEPS_PER_PERIOD * w)
 
