@@ -206,6 +206,13 @@ class PlanarBeamStructure:
         _, _, (u, ta, tb) = self._element_terms(np.asarray(q, float)[self._cols])
         return np.stack([u, ta, tb], axis=-1)
 
+    def max_axial_strain(self, q) -> float:
+        """The largest axial strain |u| / l0 of the elements at q (3 N,) (0 without
+        elements)."""
+        if not self.elements:
+            return 0.0
+        return float(np.max(np.abs(self.local_deformations(q)[:, 0]) / self._l0))
+
     def evaluate(self, q, qd=None):
         """The terms of the equations of motion at (q, qd) (3 N,):
 

@@ -202,13 +202,8 @@ class ExactArmModel(ExactModel):
 
     # ------------------------------------------------------------------ dynamics
     def max_strain(self, state) -> float:
-        """The largest axial strain |u| / l0 of the planar elements at ``state``."""
-        if not self.structure.elements:
-            return 0.0
-        qs = self._terms(state, full=False)["qs"]
-        u = self.structure.local_deformations(qs)[:, 0]
-        return float(np.max(np.abs(u) / np.array([e.length for _, _, e in
-                                                  self.structure.elements])))
+        """The largest axial strain of the planar elements at ``state``."""
+        return self.structure.max_axial_strain(self._terms(state, full=False)["qs"])
 
     def elastic_stiffness(self) -> np.ndarray:
         """The linear stiffness over e at the straight arm (no gravity) (n_e, n_e)."""
