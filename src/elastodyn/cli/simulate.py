@@ -229,7 +229,10 @@ def run(a) -> int:
     check_window(duration, step, max_time=max_time, max_samples=MAX_STEPS,
                  name=wname, step_given=given(a, "step"))
     check_path(a, tspec, model, traj, duration, step)
-    initial = a.initial or scen.get("initial") or "static"
+    # a motion scenario's initial state (static or zero); a drive scenario's (its elastic
+    # state, a mapping) is not the user's motion's
+    own = scen.get("initial")
+    initial = a.initial or (own if isinstance(own, str) else None) or "static"
     with path_errors(a, tspec, model):
         result = simulate_motion(model, traj, duration=duration, step=step, initial=initial,
                                  method=a.method, robot=spec.name,

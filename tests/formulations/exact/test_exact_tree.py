@@ -326,3 +326,15 @@ def test_careless_inputs_end_fast_by_name_and_the_step_sees_the_preload():
     f = modes(m, m.static_deflection(m.state()), count=1, preload=True)["frequencies_hz"]
     assert r.summary["lowest_frequency_hz"] == pytest.approx(f[0], rel=1e-9)
     assert f[0] > 1.3 * modes(m, m.state(), count=1, preload=False)["frequencies_hz"][0]
+
+
+def test_a_users_motion_on_a_driven_preset_is_not_given_the_scenarios_initial_state(capsys):
+    """``simulate slider-crank-simeon --trajectory rest-to-rest ...``: the drive scenario's
+    initial elastic state (a mapping, in Simeon's sine-mode coordinates) is not the
+    user's motion's ``--initial``; it was pushed onto it and refused (``invalid
+    --initial: got {...}``), with nepvp as with exact."""
+    from elastodyn.cli import main
+    assert main(["simulate", "slider-crank-simeon", "--formulation", "nepvp", "--trajectory",
+                 "rest-to-rest", "--to", "1", "--motion-time", "0.01", "--duration", "0.002",
+                 "--step", "0.001"]) == 0
+    assert "initial state: static" in capsys.readouterr().err    # the summary
