@@ -42,7 +42,7 @@ __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABIL
            "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
            "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
            "TaskKinematics", "HasTaskKinematics", "SimulatesEfforts", "RunReport",
-           "SimulatesControlled",
+           "SimulatesControlled", "SmallDeformation",
            "InverseDynamicsAlong",
            "effort_key"]
 
@@ -75,6 +75,8 @@ CAPABILITIES = (
     "export_closure",     # export_closure(): the loop closure of a closed-loop model for
                           # generated code (symbolic.core.Closure)
     "simulate_controlled",  # simulate_controlled(trajectory, controller, ...): closed loop
+    "small_deformation",  # deformation_extent(elastic): a model valid for small elastic
+                          # deformations only; its runs are checked against the limits
 )
 
 
@@ -598,7 +600,22 @@ class SimulatesControlled(Protocol):
         start and release the robot undeformed (refused where it does not apply)."""
 
 
-PROTOCOLS = {"linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
+@runtime_checkable
+class SmallDeformation(Protocol):
+    """Capability ``small_deformation``: the model describes small elastic deformations
+    only (linear, or of small rotation, in its elastic coordinates: NE-PVP, FFRF, AMM).
+    Every run of it is checked against the limits of
+    :func:`elastodyn.formulations.base.small_deformation_check` (the analyses do it,
+    whatever the formulation; KED checks the same limits in its own engine, with its
+    model error estimate)."""
+
+    def deformation_extent(self, elastic) -> tuple:
+        """For elastic coordinates (n_t, n_e) [m, rad]: the largest elastic displacement
+        of any point of a beam over that beam's length (n_t,) [-] and the largest elastic
+        rotation of any point (n_t,) [rad], at each sample."""
+
+
+PROTOCOLS = {"small_deformation": SmallDeformation, "linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
              "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,

@@ -28,7 +28,7 @@ from ..model import MotionResponse, effort_key, require
 from ..timegrid import uniform_times
 from .results import Result
 
-__all__ = ["SimulationResult", "simulate_motion", "simulate_controlled", "torques",
+__all__ = ["deformation_check", "SimulationResult", "simulate_motion", "simulate_controlled", "torques",
            "simulate_efforts", "INITIAL_STATES"]
 
 INITIAL_STATES = ("static", "zero")
@@ -43,6 +43,24 @@ def _rigid(model) -> bool:
 def _closed_loop_formulations() -> str:
     from ..formulations.registry import FORMULATIONS
     return ", ".join(n for n, f in FORMULATIONS.items() if f.closed_loop)
+
+
+def deformation_check(model, elastic, time) -> tuple[dict, list]:
+    """The small-deformation check of a run of ``model`` (capability
+    ``small_deformation``, :func:`~elastodyn.formulations.base.small_deformation_check`):
+    the summary's ``max_displacement_ratio`` and ``max_rotation_rad`` and the warnings
+    (naming the geometrically exact formulation's command where one takes the robot);
+    a ModelError beyond a beam length. Nothing for a model valid at any deformation
+    (geometrically exact, rigid) or a run without elastic coordinates.
+
+    elastic : (n_t, n_e) [m, rad]; time : (n_t,) [s]."""
+    if "small_deformation" not in model.capabilities or not np.size(elastic):
+        return {}, []
+    from ..formulations.base import small_deformation_check
+    from ..formulations.registry import reference_hint
+    ratio, rotation = model.deformation_extent(np.asarray(elastic))
+    return small_deformation_check(model.formulation, ratio, rotation, time,
+                                   reference_hint(model))
 
 
 def _in_steps(progress, total: int):
@@ -269,12 +287,14 @@ def motion_result(model, resp, name: str, inputs: dict, initial: str,
                "max_elastic": (np.abs(resp.elastic).max(axis=0).tolist()
                                if resp.elastic.size else []),
                "dof": int(c.n_elastic), **resp.summary}
+    extent, notes = deformation_check(model, resp.elastic, resp.time)
+    summary.update(extent)
     inputs = {**inputs, "method": resp.method, "gravity_m_s2": gravity_vector(model.robot)}
     T = float(resp.time[-1] - resp.time[0])
     title = f"{name}: motion-driven simulation, {T:.4g} s ({resp.description})"
     return SimulationResult(command="simulate", robot=name, formulation=model.formulation,
                             model=dict(model.options), inputs=inputs, quantities=q,
-                            summary=summary, warnings=tuple(resp.warnings),
+                            summary=summary, warnings=tuple(resp.warnings) + tuple(notes),
                             run={"wall_time_s": wall}, columns=cols, index="time_s",
                             stem="simulation", title=title)
 
@@ -374,7 +394,8 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         q[ekey] = np.array([efforts(x) for x in t])
         cols[ekey] = [f"{n}_{ekey}" for n in names]
     h_int = flex.step
-    warnings = [w for w in (model.stability_warning(flex.q[0]),) if w]
+    extent, notes = deformation_check(model, E, t)
+    warnings = [w for w in (model.stability_warning(flex.q[0]),) if w] + notes
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
         if run is not None and run.singular_time is not None:
             warnings.append(f"{label} model: {run.message}")
@@ -400,7 +421,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                "max_constraint_residual": float(np.max(flex.residual[:k])),
                "final_midspan_deflection_m": MID[-1].tolist(),
                "final_joint_positions_m": {n: XY[-1, i].tolist() for i, n in enumerate(jn)},
-               "integrator_step_s": h_int}
+               "integrator_step_s": h_int, **extent}
     inputs = {**(inputs or {}), "duration_s": T, "output_step_s": h, "method": method,
               "step_s": h_int, "rho_inf": rho_inf}
     name = _name(model, robot)
@@ -461,12 +482,15 @@ def simulate_controlled(model, trajectory, controller: dict, *, duration: float 
                                     initial_offset=initial_offset,
                                     free_vibration=free_vibration, progress=report)
     wall = _time.perf_counter() - t0
+    extent, notes = deformation_check(model, rep.quantities.get("elastic", ()),
+                                      rep.quantities["time_s"])
     return SimulationResult(command="simulate", robot=name, formulation=model.formulation,
                             model=dict(model.options),
                             inputs={**inputs, **rep.inputs,
                                     "gravity_m_s2": gravity_vector(model.robot)},
-                            quantities=rep.quantities, summary=rep.summary,
-                            warnings=tuple(rep.warnings), run={"wall_time_s": wall},
+                            quantities=rep.quantities, summary={**rep.summary, **extent},
+                            warnings=tuple(rep.warnings) + tuple(notes),
+                            run={"wall_time_s": wall},
                             columns=rep.columns, index="time_s", stem="simulation",
                             title=f"{name}: {rep.description}")
 

@@ -29,7 +29,9 @@ from ..exceptions import InputError, ModelError
 from ..model import (Coordinates, Efforts, Linearization, MotionResponse, State,
                      require)
 
-__all__ = ["NonlinearModel", "EXACT_HINT", "FD_STEP", "actuated_motion", "motion_function",
+__all__ = ["NonlinearModel", "EXACT_HINT", "FD_STEP", "MAX_DISPLACEMENT_RATIO",
+           "MAX_ROTATION_RAD", "DIVERGED_RATIO", "small_deformation_check",
+           "beam_extent", "actuated_motion", "motion_function",
            "efforts_along", "motion_response", "GENERIC_METHODS", "INITIAL_STATES"]
 
 INITIAL_STATES = ("static", "zero")
@@ -51,6 +53,112 @@ EXACT_HINT = ("the geometrically exact formulation answers there: the same comma
               "--formulation exact")
 """Said by a linear (or small-rotation) model's validity warning for a robot the ``exact``
 formulation takes (issue 31): where to get the answer the warning withholds."""
+
+MAX_DISPLACEMENT_RATIO = 0.1
+MAX_ROTATION_RAD = 0.1
+"""The small-deformation range of every model linear (or of small rotation) in its elastic
+coordinates (KED, NE-PVP, FFRF, AMM): the largest elastic displacement of a beam's point
+up to 10 % of that beam's length, the largest elastic rotation up to 0.1 rad. The
+neglected geometric nonlinearity of a beam is of relative order theta^2 (about 1 % at
+0.1 rad) and a cantilever whose tip turns by theta deflects by about 2/3 theta L, so the
+two limits are of the same order; past them the numbers describe the linearization, not
+the robot (Kuo's 0.8 s pick-and-place: about 0.1 m swings)."""
+DIVERGED_RATIO = 1.0
+"""An elastic displacement larger than the beam's length (or a rotation above 1 rad) is no
+small deformation a linear model describes however approximately: the links are far too
+soft for the loads, or the model diverged along the motion (NE-PVP without geometric
+stiffening on a beam spun above its first frequency: 1e5 m, issue 32). Refused
+(ModelError), never reported as a number."""
+
+
+def small_deformation_check(label: str, ratio, rotation, time, hint: str | None = None
+                            ) -> tuple[dict, list]:
+    """The validity check of a small-deformation model's run (one text for every
+    formulation).
+
+    Parameters
+    ----------
+    label : str
+        The model in words (``linear KED``, ``nepvp``).
+    ratio, rotation : array_like, shape (n_t,)
+        The largest elastic displacement over its beam's length [-] and the largest
+        elastic rotation [rad] at each sample (non-finite: diverged).
+    time : array_like, shape (n_t,)
+        The samples' times [s].
+    hint : str or None
+        Where the answer is beyond the range (the command of a geometrically exact
+        formulation that takes the robot), appended to the warning.
+
+    Returns
+    -------
+    (summary, warnings) : the largest values (``max_displacement_ratio``,
+    ``max_rotation_rad``) and the warnings (empty inside the range).
+
+    Raises
+    ------
+    ModelError
+        Beyond one beam length or 1 rad (:data:`DIVERGED_RATIO`), naming the first time.
+    """
+    r = np.asarray(ratio, dtype=float).reshape(-1)
+    a = np.asarray(rotation, dtype=float).reshape(-1)
+    t = np.asarray(time, dtype=float).reshape(-1)
+    bad = ~((r <= DIVERGED_RATIO) & (a <= DIVERGED_RATIO))      # NaN is bad too
+    rmax = float(np.max(r, initial=0.0)) if not np.isnan(r).any() else float("nan")
+    amax = float(np.max(a, initial=0.0)) if not np.isnan(a).any() else float("nan")
+    tail = f"; {hint}" if hint else ""
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ModelError(
+            f"the {label} model's elastic displacement reaches {rmax:.3g} beam lengths "
+            f"(rotation {amax:.3g} rad; past one beam length or 1 rad from t = {t[k]:.4g} s): "
+            "no small-deformation model describes that - the links are too soft for the "
+            "loads, or the motion too fast for them (a beam spun above its first "
+            "frequency without geometric stiffening diverges); a slower or smoother "
+            f"motion, or stiffer links{tail}")
+    summary = {"max_displacement_ratio": rmax, "max_rotation_rad": amax}
+    msgs = []
+    if rmax > MAX_DISPLACEMENT_RATIO or amax > MAX_ROTATION_RAD:
+        msgs.append(f"elastic displacements beyond the small-deformation range of the "
+                    f"{label} model (largest displacement {100 * rmax:.2g}% of the "
+                    f"link length, limit {100 * MAX_DISPLACEMENT_RATIO:g}%; largest "
+                    f"rotation {amax:.3g} rad, limit {MAX_ROTATION_RAD:g} rad): the "
+                    "numbers describe the linearization, not the robot")
+        if hint:
+            msgs.append(hint)
+    return summary, msgs
+
+
+def beam_extent(elastic, beams) -> tuple[np.ndarray, np.ndarray]:
+    """The largest elastic displacement over its beam's length and the largest elastic
+    rotation at each sample, from the beams' shape rows (the ``deformation_extent`` of
+    the small-deformation models, :class:`~elastodyn.model.SmallDeformation`).
+
+    Parameters
+    ----------
+    elastic : array_like, shape (n_t, n_e) or (n_e,)
+        Elastic coordinates [m, rad].
+    beams : iterable of (columns, D, R, length)
+        Per beam: its elastic coordinates' columns (k,), the displacement rows D
+        (n_s, d, k) and the rotation rows R (n_s, r, k) at n_s points along it (the
+        shape functions and their rotations there), and its length [m].
+
+    Returns
+    -------
+    ratio, rotation : numpy.ndarray, shape (n_t,)
+        [-] and [rad] (zero without beams).
+    """
+    E = np.atleast_2d(np.real(np.asarray(elastic)))
+    ratio = np.zeros(E.shape[0])
+    rotation = np.zeros(E.shape[0])
+    for cols, D, R, length in beams:
+        e = E[:, cols]
+        d = np.einsum("sik,tk->tsi", np.real(D), e)
+        r = np.einsum("sik,tk->tsi", np.real(R), e)
+        ratio = np.fmax(ratio, np.sqrt((d * d).sum(-1)).max(-1) / float(np.real(length)))
+        rotation = np.fmax(rotation, np.sqrt((r * r).sum(-1)).max(-1))
+        # a non-finite coordinate stays visible (fmax would drop it)
+        ratio[~np.isfinite(e).all(-1)] = np.nan
+    return ratio, rotation
 
 
 class NonlinearModel:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+import weakref
 from types import MappingProxyType
 
 from ..description import convert as C
@@ -47,7 +48,7 @@ from ..exceptions import InputError
 __all__ = ["BEAM_KEYS", "MASS_PROPERTY_KEYS", "Formulation", "Limits", "FORMULATIONS", "OPTIONS", "build_model", "pose_dim_of",
            "formulations_for", "default_formulation", "describe_formulation", "get",
            "lookup", "formulation_for", "as_spec", "refresh", "ALL_VERBS",
-           "ENTRY_POINT_GROUP", "BUILTIN", "RegistryWarning"]
+           "ENTRY_POINT_GROUP", "BUILTIN", "RegistryWarning", "reference_hint"]
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,32 @@ def formulations_for(robot) -> list[str]:
     return names
 
 
+_DESCRIBED = weakref.WeakKeyDictionary()
+"""model -> the robot :func:`build_model` built it from (as the user described it: a Delta
+that NE-PVP models as a tree, an arm that it models as a tree with assumed modes)."""
+
+
+def reference_hint(model) -> str | None:
+    """Where a small-deformation model's answer lies beyond its range: the command of a
+    ``reference`` formulation (geometrically exact) that takes the robot ``model`` was
+    built from, in words for a warning; None when no such formulation takes it (or the
+    model's robot, built outside :func:`build_model`, cannot be written as a
+    description)."""
+    try:
+        robot = _DESCRIBED.get(model)
+    except TypeError:           # not weakly referenceable: never stored
+        robot = None
+    try:
+        names = formulations_for(model.robot if robot is None else robot)
+    except InputError:          # e.g. a tree of assumed-mode beams: no description form
+        return None
+    for name in names:
+        if FORMULATIONS[name].reference and name != model.formulation:
+            return ("the geometrically exact formulation answers there: the same command "
+                    f"with --formulation {name}")
+    return None
+
+
 def _preferred(robot) -> str | None:
     """The description's ``formulation`` (tree robots), or None."""
     if C.family_of(robot) != "tree":
@@ -439,4 +466,9 @@ def build_model(robot, formulation: str | None = None, **options):
     """
     form = formulation_for(robot, formulation)
     opts = _check_options(form, options)
-    return form.build(form, robot, C.family_of(robot), opts)
+    model = form.build(form, robot, C.family_of(robot), opts)
+    try:
+        _DESCRIBED[model] = robot
+    except TypeError:           # a plugin's model that cannot be weakly referenced
+        pass
+    return model

@@ -16,7 +16,7 @@ from ...description.arm import PlanarArm
 from ...exceptions import InputError
 from ...model import Coordinates, RunReport, State
 from .engine import AMMEngine
-from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
+from ..base import NONLINEAR_CAPABILITIES, NonlinearModel, beam_extent
 
 __all__ = ["AMMModel"]
 
@@ -26,7 +26,7 @@ class AMMModel(NonlinearModel):
 
     formulation = "amm"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "energy",
-                                             "simulate_controlled"}
+                                             "simulate_controlled", "small_deformation"}
     controllers = ("pd",)
     default_preload = False
 
@@ -84,6 +84,19 @@ class AMMModel(NonlinearModel):
         n = self.n_actuated
         return self.model.stiffness[n:, n:]
 
+    def deformation_extent(self, elastic) -> tuple[np.ndarray, np.ndarray]:
+        """The largest transverse deflection over its link's length (n_t,) [-] and the
+        largest slope (n_t,) [rad] of elastic coordinates (n_t, n_e), relative to the
+        links' chords, at 4 points per mode plus 9 along each link
+        (:class:`~elastodyn.model.SmallDeformation`)."""
+        s = self.robot.modes
+        xi = np.linspace(0.0, 1.0, 4 * s + 9)
+        D = self.model.shapes.values(xi)[:, None, :]             # (n_s, 1, s)
+        D1 = self.model.shapes.values(xi, 1)[:, None, :]
+        rows = [(list(range(i * s, (i + 1) * s)), D, D1 / float(np.real(lk.length)),
+                 float(np.real(lk.length))) for i, lk in enumerate(self.robot.links)]
+        return beam_extent(elastic, rows)
+
     def energy(self, st: State) -> tuple[float, float]:
         """Kinetic energy q_d^T M q_d / 2 and potential energy (gravity and bending,
         :meth:`AMMEngine.potential`, computed from the link geometry, not from M) [J]."""
@@ -128,14 +141,14 @@ class AMMModel(NonlinearModel):
         names = list(self.coordinates.actuated)
         q = {"time_s": sim.time, "theta_rad": vt, "theta_ref_rad": sim.theta_ref,
              "chord_theta_rad": sim.q[:, :n], "torque_nm": sim.tau,
-             "modal_m": sim.q[:, n:], "modal_names": list(sim.names[n:]),
+             "elastic": sim.q[:, n:], "elastic_names": list(self.coordinates.elastic),
              "tip_position_m": sim.tip_position.reshape(len(sim.time), -1),
              "tip_acceleration_m_s2": sim.tip_acceleration.reshape(len(sim.time), -1)}
         cols = {"theta_rad": [f"theta{i + 1}_rad" for i in range(n)],
                 "theta_ref_rad": [f"theta{i + 1}_ref_rad" for i in range(n)],
                 "chord_theta_rad": [f"chord_theta{i + 1}_rad" for i in range(n)],
                 "torque_nm": [f"{nm}_torque_nm" for nm in names],
-                "modal_m": [f"{nm}_m" for nm in sim.names[n:]],
+                "elastic": [f"{nm}_m" for nm in self.coordinates.elastic],
                 "tip_position_m": [f"tip{i + 1}_{c}_m" for i in range(n) for c in "xy"],
                 "tip_acceleration_m_s2": [f"tip{i + 1}_a{c}_m_s2" for i in range(n)
                                           for c in "xy"]}

@@ -27,7 +27,7 @@ from ...description.tree import TreeRobot
 from ...exceptions import InputError, ModelError
 from ...fem.modal import lowest_eigenvalues
 from ...model import Coordinates, State
-from ..base import NONLINEAR_CAPABILITIES, NonlinearModel
+from ..base import NONLINEAR_CAPABILITIES, NonlinearModel, beam_extent
 from .multibody import Marker, scaled_body
 from .tree import tree_system
 
@@ -55,7 +55,8 @@ class FFRFModel(NonlinearModel):
     """
 
     formulation = "ffrf"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "simulate_efforts"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "simulate_efforts",
+                                             "small_deformation"}
     #: the pose is the end-effector's (x, y) [m] and its orientation theta [rad]
     pose_names = ("x", "y", "theta")
     default_preload = False
@@ -181,6 +182,23 @@ class FFRFModel(NonlinearModel):
     def elastic_of(self, q) -> np.ndarray:
         """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
         return np.asarray(q)[..., self.system.el_index]
+
+    def deformation_extent(self, elastic) -> tuple[np.ndarray, np.ndarray]:
+        """The largest elastic displacement over its body's length (n_t,) [-] and the
+        largest elastic rotation (the slope of the deflection) (n_t,) [rad] of elastic
+        coordinates (n_t, n_e), in the body frames, at the shapes' breaks (the elements'
+        nodes) and midway between them (:class:`~elastodyn.model.SmallDeformation`)."""
+        rows, k = [], 0
+        for b in self.system.bodies:
+            if b.shape is None:
+                continue
+            xi = np.linspace(0.0, 1.0, 2 * len(b.shape.breaks) - 1)   # breaks, midpoints
+            L = float(np.real(b.length))
+            D = np.asarray(b.shape(xi))                               # (n_s, 2, n_f)
+            R = np.asarray(b.shape(xi, derivative=1))[:, 1:2] / L     # dv/dx (n_s, 1, n_f)
+            rows.append((list(range(k, k + b.n_f)), D, R, L))
+            k += b.n_f
+        return beam_extent(elastic, rows)
 
     def rigid_counterpart(self) -> "FFRFModel":
         """The same robot with rigid links (the rigid model alongside a simulation)."""

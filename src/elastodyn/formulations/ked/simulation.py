@@ -72,7 +72,8 @@ import numpy as np
 from ..._validate import choice, positive
 from ...description.delta import DeltaMasses, RigidDelta
 from ...description.flexible_delta import FlexibleDelta
-from ..base import EXACT_HINT
+from ..base import (DIVERGED_RATIO, EXACT_HINT, MAX_DISPLACEMENT_RATIO,
+                    MAX_ROTATION_RAD, small_deformation_check)
 from ..rigid_delta.engine import ExplicitDeltaEngine
 from ...exceptions import InputError, ModelError
 from .engine import DeltaMotion, KEDEngine
@@ -93,15 +94,8 @@ __all__ = ["KEDSimulation", "simulate_ked",
 MODEL_ERROR_LIMIT = 0.05
 """Estimated model error (relative to the peak platform deviation) above which a
 simulation warns (module docstring)."""
-MAX_DISPLACEMENT_RATIO = 0.1
-MAX_ROTATION_RAD = 0.1
-DIVERGED_RATIO = 1.0
-"""An elastic displacement larger than the link length (or a rotation above 1 rad) is no
-small deformation the linear model can describe however approximately: the links are far
-too soft for the loads, or the linear time-varying system has diverged along the motion
-(observed on the deflected reference of Kuo's Delta under a 40 m/s^2 motion, with its
-stiffness and mass positive definite at every instant: not understood, left open).
-Refused (ModelError), not reported as a number."""
+# the small-deformation range and the divergence limit are every small-deformation
+# model's (formulations.base; re-exported here)
 INITIAL_CONDITIONS = ("static", "zero")
 METHODS = ("newmark", "rk45", "radau")
 FIELDS = ("axial", "torsion", "transverse_y", "transverse_z")  # u, phi, v, w
@@ -689,14 +683,8 @@ def _outputs(model, batch, time, position, Q, V, A, QS, initial, method) -> KEDS
             "that - the links are too soft for the loads, or the linear system lost its "
             "stiffness along the motion and diverged; a slower or smoother motion, or "
             f"stiffer links; {EXACT_HINT}")
-    msgs = []
-    if max_ratio > MAX_DISPLACEMENT_RATIO or max_rot > MAX_ROTATION_RAD:
-        msgs.append(f"elastic displacements beyond the small-deformation range of the "
-                    f"linear KED model (largest displacement {100 * max_ratio:.2g}% of the "
-                    f"link length, limit {100 * MAX_DISPLACEMENT_RATIO:g}%; largest "
-                    f"rotation {max_rot:.3g} rad, limit {MAX_ROTATION_RAD:g} rad): the "
-                    "numbers describe the linearization, not the robot")
-        msgs.append(EXACT_HINT)
+    _, msgs = small_deformation_check("linear KED", [max_ratio], [max_rot], [time[-1]],
+                                      EXACT_HINT)
     if err is not None and err["response_error"] > MODEL_ERROR_LIMIT:
         hint = (" (linearized about the undeformed pose: reference='deflected' removes "
                 "the first-order part)" if model.reference == "undeformed" else "")

@@ -16,6 +16,7 @@ M_c = T^T M T, c_c = T^T c. Finite-element beams are clamped at their joint fram
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import cached_property
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from ..._validate import real_array
 from ...description.tree import FlexibleBeam, TreeRobot
 from ...exceptions import InputError
 from ...model import Coordinates, Efforts, State
-from ..base import FD_STEP, NONLINEAR_CAPABILITIES, NonlinearModel
+from ..base import FD_STEP, NONLINEAR_CAPABILITIES, NonlinearModel, beam_extent
 from .engine import NEPVPEngine
 
 __all__ = ["NEPVPModel"]
@@ -42,7 +43,7 @@ class NEPVPModel(NonlinearModel):
 
     formulation = "nepvp"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "program", "close_along",
-                                             "export_closure"}
+                                             "export_closure", "small_deformation"}
     default_preload = False
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):
@@ -204,6 +205,26 @@ class NEPVPModel(NonlinearModel):
 
     def elastic_stiffness(self) -> np.ndarray:
         return self.model.stiffness
+
+    def deformation_extent(self, elastic) -> tuple[np.ndarray, np.ndarray]:
+        """The largest elastic displacement over its beam's length (n_t,) [-] and the
+        largest elastic rotation (n_t,) [rad] of elastic coordinates (n_t, n_e), at the
+        beams' nodes and element midpoints (assumed modes: 4 per mode plus 9 points) in
+        the beams' frames (:class:`~elastodyn.model.SmallDeformation`)."""
+        return beam_extent(elastic, self._extent_rows)
+
+    @cached_property
+    def _extent_rows(self) -> list:
+        s = self.model.layout
+        first = len(s.joints)
+        rows = []
+        for j, sh in s.shapes.items():
+            L = float(np.real(sh.beam.length))
+            n_s = 4 * sh.N + 9 if sh.modal else 2 * sh.n + 1
+            at = [sh.at(x) for x in np.linspace(0.0, L, n_s)]
+            rows.append(([c - first for c in s.ecols[j]], np.array([d for d, _ in at]),
+                         np.array([r for _, r in at]), L))
+        return rows
 
     # ------------------------------------------------------------------ derivatives
     def membrane_force(self, e):
