@@ -570,7 +570,11 @@ class SimulatesEfforts(Protocol):
         """Elastic coordinates (..., n_e) of full coordinates q (..., n_q)."""
 
     def joint_positions(self, q) -> np.ndarray:
-        """Positions (n_joints, 2) [m] of every joint frame's origin in the plane."""
+        """Positions (n_joints, 2) [m] of every joint frame's origin in the plane (the
+        order of ``joint_names``)."""
+
+    joint_names: tuple
+    """Names of the joints, in the order of :meth:`joint_positions`."""
 
     def midspan_deflections(self, q) -> np.ndarray:
         """The bending at mid-length (n_beams,) [m] of every beam (``beam_names``)."""

@@ -194,9 +194,17 @@ def modes(model, state=None, *, count: int | None = None, preload: bool | None =
              f"{where}" + (f", steady motion at {rates.tolist()}" if moving else "")
              + (", preload" if use_preload and not moving else "") + f"; {n} dof)")
     summary = {"frequencies_hz": (om / (2 * math.pi)).tolist()}
+    notes = []
+    if ref is not state:
+        # linearized about a deflection (gravity, a steady motion): within the
+        # small-deformation model's range?
+        from .simulate import deformation_check
+        extent, notes = deformation_check(model, np.asarray(ref.elastic)[None], None)
+        summary.update(extent)
     return ModesResult(command="modes", robot=name, formulation=model.formulation,
                        model=dict(model.options), inputs=inputs, quantities=q, summary=summary,
-                       warnings=(), run={"wall_time_s": time.perf_counter() - t0}, index="mode",
+                       warnings=tuple(notes), run={"wall_time_s": time.perf_counter() - t0},
+                       index="mode",
                        stem="modes", title=title,
                        columns={"mode_shapes": [f"shape_{c}" for c in names]})
 

@@ -53,7 +53,7 @@ def deformation_check(model, elastic, time) -> tuple[dict, list]:
     a ModelError beyond a beam length. Nothing for a model valid at any deformation
     (geometrically exact, rigid) or a run without elastic coordinates.
 
-    elastic : (n_t, n_e) [m, rad]; time : (n_t,) [s]."""
+    elastic : (n_t, n_e) [m, rad]; time : (n_t,) [s], or None for a static deflection."""
     if "small_deformation" not in model.capabilities or not np.size(elastic):
         return {}, []
     from ..formulations.base import small_deformation_check
@@ -367,7 +367,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     S = np.array([model.actuated_of(x) for x in flex.q[:k]])
     SR = np.array([(rig or model).actuated_of(x) for x in rrun.q[:k]])
     XY = np.array([model.joint_positions(x) for x in flex.q[:k]])
-    jn = [j.name for j in model.robot.joints]
+    jn = list(model.joint_names)
     MID = np.array([model.midspan_deflections(x) for x in flex.q[:k]])
     names = list(model.coordinates.actuated)
     units = model.coordinates.units[:len(names)]

@@ -75,6 +75,58 @@ def add_motion_options(p):
                    help="time step of the results [s] (and of fixed-step integrators)")
 
 
+EFFORT_FLAGS = {"sine": {"amplitude": "--amplitude", "rate": "--rate"},
+                "pulse": {"peak": "--peak", "peak_time": "--peak-time",
+                          "end_time": "--end-time"}}
+"""Options of each effort law of a force-driven run (dest -> flag)."""
+
+
+def add_effort_options(p):
+    """--efforts and its laws' options (``simulate`` and ``sensitivity``)."""
+    e = p.add_argument_group("efforts (a force-driven run, instead of the scenario's; "
+                             "along the actuated coordinates, from rest)")
+    e.add_argument("--efforts", help="sine or pulse")
+    e.add_argument("--amplitude", type=number("--amplitude"), nargs="+", metavar="F",
+                   help="sine: amplitude per actuator [N or N m]")
+    e.add_argument("--rate", type=number("--rate"), help="sine: angular rate [rad/s]")
+    e.add_argument("--peak", type=number("--peak"), nargs="+", metavar="F",
+                   help="pulse: peak per actuator [N or N m]")
+    e.add_argument("--peak-time", dest="peak_time", type=number("--peak-time"),
+                   help="pulse: time of the peak [s] (0.1)")
+    e.add_argument("--end-time", dest="end_time", type=number("--end-time"),
+                   help="pulse: time it is back to zero [s] (0.2)")
+
+
+def effort_spec(a, scen: dict | None) -> dict:
+    """The effort law: --efforts with its options, else the scenario's."""
+    law = a.efforts
+    if law is None:
+        given_opts = {d: f for opts in EFFORT_FLAGS.values() for d, f in opts.items()}
+        if scen is None or "efforts" not in scen:
+            refuse(a, given_opts, "only with --efforts")
+            raise InputError("--efforts", None, "sine or pulse: this robot has no "
+                             "force-driven scenario")
+        refuse(a, given_opts, "only with --efforts (the scenario's efforts are fixed; "
+                              "give --efforts to change them)")
+        return dict(scen["efforts"])
+    if law not in EFFORT_FLAGS:
+        raise InputError("--efforts", law, "sine or pulse")
+    for other, opts in EFFORT_FLAGS.items():
+        if other != law:
+            refuse(a, opts, f"only with --efforts {other}")
+    if law == "sine":
+        if not given(a, "amplitude") or not given(a, "rate"):
+            raise InputError("--amplitude" if not given(a, "amplitude") else "--rate",
+                             None, "given with --efforts sine (amplitude per actuator "
+                             "[N or N m], angular rate [rad/s])")
+        return {"law": "sine", "amplitude": list(a.amplitude), "angular_rate": a.rate}
+    if not given(a, "peak"):
+        raise InputError("--peak", None, "given with --efforts pulse (peak per actuator)")
+    return {"law": "pulse", "peak": list(a.peak),
+            "peak_time": a.peak_time if given(a, "peak_time") else 0.1,
+            "end_time": a.end_time if given(a, "end_time") else 0.2}
+
+
 def preset_of(a) -> str | None:
     from ..description.files import is_file_source
     from ..description.presets import PRESETS

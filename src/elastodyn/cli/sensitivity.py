@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from ..exceptions import InputError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
-                     given, load_robot, number, progress_bar, refuse)
-
-EFFORT_FLAGS = {"sine": {"amplitude": "--amplitude", "rate": "--rate"},
-                "pulse": {"peak": "--peak", "peak_time": "--peak-time",
-                          "end_time": "--end-time"}}
-"""Options of each effort law (dest -> flag)."""
+                     given, load_robot, number, progress_bar)
+from .motion import add_effort_options
 
 MAX_SAMPLES = 100_000
 
@@ -40,58 +36,17 @@ def register(sub):
                    type=number("--integrator-step"),
                    help="generalized-alpha step [s], the same for every run (default: 1/40 "
                         "of the first elastic period with locked actuators)")
-    e = s.add_argument_group("efforts (instead of the scenario's; along the actuated "
-                             "coordinates, from rest)")
-    e.add_argument("--efforts", help="sine or pulse")
-    e.add_argument("--amplitude", type=number("--amplitude"), nargs="+", metavar="F",
-                   help="sine: amplitude per actuator [N or N m]")
-    e.add_argument("--rate", type=number("--rate"), help="sine: angular rate [rad/s]")
-    e.add_argument("--peak", type=number("--peak"), nargs="+", metavar="F",
-                   help="pulse: peak per actuator [N or N m]")
-    e.add_argument("--peak-time", dest="peak_time", type=number("--peak-time"),
-                   help="pulse: time of the peak [s] (0.1)")
-    e.add_argument("--end-time", dest="end_time", type=number("--end-time"),
-                   help="pulse: time it is back to zero [s] (0.2)")
+    add_effort_options(s)
     add_model_options(s, preload=False)
     add_output(s)
     s.set_defaults(func="sensitivity")
-
-
-def _effort_spec(a, scen: dict | None) -> dict:
-    """The effort law: --efforts with its options, else the scenario's."""
-    law = a.efforts
-    if law is None:
-        given_opts = {d: f for opts in EFFORT_FLAGS.values() for d, f in opts.items()}
-        if scen is None or "efforts" not in scen:
-            refuse(a, given_opts, "only with --efforts")
-            raise InputError("--efforts", None, "sine or pulse: this robot has no "
-                             "force-driven scenario")
-        refuse(a, given_opts, "only with --efforts (the scenario's efforts are fixed; "
-                              "give --efforts to change them)")
-        return dict(scen["efforts"])
-    if law not in EFFORT_FLAGS:
-        raise InputError("--efforts", law, "sine or pulse")
-    for other, opts in EFFORT_FLAGS.items():
-        if other != law:
-            refuse(a, opts, f"only with --efforts {other}")
-    if law == "sine":
-        if not given(a, "amplitude") or not given(a, "rate"):
-            raise InputError("--amplitude" if not given(a, "amplitude") else "--rate",
-                             None, "given with --efforts sine (amplitude per actuator "
-                             "[N or N m], angular rate [rad/s])")
-        return {"law": "sine", "amplitude": list(a.amplitude), "angular_rate": a.rate}
-    if not given(a, "peak"):
-        raise InputError("--peak", None, "given with --efforts pulse (peak per actuator)")
-    return {"law": "pulse", "peak": list(a.peak),
-            "peak_time": a.peak_time if given(a, "peak_time") else 0.1,
-            "end_time": a.end_time if given(a, "end_time") else 0.2}
 
 
 def run(a) -> int:
     from ..analysis.scenario import build_efforts
     from ..analysis.sensitivity import PARAMETERS, pose_sensitivity
     from ..description.scenarios import scenario
-    from .motion import forced_window, preset_of
+    from .motion import effort_spec, forced_window, preset_of
     check_out(a)
     spec = load_robot(a)
     name = preset_of(a)
@@ -115,7 +70,7 @@ def run(a) -> int:
     if "simulate_efforts" not in model.capabilities:
         raise InputError("--formulation", model.formulation, "a formulation with force-"
                          "driven runs: " + (", ".join(answering) or "none takes this robot"))
-    espec = _effort_spec(a, scen)
+    espec = effort_spec(a, scen)
     efforts = build_efforts(espec, model.n_actuated)
     params = (tuple(p.strip() for p in a.parameters.split(",")) if given(a, "parameters")
               else tuple(PARAMETERS))

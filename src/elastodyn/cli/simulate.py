@@ -9,8 +9,9 @@ from ..exceptions import InputError, ModelError
 from .common import (add_model_options, add_output, add_robot, build, check_out, emit,
                      given, input_error, load_robot, number, old_spelling, progress_bar,
                      refuse)
-from .motion import (add_motion_options, check_window, default_window, forced_window,
-                     motion_spec, nominal_period)
+from .motion import (EFFORT_FLAGS, add_effort_options, add_motion_options, check_window,
+                     default_window, effort_spec, forced_window, motion_spec,
+                     nominal_period)
 
 MAX_STEPS = 200_000
 """Most output samples of a simulation (the longest window is the formulation's:
@@ -61,6 +62,7 @@ def register(sub):
     s.add_argument("--free-vibration", dest="free_vibration", action="store_true",
                    default=None, help=__import__("argparse").SUPPRESS)
     s.add_argument("--end", type=number("--end"), help=__import__("argparse").SUPPRESS)
+    add_effort_options(s)
     add_model_options(s, rayleigh=True)
     add_output(s)
     s.set_defaults(func="simulate")
@@ -170,7 +172,10 @@ def run(a) -> int:
     check_out(a)
     _old_spellings(a)
     spec = load_robot(a)
-    forced = _forced_scenario(a)
+    forced = _user_efforts(a) if given(a, "efforts") else _forced_scenario(a)
+    if not given(a, "efforts"):
+        refuse(a, {d: f for opts in EFFORT_FLAGS.values() for d, f in opts.items()},
+               "only with --efforts (a force-driven run)")
     if forced is not None:
         smodel = forced.get("model", {})
         other = given(a, "formulation") and a.formulation != smodel.get("formulation",
@@ -255,22 +260,45 @@ def _forced_scenario(a):
     return scen if scen and ("efforts" in scen or "drive" in scen) else None
 
 
+def _user_efforts(a) -> dict:
+    """A force-driven run under --efforts: the preset's force-driven scenario (its model,
+    window) with the user's efforts, or the efforts alone (from rest at home, 1 s)."""
+    refuse(a, {"trajectory": "--trajectory"}, "not with --efforts (efforts drive the "
+                                              "actuators: no motion is prescribed)")
+    scen = _forced_scenario(a)
+    if scen is None and given(a, "scenario"):
+        from ..description.scenarios import scenario
+        from .motion import preset_of
+        if preset_of(a) is None:
+            raise InputError("--scenario", a.scenario, "none for a robot of a file (only "
+                                                       "presets have scenarios)")
+        scenario(preset_of(a), a.scenario)          # names an unknown scenario
+        raise InputError("--scenario", a.scenario, "a force-driven scenario of the preset "
+                                                   "(efforts or a drive), or none, with "
+                                                   "--efforts")
+    out = {k: v for k, v in (scen or {}).items() if k not in ("efforts", "drive", "initial")}
+    out["efforts"] = effort_spec(a, None)
+    return out
+
+
 def _run_forced(a, spec, model, scen) -> int:
     from ..analysis.scenario import build_efforts
     from ..analysis.simulate import simulate_efforts
     from .motion import LAW_OPTIONS
+    what = ("--efforts" if given(a, "efforts") else
+            f"the force-driven scenario {a.scenario or 'default'}")
     for opts in LAW_OPTIONS.values():
-        refuse(a, opts, f"not with the force-driven scenario {a.scenario or 'default'} "
-                        "(efforts drive the actuators, no motion is prescribed)")
-    refuse(a, {**LOOP_OPTIONS, "periods": "--periods"},
-           "not with a force-driven scenario")
+        refuse(a, opts, f"not with {what} (efforts drive the actuators, no motion is "
+                        "prescribed)")
+    refuse(a, {**LOOP_OPTIONS, "periods": "--periods"}, f"not with {what}")
     if given(a, "initial") and (a.initial != "zero" or "drive" in scen):
         raise InputError("--initial", a.initial, "zero for a force-driven scenario (the "
                          "paper starts at rest, undeformed); not with a driven one (its "
                          "initial elastic state is the scenario's)")
     if "simulate_efforts" not in model.capabilities:
-        raise InputError("--formulation", model.formulation, "ffrf or exact for a force-"
-                         "driven scenario (efforts on the actuators)")
+        raise InputError("--formulation", model.formulation, "a formulation with force-"
+                         "driven runs (efforts on the actuators: ffrf for planar tree "
+                         "robots, exact for planar trees and arms)")
     efforts = (build_efforts(scen["efforts"], model.n_actuated) if "efforts" in scen
                else None)
     duration, out_step = forced_window(a, model, scen, max_samples=MAX_STEPS)
@@ -289,7 +317,8 @@ def _run_forced(a, spec, model, scen) -> int:
                               step=(a.integrator_step if given(a, "integrator_step")
                                     else scen.get("integrator_step") if own else None),
                               method=method, robot=spec.name,
-                              inputs={**load, "scenario": a.scenario or "default"},
+                              inputs={**load, "scenario": (a.scenario if given(a, "efforts")
+                                                           else a.scenario or "default")},
                               progress=_time_bar(duration, out_step))
     return emit(a, result)
 

@@ -45,6 +45,7 @@ Units: SI, angles in rad.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,7 +57,7 @@ from ..exceptions import InputError, ModelError
 from .elements import BeamElement, stiffness_matrix
 from .shapes import gauss_legendre_01
 
-__all__ = ["PlanarCorotationalBeam", "PlanarBeamStructure", "PlanarRun"]
+__all__ = ["PlanarCorotationalBeam", "PlanarBeamStructure", "PlanarRun", "chord_midspan"]
 
 _PLANAR = BeamElement(spatial=False, order="cubic")
 _GAUSS = 5          # points: exact for the kinetic energy of the cubic axis (degree 6)
@@ -118,6 +119,41 @@ def _atan(r):
     v = r.v
     d1 = 1.0 / (1.0 + v * v)
     return jets.compose(r, np.arctan(v), d1, -2.0 * v * d1 * d1)
+
+
+def chord_midspan(s, nodes) -> float:
+    """The bending at mid-length of a planar beam of elements [m]: the distance of its
+    axis point at L / 2 from the chord between its end nodes, positive toward the root
+    frame's +y (whatever the frame convention of the linear formulations: their
+    fixed-free or pinned-pinned body frames differ by the chord's rotation).
+
+    Parameters
+    ----------
+    s : array_like, shape (k + 1,)
+        The nodes' places along the straight beam from its root (s[0] = 0, s[-1] = L) [m].
+    nodes : array_like, shape (k, 3)
+        Nodes 1..k's displacement (u, v) [m] and rotation r [rad] in the root's frame
+        (the root node clamped: 0, 0, 0).
+
+    Where L / 2 is not a node (an odd number of elements) the element around it is
+    interpolated by its Hermite cubic in its chord frame (the corotational element's own
+    shape)."""
+    s = np.asarray(s, dtype=float)
+    E = np.asarray(nodes, dtype=float)
+    pts = np.vstack([[0.0, 0.0, 0.0], np.column_stack([s[1:] + E[:, 0], E[:, 1], E[:, 2]])])
+    L = s[-1]
+    k = int(np.searchsorted(s, 0.5 * L))
+    k = min(max(k, 1), len(s) - 1)
+    a, b = pts[k - 1], pts[k]
+    c = b[:2] - a[:2]
+    lc = float(np.hypot(*c))
+    xi = (0.5 * L - s[k - 1]) / (s[k] - s[k - 1])
+    ph = math.atan2(c[1], c[0])
+    ta, tb = a[2] - ph, b[2] - ph
+    v = lc * (ta * xi * (1 - xi) ** 2 - tb * xi * xi * (1 - xi))
+    mid = a[:2] + xi * c + v * np.array([-c[1], c[0]]) / lc
+    chord = pts[-1, :2]
+    return float((chord[0] * mid[1] - chord[1] * mid[0]) / np.hypot(*chord))
 
 
 class PlanarBeamStructure:

@@ -83,8 +83,8 @@ def small_deformation_check(label: str, ratio, rotation, time, hint: str | None 
     ratio, rotation : array_like, shape (n_t,)
         The largest elastic displacement over its beam's length [-] and the largest
         elastic rotation [rad] at each sample (non-finite: diverged).
-    time : array_like, shape (n_t,)
-        The samples' times [s].
+    time : array_like, shape (n_t,), or None
+        The samples' times [s]; None: a static deflection (no time).
     hint : str or None
         Where the answer is beyond the range (the command of a geometrically exact
         formulation that takes the robot), appended to the warning.
@@ -101,7 +101,7 @@ def small_deformation_check(label: str, ratio, rotation, time, hint: str | None 
     """
     r = np.asarray(ratio, dtype=float).reshape(-1)
     a = np.asarray(rotation, dtype=float).reshape(-1)
-    t = np.asarray(time, dtype=float).reshape(-1)
+    t = None if time is None else np.asarray(time, dtype=float).reshape(-1)
     bad = ~((r <= DIVERGED_RATIO) & (a <= DIVERGED_RATIO))      # NaN is bad too
     rmax = float(np.max(r, initial=0.0)) if not np.isnan(r).any() else float("nan")
     amax = float(np.max(a, initial=0.0)) if not np.isnan(a).any() else float("nan")
@@ -110,7 +110,8 @@ def small_deformation_check(label: str, ratio, rotation, time, hint: str | None 
         k = int(np.argmax(bad))
         raise ModelError(
             f"the {label} model's elastic displacement reaches {rmax:.3g} beam lengths "
-            f"(rotation {amax:.3g} rad; past one beam length or 1 rad from t = {t[k]:.4g} s): "
+            f"(rotation {amax:.3g} rad; past one beam length or 1 rad "
+            f"{'at the static deflection' if t is None else f'from t = {t[k]:.4g} s'}): "
             "no small-deformation model describes that - the links are too soft for the "
             "loads, or the motion too fast for them (a beam spun above its first "
             "frequency without geometric stiffening diverges); a slower or smoother "

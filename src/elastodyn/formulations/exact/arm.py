@@ -47,7 +47,8 @@ from ...description.arm import PlanarArm
 from ...description.materials import Material, Section
 from ...exceptions import InputError
 from ...fem import jets
-from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
+from ...fem.planar_corotational import (PlanarBeamStructure, PlanarCorotationalBeam,
+                                        chord_midspan)
 from ...kinematics.arm import two_link_inverse_kinematics
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES
@@ -59,7 +60,8 @@ class ExactArmModel(ExactModel):
     """A PlanarArm of geometrically exact beams (module docstring)."""
 
     formulation = "exact"
-    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled"}
+    capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled",
+                                             "simulate_efforts"}
     controllers = CONTROLLERS
     default_preload = False
 
@@ -71,6 +73,12 @@ class ExactArmModel(ExactModel):
         ne = int(self.options["elements"])
         if not 1 <= ne <= 64:
             raise InputError("--elements", ne, "an integer in [1, 64]")
+        # rigid links (the rigid counterpart of a force-driven run): one element per
+        # link and a node at every lumped mass, all held straight (no elastic
+        # coordinates); the consistent mass carries a rigid motion exactly
+        self._rigid_links = bool(self.options.get("rigid", False))
+        if self._rigid_links:
+            ne = 1
         nodes, elements, masses, layout = [], [], [], []
         x = 0.0
         for i, lk in enumerate(arm.links):
@@ -105,7 +113,7 @@ class ExactArmModel(ExactModel):
         self._friction = [lk.joint_friction() for lk in arm.links]
         n = arm.n
         names, units = [f"q{i + 1}" for i in range(n)], ["rad"] * n
-        for i, (_, s) in enumerate(layout):
+        for i, (_, s) in enumerate([] if self._rigid_links else layout):
             for k in range(1, len(s)):
                 names += [f"link{i + 1}.u{k}", f"link{i + 1}.v{k}", f"link{i + 1}.r{k}"]
                 units += ["m", "m", "rad"]
@@ -143,8 +151,11 @@ class ExactArmModel(ExactModel):
             out += [px - X[0], py - X[1], theta]
             end = theta
             for k in range(1, len(s)):
-                du, dv, dr = qc[j], qc[j + 1], qc[j + 2]
-                j += 3
+                if self._rigid_links:
+                    du = dv = dr = 0.0
+                else:
+                    du, dv, dr = qc[j], qc[j + 1], qc[j + 2]
+                    j += 3
                 lx, ly = s[k] + du, dv
                 nx, ny = px + c * lx - sn * ly, py + sn * lx + c * ly
                 X = self.x0[first + k]
@@ -199,6 +210,50 @@ class ExactArmModel(ExactModel):
         """The tip of the last link (x0, y0) [m] at q_c = q."""
         parts = self._struct(np.asarray(q, dtype=float))
         return self.x0[-1] + np.array([parts[-3], parts[-2]], dtype=float)
+
+    # ------------------------------------------------------------------ force-driven runs
+    def rigid_counterpart(self) -> "ExactArmModel":
+        """The same arm with rigid links of the links' masses (the rigid run alongside a
+        force-driven one)."""
+        return ExactArmModel(self.robot, {**self.options, "rigid": True})
+
+    def pose_of(self, q) -> np.ndarray:
+        """The tip of the last link (x0, y0) [m] and the absolute angle of its section
+        there [rad]."""
+        parts = self._struct(np.asarray(q, dtype=float))
+        return np.array([self.x0[-1, 0] + parts[-3], self.x0[-1, 1] + parts[-2],
+                         parts[-1]], dtype=float)
+
+    @property
+    def joint_names(self) -> tuple:
+        """The joints (q1..qn, at the links' roots) and the tip."""
+        return tuple(self.coordinates.actuated) + ("tip",)
+
+    def joint_positions(self, q) -> np.ndarray:
+        """Positions (n + 1, 2) [m] of the links' roots and of the tip (the order of
+        :attr:`joint_names`)."""
+        parts = self._struct(np.asarray(q, dtype=float))      # 3 entries per node
+        nodes = [first for first, _ in self._layout] + [len(self.x0) - 1]
+        return np.array([self.x0[k] + np.array([parts[3 * k], parts[3 * k + 1]], dtype=float)
+                         for k in nodes])
+
+    @property
+    def beam_names(self) -> tuple:
+        return tuple(f"link{i + 1}" for i in range(self.robot.n))
+
+    def midspan_deflections(self, q) -> np.ndarray:
+        """The bending at mid-length (n,) [m] of every link from its chord
+        (:func:`~elastodyn.fem.planar_corotational.chord_midspan`; zero for rigid
+        links)."""
+        q = np.asarray(q, dtype=float)
+        if self._rigid_links:
+            return np.zeros(self.robot.n)
+        out, j = [], self.robot.n
+        for _, s in self._layout:
+            k = 3 * (len(s) - 1)
+            out.append(chord_midspan(s, q[j:j + k].reshape(-1, 3)))
+            j += k
+        return np.array(out)
 
     # ------------------------------------------------------------------ dynamics
     def max_strain(self, state) -> float:

@@ -24,7 +24,8 @@ from ..base import (INITIAL_STATES, NonlinearModel, actuated_motion, efforts_alo
                     motion_function, motion_response)
 
 __all__ = ["METHODS", "MAX_STEPS", "STEPS_PER_PERIOD", "CONTROLLERS", "ExactModel",
-           "simulate_motion", "simulate_controlled", "free_run", "prescribed_run"]
+           "simulate_motion", "simulate_controlled", "free_run", "prescribed_run",
+           "ForcedRun"]
 
 METHODS = ("generalized-alpha",)
 """--method of a motion-driven run: the constant-step generalized-alpha engine. The
@@ -467,6 +468,9 @@ def free_run(model, st0, tau_of, times, sub, *, gains=None, stop: bool = False,
 
     class Problem(NonlinearProblem):
         fresh = True
+        # the joints free: a smoothed Coulomb friction on a shaft of little inertia of
+        # its own makes the plain Newton jump between the friction's signs
+        damped = True
 
         def residual(self, t, x, v, z):
             # the first residual of a step with the tangents (the iteration matrix's,
@@ -501,10 +505,20 @@ def free_run(model, st0, tau_of, times, sub, *, gains=None, stop: bool = False,
     # in that unresolved mode, which rho_inf damps
     a0 = np.zeros(n)
     if consistent:
-        T0 = model._terms(st0.with_(a=np.zeros(n)), full=False)
+        # The accelerations of the equations at the start, with the rate-proportional
+        # forces' tangent C over one step: (M + dt C) a0 = f0. From rest C is the
+        # joints' friction slope and damping alone (the velocity forces are quadratic
+        # in the rates), so a robot without them gets the consistent start exactly. A
+        # smoothed Coulomb friction's slope (r kc / 1e-3 rad/s) on a shaft of little
+        # inertia of its own is a time constant far below the step: the consistent
+        # acceleration there (the friction still zero at zero rate) would throw the
+        # first predictor far out of the smoothing band, where Newton cannot find the
+        # friction again (measured: a joint held by friction diverged at every step
+        # down to dt / 64); over one step the friction holds the shaft, as it does.
+        T0 = model._terms(st0.with_(a=np.zeros(n)), full=True)
         f0 = -T0["c"]
         f0[:na] += tau_of(float(times[0]), x0, v0)
-        a0 = np.linalg.solve(T0["M"], f0)
+        a0 = np.linalg.solve(T0["M"] + dt * T0["C"], f0)
     # The step adapts: with the joints free, a motor shaft without rotor inertia is a
     # stiff local mode the step does not resolve, and the modified Newton (no position
     # derivatives of the inertia forces in its matrix) may fail at a step that the
@@ -612,6 +626,108 @@ class ExactModel(NonlinearModel):
         many states at once overrides it)."""
         return efforts_along(self, st, times, qa, qda, qdda, E, Ed, progress)
 
+    # ------------------------------------------------------------------ force-driven runs
+    # (the capability ``simulate_efforts``; a model of a planar robot adds its planar
+    # outputs: pose_of, joint_positions, midspan_deflections, rigid_counterpart)
+    force_methods = ("generalized-alpha",)
+
+    def closure_residual(self, q) -> float:
+        """max |g| of the loop closure at the contract's coordinates q [m or rad]: 0 for
+        a model whose loops hold by construction."""
+        return 0.0
+
+    def actuated_of(self, q) -> np.ndarray:
+        return np.asarray(q, dtype=float)[:self.n_actuated].copy()
+
+    def elastic_of(self, q) -> np.ndarray:
+        return np.asarray(q, dtype=float)[..., self.n_actuated:]
+
+    def stability_warning(self, q, what: str = "the start"):
+        """None: the exact model carries the loads' geometric stiffening and softening
+        itself (no linear model's instability to warn of)."""
+        return None
+
+    def default_integrator_step(self) -> float:
+        """40 steps per period of the lowest elastic mode with the actuators locked at
+        home (:data:`~.engine.STEPS_PER_PERIOD`) [s]; 1 ms for a rigid model."""
+        if not self.n_elastic:
+            return 1e-3
+        lin = self.linearize(self.static_deflection(self.state()), preload=True)
+        w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
+        return 2 * math.pi / (STEPS_PER_PERIOD * w)
+
+    def _run(self, st0, times, step, rho_inf, progress, efforts=None, speed=None):
+        times = np.asarray(times, dtype=float)
+        h_out = float(times[1] - times[0])
+        step = self.default_integrator_step() if step is None else float(step)
+        if not (math.isfinite(step) and step > 0):
+            raise InputError("--integrator-step", step, "a time > 0 s")
+        sub = max(1, math.ceil(h_out / step - 1e-9))
+        if (times[-1] - times[0]) * sub / h_out > MAX_STEPS:
+            raise InputError("--integrator-step", step, f"a step that takes at most "
+                             f"{MAX_STEPS:.0e} steps over the window")
+        na = self.n_actuated
+        if efforts is not None:
+            def tau_of(t, x, v):
+                return np.asarray(efforts(t), dtype=float).reshape(na)
+            res, sub, dt, _ = free_run(self, st0, tau_of, times, sub, stop=True,
+                                       rho_inf=rho_inf, consistent=True,
+                                       progress=progress, what="exact (force-driven)")
+            Q = res.x[::sub]
+        else:
+            w = np.asarray(speed, dtype=float).reshape(na)
+            a0 = st0.actuated.copy()
+
+            def motion(t):
+                return a0 + w * (t - times[0]), w, np.zeros(na)
+            dt = h_out / sub
+            acc = self.inverse_dynamics(self.at(st0, a=np.zeros(self.n))
+                                        ).elastic_accelerations if self.n_elastic else \
+                np.zeros(0)
+            res = prescribed_run(self, motion, st0, acc, times, dt, stop=True,
+                                 rho_inf=rho_inf, progress=progress,
+                                 what="exact (driven)")
+            X = res.x[::sub]
+            Q = np.column_stack([np.array([motion(t)[0] for t in res.time[::sub]]), X])
+        k = len(Q)
+        resid = np.array([self.closure_residual(q) for q in Q])
+        return ForcedRun(times[:k], Q, resid, dt, res.t_event if res.stopped else None,
+                    res.stopped)
+
+    def run_efforts(self, efforts, t_eval, *, method: str = "generalized-alpha",
+                    step: float | None = None, rho_inf: float = 0.9, progress=None):
+        """A force-driven run from rest, undeformed, at home under ``efforts(t)`` (n_a,)
+        [N or N m] on the actuated coordinates, sampled at ``t_eval``: generalized-alpha
+        on all coordinates (spectral radius ``rho_inf`` at infinite frequency; ``step``
+        default
+        :meth:`default_integrator_step`). A singular configuration ends the run there
+        (``singular_time``, ``message``)."""
+        self._force_options(method, rho_inf)
+        st0 = self.state()
+        return self._run(st0, t_eval, step, rho_inf, progress, efforts=efforts)
+
+    def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
+                  method: str = "generalized-alpha", step: float | None = None,
+                  rho_inf: float = 0.9, progress=None):
+        """The actuated coordinates at constant ``speed`` (n_a,) [rad/s, m/s] from home,
+        the elastic coordinates starting at ``elastic`` and ``elastic_rates`` (n_e,)
+        (default 0: undeformed, moving with the rigid robot)."""
+        self._force_options(method, rho_inf)
+        ne = self.n_elastic
+        e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)
+        e1 = (np.zeros(ne) if elastic_rates is None
+              else np.asarray(elastic_rates, float).reshape(ne))
+        st0 = self.state(rates=np.asarray(speed, dtype=float).reshape(self.n_actuated),
+                         elastic=e0, elastic_rates=e1)
+        return self._run(st0, t_eval, step, rho_inf, progress, speed=speed)
+
+    def _force_options(self, method, rho_inf):
+        if method not in self.force_methods:
+            raise InputError("--method", method, " or ".join(self.force_methods)
+                             + " for the exact formulation")
+        if not (isinstance(rho_inf, (int, float)) and 0.0 <= rho_inf <= 1.0):
+            raise InputError("rho_inf", rho_inf, "a spectral radius in [0, 1]")
+
     def simulate_motion(self, trajectory, times, *, initial: str = "static",
                         method: str | None = None, integrator_step: float | None = None,
                         progress=None):
@@ -628,3 +744,14 @@ class ExactModel(NonlinearModel):
         return simulate_controlled(self, trajectory, controller, duration, step,
                                    initial_offset=initial_offset,
                                    free_vibration=free_vibration, progress=progress)
+
+
+class ForcedRun:
+    """A force-driven or driven run: ``t`` (n_t,) [s], ``q`` (n_t, n) the contract's
+    coordinates, ``residual`` (n_t,) the loop closure's max |g| [m or rad], ``step``
+    the integrator's [s], ``singular_time`` [s] and ``message`` where a singular
+    configuration ended it (else None and "")."""
+
+    def __init__(self, t, q, residual, step, singular_time, message):
+        self.t, self.q, self.residual, self.step = t, q, residual, step
+        self.singular_time, self.message = singular_time, message

@@ -67,7 +67,8 @@ from ...description.tree import FlexibleBeam, RigidBody, TreeRobot
 from ...exceptions import InputError, ModelError
 from ...fem import jets
 from ...fem.ffrf import fitted_mass_per_length
-from ...fem.planar_corotational import PlanarBeamStructure, PlanarCorotationalBeam
+from ...fem.planar_corotational import (PlanarBeamStructure, PlanarCorotationalBeam,
+                                        chord_midspan)
 from ...kinematics.closure import CLOSURE_MAX_ITER, ClosureError, close_loops
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES
@@ -160,7 +161,6 @@ class ExactTreeModel(ExactModel):
                                              "simulate_efforts"}
     controllers = CONTROLLERS
     default_preload = False
-    force_methods = ("generalized-alpha",)
 
     def __init__(self, robot: TreeRobot, options: dict | None = None):
         if not isinstance(robot, TreeRobot):
@@ -575,90 +575,6 @@ class ExactTreeModel(ExactModel):
         alongside a force-driven one)."""
         return ExactTreeModel(self.robot, {**self.options, "rigid": True})
 
-    def default_integrator_step(self) -> float:
-        """40 steps per period of the lowest elastic mode with the actuators locked at
-        home (:data:`~.engine.STEPS_PER_PERIOD`) [s]; 1 ms for a rigid model."""
-        from ...fem.modal import modal_analysis
-        from .engine import STEPS_PER_PERIOD
-        if not self.n_elastic:
-            return 1e-3
-        lin = self.linearize(self.static_deflection(self.state()), preload=True)
-        w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
-        return 2 * math.pi / (STEPS_PER_PERIOD * w)
-
-    def _run(self, st0, times, step, rho_inf, progress, efforts=None, speed=None):
-        from .engine import MAX_STEPS, free_run, prescribed_run
-        times = np.asarray(times, dtype=float)
-        h_out = float(times[1] - times[0])
-        step = self.default_integrator_step() if step is None else float(step)
-        if not (math.isfinite(step) and step > 0):
-            raise InputError("--integrator-step", step, "a time > 0 s")
-        sub = max(1, math.ceil(h_out / step - 1e-9))
-        if (times[-1] - times[0]) * sub / h_out > MAX_STEPS:
-            raise InputError("--integrator-step", step, f"a step that takes at most "
-                             f"{MAX_STEPS:.0e} steps over the window")
-        na = self.n_actuated
-        if efforts is not None:
-            def tau_of(t, x, v):
-                return np.asarray(efforts(t), dtype=float).reshape(na)
-            res, sub, dt, _ = free_run(self, st0, tau_of, times, sub, stop=True,
-                                       rho_inf=rho_inf, consistent=True,
-                                       progress=progress, what="exact (force-driven)")
-            Q = res.x[::sub]
-        else:
-            w = np.asarray(speed, dtype=float).reshape(na)
-            a0 = st0.actuated.copy()
-
-            def motion(t):
-                return a0 + w * (t - times[0]), w, np.zeros(na)
-            dt = h_out / sub
-            acc = self.inverse_dynamics(self.at(st0, a=np.zeros(self.n))
-                                        ).elastic_accelerations if self.n_elastic else \
-                np.zeros(0)
-            res = prescribed_run(self, motion, st0, acc, times, dt, stop=True,
-                                 rho_inf=rho_inf, progress=progress,
-                                 what="exact (driven)")
-            X = res.x[::sub]
-            Q = np.column_stack([np.array([motion(t)[0] for t in res.time[::sub]]), X])
-        k = len(Q)
-        resid = np.array([self.closure_residual(q) for q in Q])
-        return _Run(times[:k], Q, resid, dt, res.t_event if res.stopped else None,
-                    res.stopped)
-
-    def run_efforts(self, efforts, t_eval, *, method: str = "generalized-alpha",
-                    step: float | None = None, rho_inf: float = 0.9, progress=None):
-        """A force-driven run from rest, undeformed, at home under ``efforts(t)`` (n_a,)
-        [N or N m] on the actuated coordinates, sampled at ``t_eval``: generalized-alpha
-        on all coordinates (spectral radius ``rho_inf`` at infinite frequency; ``step``
-        default
-        :meth:`default_integrator_step`). A singular configuration ends the run there
-        (``singular_time``, ``message``)."""
-        self._force_options(method, rho_inf)
-        st0 = self.state()
-        return self._run(st0, t_eval, step, rho_inf, progress, efforts=efforts)
-
-    def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
-                  method: str = "generalized-alpha", step: float | None = None,
-                  rho_inf: float = 0.9, progress=None):
-        """The actuated coordinates at constant ``speed`` (n_a,) [rad/s, m/s] from home,
-        the elastic coordinates starting at ``elastic`` and ``elastic_rates`` (n_e,)
-        (default 0: undeformed, moving with the rigid robot)."""
-        self._force_options(method, rho_inf)
-        ne = self.n_elastic
-        e0 = np.zeros(ne) if elastic is None else np.asarray(elastic, float).reshape(ne)
-        e1 = (np.zeros(ne) if elastic_rates is None
-              else np.asarray(elastic_rates, float).reshape(ne))
-        st0 = self.state(rates=np.asarray(speed, dtype=float).reshape(self.n_actuated),
-                         elastic=e0, elastic_rates=e1)
-        return self._run(st0, t_eval, step, rho_inf, progress, speed=speed)
-
-    def _force_options(self, method, rho_inf):
-        if method not in self.force_methods:
-            raise InputError("--method", method, " or ".join(self.force_methods)
-                             + " for the exact formulation")
-        if not (isinstance(rho_inf, (int, float)) and 0.0 <= rho_inf <= 1.0):
-            raise InputError("rho_inf", rho_inf, "a spectral radius in [0, 1]")
-
     def closure_condition(self, q):
         """(sign of det g_p, condition number of g_p) at the contract's coordinates q:
         the loop closure's Jacobian over the passive joints (None without loops)."""
@@ -694,12 +610,6 @@ class ExactTreeModel(ExactModel):
             d = R[:, int(np.argmin(np.abs(R.T @ self._n)))]
         return np.array([p @ self._e1, p @ self._e2, math.atan2(d @ self._e2, d @ self._e1)])
 
-    def actuated_of(self, q) -> np.ndarray:
-        return np.asarray(q, dtype=float)[:self.n_actuated].copy()
-
-    def elastic_of(self, q) -> np.ndarray:
-        return np.asarray(q, dtype=float)[..., self.n_actuated:]
-
     def joint_positions(self, q) -> np.ndarray:
         """Positions (n_joints, 2) [m] of every joint frame's origin in the plane (the
         order of ``robot.joints``)."""
@@ -708,42 +618,19 @@ class ExactTreeModel(ExactModel):
                          for j in range(1, len(self.robot.joints) + 1)])
 
     @property
+    def joint_names(self) -> tuple:
+        return tuple(j.name for j in self.robot.joints)
+
+    @property
     def beam_names(self) -> tuple:
         return tuple(self.robot.joints[j - 1].name for j in self._beams)
 
     def midspan_deflections(self, q) -> np.ndarray:
-        """The bending at mid-length (n_beams,) [m] of every beam: the distance of its
-        axis point at L / 2 from the chord between its end nodes, positive toward the
-        beam frame's +y (whatever the frame convention of the linear formulations:
-        their fixed-free or pinned-pinned body frames differ by the chord's rotation);
-        a beam with an odd number of elements is interpolated between the nodes around
-        L / 2 by the Hermite cubic of its element."""
+        """The bending at mid-length (n_beams,) [m] of every beam from its chord
+        (:func:`~elastodyn.fem.planar_corotational.chord_midspan`)."""
         q = np.asarray(q, dtype=float)
-        out = []
-        for j, (s, idx, _) in self._beams.items():
-            E = q[idx.reshape(-1)].reshape(len(s) - 1, 3)
-            pts = np.vstack([[0.0, 0.0, 0.0], np.column_stack([s[1:] + E[:, 0], E[:, 1],
-                                                               E[:, 2]])])
-            L = s[-1]
-            k = int(np.searchsorted(s, 0.5 * L))
-            k = min(max(k, 1), len(s) - 1)
-            a, b = pts[k - 1], pts[k]
-            # the element's axis by its Hermite cubic in its chord frame
-            c = b[:2] - a[:2]
-            lc = float(np.hypot(*c))
-            xi = (0.5 * L - s[k - 1]) / (s[k] - s[k - 1])
-            ph = math.atan2(c[1], c[0])
-            ta, tb = a[2] - ph, b[2] - ph
-            v = lc * (ta * xi * (1 - xi) ** 2 - tb * xi * xi * (1 - xi))
-            mid = a[:2] + xi * c + v * np.array([-c[1], c[0]]) / lc
-            chord = pts[-1, :2]
-            out.append(float((chord[0] * mid[1] - chord[1] * mid[0]) / np.hypot(*chord)))
-        return np.array(out)
-
-    def stability_warning(self, q, what: str = "the start"):
-        """None: the exact model carries the loads' geometric stiffening and softening
-        itself (no linear model's instability to warn of)."""
-        return None
+        return np.array([chord_midspan(s, q[idx.reshape(-1)].reshape(len(s) - 1, 3))
+                         for s, idx, _ in self._beams.values()])
 
     def _frames(self, q):
         """Frames (R, p) of every joint at the contract's coordinates q (numbers)."""
@@ -769,14 +656,3 @@ class ExactTreeModel(ExactModel):
                     R = Rt
             frames[j] = self._step(R, p, j, qv.get(j, 0.0))
         return frames, qv
-
-
-class _Run:
-    """A force-driven or driven run: ``t`` (n_t,) [s], ``q`` (n_t, n) the contract's
-    coordinates, ``residual`` (n_t,) the loop closure's max |g| [m or rad], ``step``
-    the integrator's [s], ``singular_time`` [s] and ``message`` where a singular
-    configuration ended it (else None and "")."""
-
-    def __init__(self, t, q, residual, step, singular_time, message):
-        self.t, self.q, self.residual, self.step = t, q, residual, step
-        self.singular_time, self.message = singular_time, message

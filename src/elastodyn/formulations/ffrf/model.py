@@ -385,6 +385,10 @@ class FFRFModel(NonlinearModel):
         return np.array([float(row @ q[sl]) for sl, row in self._midspan])
 
     @property
+    def joint_names(self) -> tuple:
+        return tuple(j.name for j in self.robot.joints)
+
+    @property
     def beam_names(self) -> tuple:
         return tuple(b.name for b in self.system.bodies if b.shape is not None)
 
