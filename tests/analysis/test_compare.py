@@ -229,3 +229,51 @@ def test_ked_takes_a_joint_space_motion():
         v = (ked.kinematics.forward_kinematics(qp) - ked.kinematics.forward_kinematics(qm)) / (2 * h)
         # central differences: O(h^2) with the path's third derivative (~1e2 m/s^3)
         np.testing.assert_allclose(np.asarray(r["reference_velocity_m_s"])[k], v, atol=1e-8)
+
+
+def test_a_default_move_the_reference_cannot_run_is_quartered(monkeypatch):
+    """A default --move too violent for the reference (its short run fails) is quartered
+    until it runs, every model then runs that move and the result says so; a move the
+    user gave is kept (the failure reported); short runs that disagree beyond a quarter
+    of the peak are warned. The runs are stand-ins here (the logic, not a model):
+    a reference that fails above 3 mm and runs whose elastic efforts scale with the
+    move."""
+    import elastodyn.analysis.compare as C
+    from elastodyn.exceptions import ModelError
+
+    class Stub:
+        n_elastic, capabilities, formulation = 2, frozenset(), "stub"
+
+    t = np.linspace(0, 0.1, 11)
+
+    def short_run(model, state, simulation, robot):
+        mv = simulation["move"]
+        if model.label == "ref" and mv > 3e-3:
+            raise ModelError("Newton did not converge")
+        gain = 1.0 if model.label == "ref" else model.gain
+        return t, gain * mv * np.ones((11, 1)), np.zeros((11, 3)), []
+
+    monkeypatch.setattr(C, "_short_run", short_run)
+    monkeypatch.setattr(C, "modes", lambda m, st, count, preload: {
+        "frequencies_hz": [1.0, 2.0], "dof": 2})
+    models = []
+    for label, gain in (("ref", 1.0), ("close", 1.01), ("far", 2.0)):
+        m = Stub()
+        m.label, m.gain = label, gain
+        models.append((label, m, "cubic FE x 2"))
+
+    def state_of(m):
+        from elastodyn.model import State
+        return State.build(1, 2, actuated=[0.0])
+
+    sim = {"duration": 0.1, "move": 0.02, "step": 0.01, "adapt": True}
+    r = C.compare(models, state_of, count=2, static=False, simulation=sim)
+    assert r.summary["simulation_move"] == pytest.approx(0.02 / 16)   # 0.02, 5e-3, 1.25e-3
+    assert any("default move 0.02" in w for w in r.warnings)
+    assert r.summary["simulation_relative_difference_close"] == pytest.approx(0.01)
+    assert any(w.startswith("far's short simulation differs") for w in r.warnings)
+    assert not any(w.startswith("close's short simulation") for w in r.warnings)
+    r = C.compare(models, state_of, count=2, static=False,
+                  simulation={**sim, "adapt": False})
+    assert r.summary["simulation_move"] == 0.02
+    assert any("ref: short simulation failed" in w for w in r.warnings)

@@ -245,3 +245,19 @@ def test_circle_period_out_of_range_names_period(capsys):
     line = _error(capsys, ["torques", "arm-yu2019", "--json", "--duration", "0.05",
                            "--period", "1e-300"])
     assert line.startswith("elastodyn: error: invalid --period: got 1e-300")
+
+
+@pytest.mark.parametrize("argv,flag,words", [
+    (["torques", "3prr-rosyid2020", "--scenario", "pulse"], "--scenario",
+     "drives the actuators"),
+    (["plan", "slider-crank-simeon"], "--trajectory", "no paper scenario with a motion"),
+    (["simulate", "3prr-rosyid2020", "--scenario", "pulse", "--trajectory", "circle"],
+     "--trajectory", "no motion with --scenario pulse"),
+])
+def test_a_force_driven_scenario_is_named_where_a_motion_is_needed(capsys, argv, flag,
+                                                                    words):
+    """A preset's force-driven scenario (efforts, a drive) has no motion: a verb that
+    needs one says so by the option the user gave (it said "this robot has no paper
+    scenario" and "the None of --scenario pulse")."""
+    rc, _, err = run(capsys, argv)
+    assert rc == 2 and len(err) == 1 and flag in err[0] and words in err[0], err

@@ -104,7 +104,8 @@ def run(a) -> int:
     elif not (math.isfinite(step) and 0.0 < step <= T / 10):
         raise InputError("--step", step, f"an output step in (0, {T / 10:g}] s (at least "
                                          "ten samples)")
-    sim = None if T == 0.0 else {"duration": T, "move": move, "step": step}
+    sim = None if T == 0.0 else {"duration": T, "move": move, "step": step,
+                                 "adapt": not given(a, "move")}
     result = compare(vs, state_of, count=a.count or 6, robot=spec.name, simulation=sim,
                      inputs={"actuated": q_act.tolist(),
                              "elements": a.elements if given(a, "elements") else 2,

@@ -143,12 +143,22 @@ def motion_spec(a, family: str, model=None) -> tuple[dict, dict]:
                          "file has none: give --trajectory)")
     base = dict(scen.get("trajectory", {}))
     if given(a, "scenario") and given(a, "trajectory") and a.trajectory != base.get("law"):
+        if base.get("law") is None:
+            raise InputError("--trajectory", a.trajectory, f"no motion with --scenario "
+                             f"{a.scenario} (it drives the actuators by efforts or at "
+                             "constant speed); leave --scenario out to give a motion")
         raise InputError("--trajectory", a.trajectory, f"the {base.get('law')} of --scenario "
                          f"{a.scenario}, or leave --scenario out to give another motion")
     law = a.trajectory or base.get("law")
+    if law is None and given(a, "scenario"):
+        # a force-driven scenario (efforts or a drive) has no motion to follow
+        raise InputError("--scenario", a.scenario, "a scenario with a motion for this "
+                         f"command (--scenario {a.scenario} drives the actuators by "
+                         "efforts or at constant speed: simulate runs it), or --trajectory")
     if law is None:
         raise InputError("--trajectory", None, "a motion: circle, inverted-u, bang-bang, "
-                         "rest-to-rest or table (this robot has no paper scenario)")
+                         "rest-to-rest or table (this robot has no paper scenario with a "
+                         "motion)")
     if law not in LAW_OPTIONS:
         raise InputError("--trajectory", law, "one of " + ", ".join(LAW_OPTIONS))
     if law != base.get("law"):

@@ -419,7 +419,7 @@ def simulate_controlled(model, trajectory, controller: dict, duration: float, st
     case = "free vibration" if free_vibration else "tracking"
     held = np.abs(st0.q[:na] - qa[0])
     notes = ((f"a PD holds gravity with an error: at the start the joints sit "
-              f"{np.array2string(held, precision=3)} from the reference (kp e = the "
+              f"{', '.join(f'{x:.3g}' for x in held)} (rad or m) from the reference (kp e = the "
               "gravity load); a stiffer --kp reduces it"),) if held.max() > 1e-6 else ()
     return RunReport(q, cols, summary, {"kp": kp.tolist(), "kd": kd.tolist()},
                      warnings=notes + ((f"the integrator step was halved {halvings} time(s) "
