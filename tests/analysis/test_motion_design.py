@@ -114,6 +114,9 @@ def test_limits_are_respected(kuo):
         return
     assert max(r.summary["variants"]["time-law"]["peak_effort"]) <= lim
     assert any("violates the effort limit" in w for w in r.warnings)
+    # a warning several variants share is said once, naming them all
+    texts = [w.split(": ", 1)[1] for w in r.warnings if ": " in w]
+    assert len(texts) == len(set(texts))
 
 
 def test_plan_on_a_joint_space_robot():

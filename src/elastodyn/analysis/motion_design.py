@@ -861,9 +861,11 @@ def plan_motion(model, trajectory, *, cycle_time: float | None = None,
     g, d = given.metrics[key], designed.metrics[key]
     summary["improvement"] = (g / d) if d > 0 else math.inf
     warns = list(notes)
+    said = {}                 # the same warning of several variants: said once, for all
     for name, ev in variants.items():
         for w in ev.metrics["warnings"]:
-            warns.append(f"{name}: {w}")
+            said.setdefault(w, []).append(name)
+    warns += [f"{', '.join(names)}: {w}" for w, names in said.items()]
     if _violates(given.metrics, lim):
         warns.append(f"the given law violates the {_violates(given.metrics, lim)} limit")
     name = robot or model.robot.name
