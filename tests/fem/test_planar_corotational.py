@@ -148,3 +148,21 @@ def test_bad_input_and_a_step_too_long():
     s = beam(4, L, sec, Material(E=EA, G=EA / 2.6, rho=1.2))
     with pytest.raises(ModelError, match=r"t = .* s.*reduce the step"):
         s.simulate(20.0, 0.5, fixed=(0, 1), prescribed={2: _hub(4.0, 15.0)})
+
+
+@pytest.mark.parametrize("turn", [0.3, 2.0, 3.0])
+def test_a_section_turned_from_its_chord_stores_its_bending_energy(turn):
+    """One element, its end section turned by ``turn`` from the chord (both nodes in
+    place): the local rotation is the turn itself, up to pi (not its value modulo pi:
+    a section flipped by pi stored no energy, and a soft arm settled with a link
+    standing upside down), and the energy is the linear element's
+    k_bb turn^2 / 2 = 4 EI / l turn^2 / 2 for that end rotation alone."""
+    sec = Section.rectangle(0.02, 0.01)
+    s = beam(1, 1.0, sec)
+    q = np.zeros(s.dof)
+    q[5] = turn
+    (u, ta, tb), = s.local_deformations(q)
+    assert tb == pytest.approx(turn, rel=1e-12) and ta == 0.0
+    V = s.evaluate(q)[0]
+    EI = STEEL.E * sec.iz
+    assert V == pytest.approx(0.5 * 4 * EI * turn**2, rel=1e-12)

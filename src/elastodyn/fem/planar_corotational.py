@@ -221,10 +221,16 @@ class PlanarBeamStructure:
         u = s / (length + l0)                      # |d| - l0 without cancellation
 
         def local(phi):
+            # the section's turn from the chord, in (-pi, pi): by the half-angle formula
+            # 2 atan(sin / (1 + cos)) = atan2(d x t, d . t), smooth on jets. atan of
+            # the ratio (d x t) / (d . t) alone is pi-periodic: a section flipped by pi
+            # had no bending energy, and a soft arm's static Newton found a link clamped
+            # upside down (the tip above its root, a "stable" equilibrium)
             c, sn = np.cos(phi), np.sin(phi)
             t = np.stack([c * c0[:, 0] - sn * c0[:, 1], sn * c0[:, 0] + c * c0[:, 1]], -1)
-            return _atan((d[..., 0] * t[..., 1] - d[..., 1] * t[..., 0])
-                         / np.einsum("ei,ei->e", d, t))
+            t = t / l0[:, None]                                        # unit tangent
+            cross = d[..., 0] * t[..., 1] - d[..., 1] * t[..., 0]
+            return 2.0 * _atan(cross / (length + np.einsum("ei,ei->e", d, t)))
         tha, thb = local(pa), local(pb)
         th = np.stack([tha, thb], axis=-1)                                  # (ne, 2)
         U = 0.5 * self._ea / l0 * u * u + 0.5 * np.einsum(
