@@ -13,6 +13,8 @@ import cmath
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .._validate import positive
 
 
@@ -87,6 +89,19 @@ class Section:
     j: float
     ip: float | None = None
     shape: tuple | None = field(default=None, compare=False)
+
+    def outer_fibre(self) -> tuple:
+        """(c_y, c_z): the distance [m] from the axis of the fibres farthest from it in
+        bending about the element y axis (along z) and about z (along y): a rectangle's
+        height / 2 and width / 2, a circle's d / 2; for a general section (shape
+        unknown) the radius of gyration sqrt(I / A), which the outer fibres are never
+        closer than (a lower bound)."""
+        if self.shape and self.shape[0] == "rectangle":
+            return (0.5 * float(np.real(self.shape[2])), 0.5 * float(np.real(self.shape[1])))
+        if self.shape and self.shape[0] == "circle":
+            return (0.5 * float(np.real(self.shape[1])),) * 2
+        return (float(np.sqrt(np.real(self.iy / self.area))),
+                float(np.sqrt(np.real(self.iz / self.area))))
 
     def __post_init__(self):
         for name in ("area", "iy", "iz", "j"):

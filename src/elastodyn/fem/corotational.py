@@ -213,6 +213,9 @@ class CorotationalBeam:
     stiffness: np.ndarray
     mass: np.ndarray
     rho_a: float
+    fibre: tuple = (0.0, 0.0)
+    """The outer fibres' distances (c_y, c_z) [m] in bending about the element y and z
+    axes (:meth:`~elastodyn.description.materials.Section.outer_fibre`; 0: unknown)."""
 
     @classmethod
     def of(cls, length: float, section: Section, material: Material) -> "CorotationalBeam":
@@ -223,7 +226,8 @@ class CorotationalBeam:
         rho_a = material.rho * section.area
         return cls(length, stiffness_matrix(el, length, section, material),
                    mass_matrix(el, length, section, material),
-                   rho_a if isinstance(rho_a, complex) else float(rho_a))
+                   rho_a if isinstance(rho_a, complex) else float(rho_a),
+                   section.outer_fibre())
 
     # ------------------------------------------------------------------ kinematics
     # Positions enter as displacements ua, ub (..., 3) [m] from a reference placement

@@ -82,6 +82,10 @@ class PlanarCorotationalBeam:
     xi: np.ndarray = field(repr=False)
     w: np.ndarray = field(repr=False)
     hv: np.ndarray = field(repr=False)
+    fibre: float = 0.0
+    """The outer fibre's distance from the axis in the plane [m]
+    (:meth:`~elastodyn.description.materials.Section.outer_fibre`; 0: unknown, the
+    radius of gyration is taken)."""
 
     @classmethod
     def of(cls, length: float, section: Section, material: Material, density=None
@@ -104,7 +108,7 @@ class PlanarCorotationalBeam:
             rho_a = float(w @ mu)
             w = w * mu / rho_a
         return cls(length, float(K[0, 0] * length), K[np.ix_([2, 5], [2, 5])].copy(),
-                   rho_a, xi, w, hv)
+                   rho_a, xi, w, hv, section.outer_fibre()[1])
 
 
 def _perp(d):
@@ -201,6 +205,7 @@ class PlanarBeamStructure:
         self._l0 = np.array([e.length for e in E])
         self._ea = np.array([e.ea for e in E])
         self._kb = np.stack([e.bending for e in E])                        # (ne, 2, 2)
+        self._fibre = np.array([e.fibre for e in E])
         self._mg = np.stack([e.rho_a * e.length * e.w for e in E])         # (ne, 5)
         self._xi = np.stack([e.xi for e in E])                             # (ne, 5)
         self._hv = np.stack([e.hv for e in E])                             # (ne, 5, 2)
@@ -254,6 +259,23 @@ class PlanarBeamStructure:
         if not self.elements:
             return 0.0
         return float(np.max(np.abs(self.local_deformations(q)[:, 0]) / self._l0))
+
+    def max_strain(self, q) -> float:
+        """The largest strain of the elements' fibres at q (3 N,) [-]: the axial strain
+        |u| / l0 plus the bending strain at the outer fibre, c kappa, with c the
+        section's :attr:`PlanarCorotationalBeam.fibre` (unknown: the radius of gyration
+        sqrt(I / A), a lower bound) and kappa the largest curvature of
+        the element's Hermite cubic, at an end: |4 theta_a + 2 theta_b| / l0 or
+        |2 theta_a + 4 theta_b| / l0 (0 without elements)."""
+        if not self.elements:
+            return 0.0
+        d = self.local_deformations(q)
+        u, ta, tb = d[:, 0], d[:, 1], d[:, 2]
+        l0 = self._l0
+        r = np.sqrt(self._kb[:, 0, 0] * l0 / 4.0 / self._ea)       # sqrt(EI / EA)
+        r = np.where(self._fibre > 0, self._fibre, r)
+        kappa = np.maximum(np.abs(4 * ta + 2 * tb), np.abs(2 * ta + 4 * tb)) / l0
+        return float(np.max(np.abs(u) / l0 + r * kappa))
 
     def evaluate(self, q, qd=None):
         """The terms of the equations of motion at (q, qd) (3 N,):

@@ -153,3 +153,29 @@ def test_pd_loop_tends_to_the_prescribed_motion_as_its_gains_stiffen():
                      np.abs(np.asarray(r["torque_nm"]) - ref["torque_nm"]).max()))
     assert diff[1][0] < diff[0][0] / 5 and diff[1][1] < diff[0][1] / 5, diff
     assert diff[1][0] < 0.01 and diff[1][1] < 0.02 * np.abs(ref["torque_nm"]).max(), diff
+
+
+def test_a_soft_arm_hangs_below_its_root_or_is_refused_by_its_strain():
+    """Yu's arm with softer links, the actuators locked straight out under gravity: the
+    static equilibrium is the one a released, damped arm settles in, each link hanging
+    below the last (plain Newton from the straight pose had found a link looped back
+    over its root, tip above the base, exit 0, at E / 40; a section flipped by pi had
+    stored no energy at E / 20); softer still, the fibres strain beyond 1 % and the
+    equilibrium is refused by name. Checked: the joints and tip descend monotonically
+    (y decreasing along the arm) and lower as E drops."""
+    from elastodyn.exceptions import ModelError
+    last = None
+    for k in (2.0, 5.0, 10.0, 40.0):
+        spec = load_description("arm-yu2019", [f"links.{i}.E={2.06e11 / k}" for i in (0, 1)])
+        m = build_model(spec, "exact")
+        try:
+            st = m.static_deflection(m.state())
+        except ModelError as exc:
+            assert "strains an element" in str(exc) and k >= 10.0
+            continue
+        xy = m.joint_positions(st.q)
+        assert np.all(np.diff(xy[:, 1]) < 0)              # every link hangs down
+        assert np.all(xy[1:, 0] > 0)                      # none folded back over the root
+        if last is not None:
+            assert xy[-1, 1] < last                       # softer: lower
+        last = xy[-1, 1]

@@ -257,8 +257,9 @@ class ExactArmModel(ExactModel):
 
     # ------------------------------------------------------------------ dynamics
     def max_strain(self, state) -> float:
-        """The largest axial strain of the planar elements at ``state``."""
-        return self.structure.max_axial_strain(self._terms(state, full=False)["qs"])
+        """The largest fibre strain of the planar elements at ``state`` (axial plus
+        bending, :meth:`~elastodyn.fem.planar_corotational.PlanarBeamStructure.max_strain`)."""
+        return self.structure.max_strain(self._terms(state, full=False)["qs"])
 
     def elastic_stiffness(self) -> np.ndarray:
         """The linear stiffness over e at the straight arm (no gravity) (n_e, n_e)."""

@@ -548,6 +548,35 @@ class ExactDeltaModel(ExactModel):
                 "initial state; universal or clamped joints")
         return super().static_deflection(state, **kw)
 
+    def max_strain(self, state: State) -> float:
+        """The largest fibre strain of the elements at ``state`` [-]: the axial strain
+        |u| / l0 plus the bending strain at the outer fibre about each bending axis,
+        c kappa (c the section's, :attr:`~elastodyn.fem.corotational.CorotationalBeam.
+        fibre`; unknown: sqrt(I / A)), kappa the largest curvature of the element's Hermite
+        cubic (at an end: |4 theta_a + 2 theta_b| / l0 or |2 theta_a + 4 theta_b| / l0,
+        the local rotations about that axis), as the planar elements'
+        (:meth:`~elastodyn.fem.planar_corotational.PlanarBeamStructure.max_strain`)."""
+        qx = np.concatenate([np.asarray(state.q, dtype=float), [0.0]])[None]
+        Xn, Tn = self._configurations(qx, np.zeros_like(qx), "first")
+        out = 0.0
+        for li, (ia, ib, _) in enumerate(self._links):
+            beam = self.beams[li]
+            l0 = float(np.real(beam.length))
+            c0 = np.array([l0, 0.0, 0.0])
+            _, du, tha, thb = beam.frame(
+                jets.value(Xn[:, ia]), jets.value(Tn[:, ia]), jets.value(Xn[:, ib]) - c0,
+                jets.value(Tn[:, ib]), c0)
+            K = np.real(beam.stiffness)
+            # local dofs u v w rx ry rz: K[0, 0] = EA / l, K[4, 4] = 4 EI_y / l,
+            # K[5, 5] = 4 EI_z / l
+            r = np.sqrt(np.array([K[4, 4], K[5, 5]]) / 4.0 / K[0, 0])   # sqrt(I / A)
+            r = np.where(np.array(beam.fibre) > 0, np.array(beam.fibre), r)
+            ta, tb = tha[..., 1:], thb[..., 1:]
+            kappa = np.maximum(np.abs(4 * ta + 2 * tb), np.abs(2 * ta + 4 * tb)) / l0
+            eps = np.abs(du) / l0 + np.max(r * kappa, axis=-1)
+            out = max(out, float(np.max(eps)))
+        return out
+
     def strain_stiffness(self, state: State) -> np.ndarray:
         """The Hessian of the strain energy alone over the elastic coordinates at the
         pose of ``state`` (n_e, n_e) [N/m, N, N m/rad]: the linear structure there (no

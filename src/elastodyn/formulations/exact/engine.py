@@ -562,21 +562,86 @@ class ExactModel(NonlinearModel):
         refused where an element's axial strain exceeds :data:`MAX_STRAIN`."""
         from ...kinematics.closure import ClosureError
         try:
-            st = super().static_deflection(state, **kwargs)
+            if kwargs.get("inertial") or np.any(state.actuated_rates):
+                st = super().static_deflection(state, **kwargs)
+            else:
+                st = self._rest_equilibrium(state, **kwargs)
         except ClosureError as exc:
             raise ModelError(f"exact: no static equilibrium: Newton's iterates left the "
                              f"robot's assembly ({exc.reason}); the loads (gravity, the "
                              "motion's) may exceed what the links carry") from None
         eps = self.max_strain(st)
         if eps is not None and eps > MAX_STRAIN:
-            raise ModelError(f"exact: the equilibrium strains an element axially by "
-                             f"{eps:.3g} (limit {MAX_STRAIN:g}: small-strain elasticity); "
-                             "the loads (gravity, the motion's) exceed what the links carry")
+            raise ModelError(f"exact: the equilibrium strains an element by {eps:.3g} "
+                             f"(axial plus bending at the outer fibre; limit "
+                             f"{MAX_STRAIN:g}: small-strain elasticity); the loads "
+                             "(gravity, the motion's) exceed what the links carry")
         return st
 
+    def _rest_equilibrium(self, state, *, tol: float = 1e-11, max_iter: int = 100,
+                          inertial: bool = False):
+        """The static equilibrium at rest under gravity by Newton on the potential V
+        with a line search: each step goes down V (Armijo, halving the Newton step;
+        where the Hessian K is not positive definite it is shifted to be), so the
+        iterates settle where a released, damped robot would, not on another branch of
+        a large deflection. Measured: plain Newton from the straight pose took Yu's arm
+        at E / 40 to a link looped back over its root (a tip above the base, stable
+        and exit 0); at E / 20 to another such branch. Converged as the base's
+        :meth:`NonlinearModel.static_deflection` (the residual below ``tol`` of the
+        elastic forces' magnitude, or its round-off floor). An equilibrium whose
+        Hessian has a negative eigenvalue is unstable: a ModelError names it."""
+        na = self.n_actuated
+        st = self.at(state, v=np.zeros(self.n), a=np.zeros(self.n))
+        Kel = self.elastic_stiffness()
+        for _ in range(max_iter):
+            T = self._terms(st, full=True)
+            r, K, V0 = T["c"][na:], T["K"][na:, na:], float(T["V"])
+            scale = max(1.0, float((np.abs(Kel) @ np.abs(st.elastic)).max(initial=0.0)))
+            if np.abs(r).max(initial=0.0) <= max(tol * scale, self.residual_floor(st)):
+                lam = np.linalg.eigvalsh(0.5 * (K + K.T))[0] if K.size else 0.0
+                if lam < -1e-8 * max(1.0, float(np.abs(K).max(initial=0.0))):
+                    raise ModelError(
+                        f"exact: the static equilibrium is unstable (the tangent "
+                        f"stiffness has a negative eigenvalue, {lam:.3g}): a buckled "
+                        "link, or a load the structure cannot carry this way")
+                return st
+            try:
+                de = -np.linalg.solve(K, r)
+                descent = float(r @ de) < 0.0
+            except np.linalg.LinAlgError:
+                descent = False
+            if not descent:
+                lam = np.linalg.eigvalsh(0.5 * (K + K.T))[0]
+                shift = 1.1 * abs(lam) + 1e-9 * max(1.0, float(np.abs(K).max()))
+                de = -np.linalg.solve(K + shift * np.eye(len(r)), r)
+            slope = float(r @ de)
+            # V's round-off: the potential sums terms of the size of the elastic forces
+            # times the displacements (and gravity's); below it a step cannot be judged
+            noise = 1e-12 * (abs(V0) + scale * float(np.abs(st.elastic).max(initial=1.0)))
+            alpha = 1.0
+            while True:
+                q = st.q.copy()
+                q[na:] += alpha * de
+                try:
+                    trial = self.at(st, q=q)
+                    Vt = float(self._terms(trial, full=False)["V"])
+                except (InputError, ModelError):
+                    Vt = math.inf              # out of the assembly: a shorter step
+                if Vt <= V0 + 1e-4 * alpha * slope + noise:
+                    break
+                alpha *= 0.5
+                if alpha < 1e-6:
+                    raise ModelError("exact: no static equilibrium found: no step down "
+                                     "the potential from the last iterate (a buckled "
+                                     "or unstable configuration?)")
+            st = trial
+        raise ModelError(f"exact: static deflection did not converge in {max_iter} "
+                         f"Newton steps (residual {np.abs(r).max():.3g}); buckled or "
+                         "diverging?")
+
     def max_strain(self, state):
-        """The largest axial strain |u| / l0 of an element at ``state``, or None where
-        the model does not report it."""
+        """The largest fibre strain of an element at ``state`` (axial plus bending at
+        the outer fibre), or None where the model does not report it."""
         return None
 
     def closure_condition(self, q):
