@@ -125,7 +125,7 @@ def test_cli(capsys):
     (["--efforts", "sine", "--amplitude", "1", "1", "1"], "--rate"),
     (["--efforts", "sine", "--peak", "1", "1", "1", "--rate", "2",
       "--amplitude", "1", "1", "1"], "--peak"),
-    (["--efforts", "sine", "--rate", "2", "--amplitude", "1", "1"], "efforts"),
+    (["--efforts", "sine", "--rate", "2", "--amplitude", "1", "1"], "--amplitude"),
     (["--formulation", "nepvp"], "--formulation"),
     (["--scenario", "nope"], "--scenario"),
     (["--integrator-step", "0.5"], "--integrator-step"),

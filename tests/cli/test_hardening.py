@@ -261,3 +261,60 @@ def test_a_force_driven_scenario_is_named_where_a_motion_is_needed(capsys, argv,
     scenario" and "the None of --scenario pulse")."""
     rc, _, err = run(capsys, argv)
     assert rc == 2 and len(err) == 1 and flag in err[0] and words in err[0], err
+
+
+@pytest.mark.parametrize("extra,flag", [
+    (["--efforts", "sine", "--amplitude", "1", "1", "--rate", "10"], "--amplitude"),
+    (["--efforts", "pulse", "--peak", "1", "1"], "--peak"),
+    (["--efforts", "sine", "--amplitude", "1", "1", "1", "--rate", "0"], "--rate"),
+    (["--efforts", "pulse", "--peak", "1", "1", "1", "--end-time", "0.05"], "--end-time"),
+    (["--efforts", "sine", "--amplitude", "1", "1", "1", "--rate", "10",
+      "--integrator-step", "1e-9", "--duration", "0.05"], "--integrator-step"),
+])
+def test_user_efforts_are_refused_by_the_option_typed(capsys, extra, flag):
+    """``simulate --efforts``: a wrong count names --amplitude or --peak (it said
+    "invalid efforts: got {'law': ...}"), a bad rate --rate (not angular_rate), a pulse
+    ending before the default peak time --end-time (not the default peak_time the user
+    never gave); an integrator step that would take more than 1e6 steps is refused (1e-9
+    s over 0.05 s never ended)."""
+    rc, _, err = run(capsys, ["simulate", "3prr-rosyid2020"] + extra)
+    assert rc == 2 and len(err) == 1 and f"invalid {flag}" in err[0], err
+
+
+def test_efforts_that_stop_the_run_at_the_start_are_a_model_error(capsys, tmp_path):
+    """Efforts of 1e20 N: the 3-PRR is singular at once; exit 1 and one line, --out gets
+    nothing (it was exit 0 with an empty run and a full output set)."""
+    out = tmp_path / "o"
+    rc, _, err = run(capsys, ["simulate", "3prr-rosyid2020", "--efforts", "sine",
+                              "--amplitude", "1e20", "1e20", "-1e20", "--rate", "10",
+                              "--out", str(out)])
+    assert rc == 1 and len(err) == 1 and "stopped at the start" in err[0], err
+    assert not out.exists()
+
+
+def test_efforts_the_run_cannot_follow_are_warned(capsys):
+    """A sine faster than the integrator step (aliased) and a pulse after the window
+    are said, with the step that would resolve them."""
+    import json
+    rc, out, err = run(capsys, ["simulate", "3prr-rosyid2020", "--duration", "0.005",
+                                "--efforts", "sine", "--amplitude", "1", "1", "1",
+                                "--rate", "1e6", "--json"])
+    assert rc == 0, err
+    assert any("not resolved" in w for w in json.loads(out)["warnings"])
+    rc, out, err = run(capsys, ["simulate", "3prr-rosyid2020", "--duration", "0.005",
+                                "--efforts", "pulse", "--peak", "1", "1", "1",
+                                "--peak-time", "1", "--end-time", "2", "--json"])
+    assert rc == 0, err
+    assert any("after the 0.005 s window" in w for w in json.loads(out)["warnings"])
+
+
+def test_a_scenario_model_option_given_takes_none_of_the_scenarios(capsys):
+    """Simeon's drive scenario is ffrf with 2 sine modes: --shape fem takes the
+    formulation but none of the scenario's options (it failed on the scenario's
+    --modes 2, which the user never gave), nor its initial state and step."""
+    import json
+    rc, out, err = run(capsys, ["simulate", "slider-crank-simeon", "--formulation", "ffrf",
+                                "--shape", "fem", "--duration", "0.01", "--json"])
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["model"]["shape"] == "fem" and doc["summary"]["integrator_step_s"] != 2e-5

@@ -18,12 +18,13 @@ with the contract's inverse dynamics (scipy's DOP853).
 """
 from __future__ import annotations
 
+import math
 import time as _time
 
 import numpy as np
 
 from ..description.convert import gravity_vector
-from ..exceptions import InputError
+from ..exceptions import InputError, ModelError
 from ..model import MotionResponse, effort_key, require
 from ..timegrid import uniform_times
 from .results import Result
@@ -345,6 +346,11 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     t0w = _time.perf_counter()
     if (efforts is None) == (drive is None):
         raise InputError("efforts", "efforts and drive", "exactly one of them")
+    if step is not None and not (math.isfinite(step) and 0 < step
+                                 and T / step <= MAX_INTEGRATOR_STEPS):
+        raise InputError("--integrator-step", step, f"a step > 0 that takes at most "
+                         f"{MAX_INTEGRATOR_STEPS:.0e} steps over the {T:g} s window "
+                         f"(>= {T / MAX_INTEGRATOR_STEPS:.3g} s)")
     rig = model.rigid_counterpart() if model.coordinates.n_elastic else None
     rstep = step and min(step, 1e-3)
     if drive is not None:
@@ -360,6 +366,12 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         rrun = (rig.run_efforts(efforts, times, method=method, step=rstep,
                                 rho_inf=rho_inf) if rig is not None else flex)
     k = min(flex.t.size, rrun.t.size)
+    if k < 2:
+        # stopped at the start: no run to report (a singular configuration there, or
+        # efforts the robot cannot be assembled under), not an empty result
+        run = flex if flex.t.size < 2 else rrun
+        raise ModelError(f"no force-driven run: it stopped at the start "
+                         f"(t = {float(times[0]):g} s): {run.message}")
     t = flex.t[:k]
     P = np.array([model.pose_of(x) for x in flex.q[:k]])
     R = np.array([(rig or model).pose_of(x) for x in rrun.q[:k]])
@@ -395,6 +407,8 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         cols[ekey] = [f"{n}_{ekey}" for n in names]
     h_int = flex.step
     extent, notes = deformation_check(model, E, t)
+    if efforts is not None:
+        notes += _effort_notes(efforts, h_int, T)
     warnings = [w for w in (model.stability_warning(flex.q[0]),) if w] + notes
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
         if run is not None and run.singular_time is not None:
@@ -433,6 +447,29 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                             summary=summary, warnings=tuple(warnings),
                             run={"wall_time_s": _time.perf_counter() - t0w}, columns=cols,
                             index="time_s", stem="simulation", title=title)
+
+
+MAX_INTEGRATOR_STEPS = 1_000_000
+"""Most integrator steps of a force-driven run (a smaller --integrator-step is refused:
+1e-9 s over 0.05 s never ended)."""
+
+
+def _effort_notes(efforts, step: float, duration: float) -> list:
+    """Warnings on an effort law the run cannot follow: faster than 10 integrator
+    steps (a sine's period, a pulse's rise or fall: aliased or skipped, the response
+    then depends on the step), or with its breakpoints after the window."""
+    out = []
+    ts = efforts.time_scale
+    if ts < 10 * step:
+        out.append(f"the efforts change over {ts:.3g} s, {ts / step:.2g} integrator steps "
+                   f"of {step:.3g} s: not resolved (aliased, or a pulse stepped over); "
+                   "the response depends on the step: --integrator-step at most "
+                   f"{ts / 20:.3g} s")
+    late = [b for b in efforts.breakpoints if b > duration]
+    if late:
+        out.append(f"the effort law's breakpoints {', '.join(f'{b:g}' for b in late)} s lie "
+                   f"after the {duration:g} s window: the run sees only its start")
+    return out
 
 
 # ====================================================================== controlled

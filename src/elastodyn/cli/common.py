@@ -156,8 +156,10 @@ def add_model_options(p, *, preload: bool = True, rayleigh: bool = False):
     g.add_argument("--modes", type=integer("--modes"),
                    help="assumed modes per link (amm 2; nepvp: assumed-mode beams)")
     g.add_argument("--basis", help="assumed-mode basis: sine (Yu eq. 4) or clamped-free")
-    g.add_argument("--shape", help="ffrf beam shape: fem (finite elements, --elements) or "
-                                   "rr (Rayleigh-Ritz, Rosyid eq. 46) (fem)")
+    g.add_argument("--shape", help="ffrf beam shape: fem (finite elements, --elements), "
+                                   "rr (Rayleigh-Ritz, Rosyid eq. 46) or sine (lateral "
+                                   "sine modes between pins, --modes: Simeon's slider "
+                                   "crank) (fem)")
     g.add_argument("--boundary", help="ffrf body-frame boundary condition: fixed-free, "
                                       "fixed-pinned or pinned-pinned (fixed-free)")
     g.add_argument("--reference",

@@ -127,6 +127,33 @@ def effort_spec(a, scen: dict | None) -> dict:
             "end_time": a.end_time if given(a, "end_time") else 0.2}
 
 
+_EFFORT_KEYS = {"amplitude": "--amplitude", "angular_rate": "--rate", "peak": "--peak",
+                "peak_time": "--peak-time", "end_time": "--end-time"}
+
+
+def build_user_efforts(a, espec: dict, n_actuated: int):
+    """The effort law of ``espec`` for ``n_actuated`` actuators; its refusals name the
+    option the user typed (--amplitude, --rate, --peak, --peak-time, --end-time), not
+    the law's keys, where the efforts are the user's (--efforts)."""
+    from ..analysis.scenario import build_efforts
+    try:
+        return build_efforts(espec, n_actuated)
+    except InputError as exc:
+        if not given(a, "efforts"):
+            raise
+        law = espec.get("law")
+        if exc.name == "efforts":
+            key = "amplitude" if law == "sine" else "peak"
+            raise InputError(_EFFORT_KEYS[key], espec.get(key),
+                             f"one value per actuator ({n_actuated})") from None
+        if exc.name == "peak_time" and given(a, "end_time") and not given(a, "peak_time"):
+            raise InputError("--end-time", a.end_time, f"a time after --peak-time "
+                             f"({espec['peak_time']:g} s, its default)") from None
+        if exc.name in _EFFORT_KEYS:
+            raise InputError(_EFFORT_KEYS[exc.name], exc.value, exc.allowed) from None
+        raise
+
+
 def preset_of(a) -> str | None:
     from ..description.files import is_file_source
     from ..description.presets import PRESETS

@@ -43,10 +43,9 @@ def register(sub):
 
 
 def run(a) -> int:
-    from ..analysis.scenario import build_efforts
     from ..analysis.sensitivity import PARAMETERS, pose_sensitivity
     from ..description.scenarios import scenario
-    from .motion import effort_spec, forced_window, preset_of
+    from .motion import build_user_efforts, effort_spec, forced_window, preset_of
     check_out(a)
     spec = load_robot(a)
     name = preset_of(a)
@@ -71,7 +70,7 @@ def run(a) -> int:
         raise InputError("--formulation", model.formulation, "a formulation with force-"
                          "driven runs: " + (", ".join(answering) or "none takes this robot"))
     espec = effort_spec(a, scen)
-    efforts = build_efforts(espec, model.n_actuated)
+    efforts = build_user_efforts(a, espec, model.n_actuated)
     params = (tuple(p.strip() for p in a.parameters.split(",")) if given(a, "parameters")
               else tuple(PARAMETERS))
     duration, out_step = forced_window(a, model, scen, max_samples=MAX_SAMPLES)

@@ -180,9 +180,13 @@ def run(a) -> int:
         smodel = forced.get("model", {})
         other = given(a, "formulation") and a.formulation != smodel.get("formulation",
                                                                          a.formulation)
-        for key, value in ({} if other else smodel).items():
-            # the scenario's model, unless told otherwise (another formulation: none of
-            # its options, which belong to the scenario's formulation)
+        # the scenario's model, unless told otherwise: another formulation, or any of
+        # the scenario's model options given (Simeon's sine modes with --shape fem),
+        # takes none of its options, which belong to the scenario's own model
+        mine = any(given(a, key) for key in smodel if key != "formulation")
+        for key, value in ({} if other else
+                           {"formulation": smodel["formulation"]} if mine and
+                           "formulation" in smodel else {} if mine else smodel).items():
             if not given(a, key):
                 setattr(a, key, value)
         return _run_forced(a, spec, build(a, spec), forced)
@@ -282,9 +286,8 @@ def _user_efforts(a) -> dict:
 
 
 def _run_forced(a, spec, model, scen) -> int:
-    from ..analysis.scenario import build_efforts
     from ..analysis.simulate import simulate_efforts
-    from .motion import LAW_OPTIONS
+    from .motion import LAW_OPTIONS, build_user_efforts
     what = ("--efforts" if given(a, "efforts") else
             f"the force-driven scenario {a.scenario or 'default'}")
     for opts in LAW_OPTIONS.values():
@@ -296,17 +299,23 @@ def _run_forced(a, spec, model, scen) -> int:
                          "paper starts at rest, undeformed); not with a driven one (its "
                          "initial elastic state is the scenario's)")
     if "simulate_efforts" not in model.capabilities:
-        raise InputError("--formulation", model.formulation, "a formulation with force-"
-                         "driven runs (efforts on the actuators: ffrf for planar tree "
-                         "robots, exact for planar trees and arms)")
-    efforts = (build_efforts(scen["efforts"], model.n_actuated) if "efforts" in scen
+        raise InputError("--formulation", model.formulation, f"a formulation with force-"
+                         f"driven runs for this {spec.family} robot: ffrf (planar tree "
+                         "robots) or exact (planar tree robots and arms); "
+                         f"{model.formulation} runs it motion-driven or under control only"
+                         + (" (no formulation runs a Delta force-driven yet)"
+                            if spec.family == "delta" else ""))
+    efforts = (build_user_efforts(a, scen["efforts"], model.n_actuated) if "efforts" in scen
                else None)
     duration, out_step = forced_window(a, model, scen, max_samples=MAX_STEPS)
     method = a.method or model.force_methods[0]
     # the scenario's initial elastic state and integrator step are those of its own
     # model (Simeon's sine modes): another formulation starts undeformed, moving with
     # the rigid robot, at its own default step
-    own = scen.get("model", {}).get("formulation", model.formulation) == model.formulation
+    smodel = scen.get("model", {})
+    own = (smodel.get("formulation", model.formulation) == model.formulation
+           and all(model.options.get(k) == v for k, v in smodel.items()
+                   if k != "formulation"))
     initial = scen.get("initial") if own else None
     load = ({"efforts": dict(scen["efforts"])} if efforts is not None else
             {"drive": dict(scen["drive"]), "initial": dict(initial or {})})

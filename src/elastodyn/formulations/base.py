@@ -108,6 +108,13 @@ def small_deformation_check(label: str, ratio, rotation, time, hint: str | None 
     tail = f"; {hint}" if hint else ""
     if bad.any():
         k = int(np.argmax(bad))
+        if not (np.isfinite(r).all() and np.isfinite(a).all()):
+            raise ModelError(
+                f"the {label} model's run diverged (non-finite elastic coordinates"
+                f"{'' if t is None else f' from t = {t[k]:.4g} s'}): no small-deformation "
+                "model describes that - the links are too soft for the loads, or the "
+                f"motion too fast for them; a slower or smoother motion, or stiffer "
+                f"links{tail}")
         raise ModelError(
             f"the {label} model's elastic displacement reaches {rmax:.3g} beam lengths "
             f"(rotation {amax:.3g} rad; past one beam length or 1 rad "

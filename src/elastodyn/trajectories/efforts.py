@@ -35,6 +35,12 @@ class EffortLaw:
     dim: int
     breakpoints: tuple = ()
 
+    @property
+    def time_scale(self) -> float:
+        """The shortest time over which the law changes shape [s] (a sine's period, a
+        pulse's rise or fall): an integrator step must be well below it."""
+        return math.inf
+
     def __call__(self, t: float) -> np.ndarray:
         raise NotImplementedError
 
@@ -43,6 +49,10 @@ class SineEfforts(EffortLaw):
     """``amplitude * sin(angular_rate * t + phase)`` (amplitude (dim,) [N or N m],
     angular_rate [rad/s] > 0, phase [rad]): Rosyid & El-Khasawneh 2020 section 8.2,
     ``Q_a = (10, 2, 2) sin 20 t`` N."""
+
+    @property
+    def time_scale(self) -> float:
+        return 2 * math.pi / self.angular_rate
 
     def __init__(self, amplitude, angular_rate: float, phase: float = 0.0):
         self.amplitude = _vector("amplitude", amplitude)
@@ -60,6 +70,10 @@ class TrianglePulse(EffortLaw):
     """A triangular pulse: 0 at t = 0, ``peak`` (dim,) [N or N m] at ``peak_time``, 0
     again at ``end_time`` and after (0 < peak_time < end_time [s]): Rosyid &
     El-Khasawneh 2020 section 8.2 (peak 0.1 s, end 0.2 s)."""
+
+    @property
+    def time_scale(self) -> float:
+        return min(self.peak_time, self.end_time - self.peak_time)
 
     def __init__(self, peak, peak_time: float, end_time: float):
         self.peak = _vector("peak", peak)

@@ -116,7 +116,7 @@ def test_command_line_efforts(tmp_path, capsys):
            (["--efforts", "sine", "--amplitude", "2", "0.5", "--rate", "10",
              "--trajectory", "circle"], "--trajectory"),
            (["--efforts", "pulse"], "--peak"),
-           (["--efforts", "sine", "--amplitude", "1", "--rate", "10"], "efforts"),
+           (["--efforts", "sine", "--amplitude", "1", "--rate", "10"], "--amplitude"),
            (["--efforts", "sine", "--peak", "1", "1"], "--peak")]
     for extra, flag in bad:
         rc = main(["simulate", "arm-yu2019", "--formulation", "exact", "--duration",
