@@ -358,13 +358,20 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         flex = model.run_drive(drive, times, elastic=init.get("elastic"),
                                elastic_rates=init.get("elastic_rates"), method=method,
                                step=step, rho_inf=rho_inf, progress=progress)
-        rrun = (rig.run_drive(drive, times, method=method, step=rstep, rho_inf=rho_inf)
-                if rig is not None else flex)
     else:
         flex = model.run_efforts(efforts, times, method=method, step=step,
                                  rho_inf=rho_inf, progress=progress)
-        rrun = (rig.run_efforts(efforts, times, method=method, step=rstep,
-                                rho_inf=rho_inf) if rig is not None else flex)
+    try:
+        if rig is None:
+            rrun = flex
+        elif drive is not None:
+            rrun = rig.run_drive(drive, times, method=method, step=rstep, rho_inf=rho_inf)
+        else:
+            rrun = rig.run_efforts(efforts, times, method=method, step=rstep,
+                                   rho_inf=rho_inf)
+    except ModelError as exc:
+        # its own step (at most 1 ms) and its own failure: said as the rigid run's
+        raise ModelError(f"the rigid model's run alongside failed: {exc}") from None
     k = min(flex.t.size, rrun.t.size)
     if k < 2:
         # stopped at the start: no run to report (a singular configuration there, or

@@ -184,9 +184,13 @@ def run(a) -> int:
         # the scenario's model options given (Simeon's sine modes with --shape fem),
         # takes none of its options, which belong to the scenario's own model
         mine = any(given(a, key) for key in smodel if key != "formulation")
-        for key, value in ({} if other else
-                           {"formulation": smodel["formulation"]} if mine and
-                           "formulation" in smodel else {} if mine else smodel).items():
+        if other:
+            taken = {}
+        elif mine:
+            taken = {k: v for k, v in smodel.items() if k == "formulation"}
+        else:
+            taken = smodel
+        for key, value in taken.items():
             if not given(a, key):
                 setattr(a, key, value)
         return _run_forced(a, spec, build(a, spec), forced)
