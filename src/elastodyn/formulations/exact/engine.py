@@ -586,7 +586,7 @@ class ExactModel(NonlinearModel):
         iterates settle where a released, damped robot would, not on another branch of
         a large deflection. Measured: plain Newton from the straight pose took Yu's arm
         at E / 40 to a link looped back over its root (a tip above the base, stable
-        and exit 0); at E / 20 to another such branch. Converged as the base's
+        and exit 0). Converged as the base's
         :meth:`NonlinearModel.static_deflection` (the residual below ``tol`` of the
         elastic forces' magnitude, or its round-off floor). An equilibrium whose
         Hessian has a negative eigenvalue is unstable: a ModelError names it."""
