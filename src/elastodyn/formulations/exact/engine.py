@@ -71,6 +71,7 @@ def prescribed_run(model, motion, st0, a0, times, dt, *, stop: bool = False,
 
     class Problem(NonlinearProblem):
         n = ne
+        extrapolate = True      # the elastic accelerations vary smoothly along a motion
 
         def state(self, t, x, v, z):
             a, ad, add = motion(t)
