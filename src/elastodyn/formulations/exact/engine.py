@@ -472,6 +472,10 @@ def free_run(model, st0, tau_of, times, sub, *, gains=None, stop: bool = False,
         # the joints free: a smoothed Coulomb friction on a shaft of little inertia of
         # its own makes the plain Newton jump between the friction's signs
         damped = True
+        # the accelerations vary smoothly between the efforts' breakpoints: Newton from
+        # their extrapolation (the five-bar under sine efforts: 14 % faster, the same
+        # run to 1e-10 m)
+        extrapolate = True
 
         def residual(self, t, x, v, z):
             # the first residual of a step with the tangents (the iteration matrix's,
