@@ -29,7 +29,7 @@ from ..exceptions import InputError, ModelError
 from ..model import (Coordinates, Efforts, Linearization, MotionResponse, State,
                      require)
 
-__all__ = ["NonlinearModel", "EXACT_HINT", "FD_STEP", "MAX_DISPLACEMENT_RATIO",
+__all__ = ["NonlinearModel", "EXACT_HINT", "REFERENCE_HINT", "FD_STEP", "MAX_DISPLACEMENT_RATIO",
            "MAX_ROTATION_RAD", "DIVERGED_RATIO", "small_deformation_check",
            "beam_extent", "actuated_motion", "motion_function",
            "efforts_along", "motion_response", "GENERIC_METHODS", "INITIAL_STATES"]
@@ -49,8 +49,11 @@ NONLINEAR_CAPABILITIES = frozenset({"state", "mass_matrix", "bias", "linearize",
                                     "simulate_motion"})
 
 
-EXACT_HINT = ("the geometrically exact formulation answers there: the same command with "
-              "--formulation exact")
+REFERENCE_HINT = ("the geometrically exact formulation answers there: the same command "
+                  "with --formulation {name}")
+"""The words of a validity warning's hint, for the reference formulation ``name``
+(:func:`~elastodyn.formulations.registry.reference_hint`)."""
+EXACT_HINT = REFERENCE_HINT.format(name="exact")
 """Said by a linear (or small-rotation) model's validity warning for a robot the ``exact``
 formulation takes (issue 31): where to get the answer the warning withholds."""
 

@@ -375,8 +375,8 @@ def reference_hint(model) -> str | None:
         return None
     for name in names:
         if FORMULATIONS[name].reference and name != model.formulation:
-            return ("the geometrically exact formulation answers there: the same command "
-                    f"with --formulation {name}")
+            from .base import REFERENCE_HINT
+            return REFERENCE_HINT.format(name=name)
     return None
 
 

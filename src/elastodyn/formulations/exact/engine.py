@@ -570,7 +570,8 @@ class ExactModel(NonlinearModel):
             if kwargs.get("inertial") or np.any(state.actuated_rates):
                 st = super().static_deflection(state, **kwargs)
             else:
-                st = self._rest_equilibrium(state, **kwargs)
+                st = self._rest_equilibrium(
+                    state, **{k: v for k, v in kwargs.items() if k != "inertial"})
         except ClosureError as exc:
             raise ModelError(f"exact: no static equilibrium: Newton's iterates left the "
                              f"robot's assembly ({exc.reason}); the loads (gravity, the "
@@ -583,8 +584,7 @@ class ExactModel(NonlinearModel):
                              "(gravity, the motion's) exceed what the links carry")
         return st
 
-    def _rest_equilibrium(self, state, *, tol: float = 1e-11, max_iter: int = 100,
-                          inertial: bool = False):
+    def _rest_equilibrium(self, state, *, tol: float = 1e-11, max_iter: int = 100):
         """The static equilibrium at rest under gravity by Newton on the potential V
         with a line search: each step goes down V (Armijo, halving the Newton step;
         where the Hessian K is not positive definite it is shifted to be), so the
