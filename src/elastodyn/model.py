@@ -42,7 +42,7 @@ __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABIL
            "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
            "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
            "TaskKinematics", "HasTaskKinematics", "SimulatesEfforts", "RunReport",
-           "SimulatesControlled", "SmallDeformation",
+           "SimulatesControlled", "SmallDeformation", "HeldStart",
            "InverseDynamicsAlong",
            "effort_key"]
 
@@ -75,6 +75,8 @@ CAPABILITIES = (
     "export_closure",     # export_closure(): the loop closure of a closed-loop model for
                           # generated code (symbolic.core.Closure)
     "simulate_controlled",  # simulate_controlled(trajectory, controller, ...): closed loop
+    "held_start",         # held_start(), run_efforts(..., hold=True): a force-driven run
+                          # from the static equilibrium, held by the efforts there
     "small_deformation",  # deformation_extent(elastic): a model valid for small elastic
                           # deformations only; its runs are checked against the limits
 )
@@ -588,6 +590,22 @@ class SimulatesEfforts(Protocol):
 
 
 @runtime_checkable
+class HeldStart(Protocol):
+    """Capability ``held_start``: a force-driven run may start from rest at the static
+    equilibrium under gravity at home, held there by the actuators' efforts (which the
+    run adds to the given ones)."""
+
+    def held_start(self):
+        """(state, efforts (n_a,) [N or N m]): the static equilibrium at home and the
+        efforts that hold it."""
+
+    def run_efforts(self, efforts, t_eval, *, method: str, step=None, rho_inf=0.8,
+                    progress=None, hold: bool = False):
+        """As :meth:`SimulatesEfforts.run_efforts`; ``hold``: from :meth:`held_start`,
+        its efforts added to ``efforts(t)``."""
+
+
+@runtime_checkable
 class SimulatesControlled(Protocol):
     """Capability ``simulate_controlled``: a controller of the model's own closes the
     loop on the actuated coordinates and tracks a trajectory (the model is the plant)."""
@@ -619,7 +637,7 @@ class SmallDeformation(Protocol):
         rotation of any point (n_t,) [rad], at each sample."""
 
 
-PROTOCOLS = {"small_deformation": SmallDeformation, "linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
+PROTOCOLS = {"held_start": HeldStart, "small_deformation": SmallDeformation, "linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
              "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,

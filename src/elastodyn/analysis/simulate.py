@@ -163,14 +163,21 @@ class SimulationResult(Result):
         return {"simulation": finish(fig, axes, xlabel="time [s]")}
 
     def _forced_figures(self) -> dict:
-        """The end-effector's planar pose x, y, theta (flexible and rigid) and its elastic
-        part (flexible - rigid) with the elastic coordinates."""
+        """The end-effector's pose (planar x, y, theta or spatial x, y, z; flexible and
+        rigid) and its elastic part (flexible - rigid) with the elastic coordinates."""
         from ..plot.figure import elastic_groups, finish, new_figure, plot_elastic
         q, t = self.quantities, np.asarray(self.quantities["time_s"])
-        P = np.column_stack([np.asarray(q["ee_position_m"])[:, :2], q["ee_angle_rad"]])
-        R = np.column_stack([np.asarray(q["rigid_ee_position_m"])[:, :2],
-                             q["rigid_ee_angle_rad"]])
-        labels = ("x [m]", "y [m]", "theta [rad]")
+        if "ee_angle_rad" in q:
+            P = np.column_stack([np.asarray(q["ee_position_m"])[:, :2], q["ee_angle_rad"]])
+            R = np.column_stack([np.asarray(q["rigid_ee_position_m"])[:, :2],
+                                 q["rigid_ee_angle_rad"]])
+            labels = ("x [m]", "y [m]", "theta [rad]")
+            parts = ("x [um]", "y [um]", "theta [urad]")
+        else:
+            P = np.asarray(q["ee_position_m"])
+            R = np.asarray(q["rigid_ee_position_m"])
+            labels = ("x [m]", "y [m]", "z [m]")
+            parts = ("x [um]", "y [um]", "z [um]")
         fig, axes = new_figure(3, height=2.0)
         for i, ax in enumerate(axes):
             ax.plot(t, P[:, i], label="flexible")
@@ -185,7 +192,7 @@ class SimulationResult(Result):
         fig, axes = new_figure(3 + len(groups), height=2.0)
         for i in range(3):
             axes[i].plot(t, (P[:, i] - R[:, i]) * 1e6, lw=0.8)
-            axes[i].set_ylabel("elastic part\n" + ("x [um]", "y [um]", "theta [urad]")[i])
+            axes[i].set_ylabel("elastic part\n" + parts[i])
         for ax, g in zip(axes[3:], groups):
             plot_elastic(ax, t, e, names, g, lw=0.8)
         axes[0].set_title(self.title + ": elastic part (flexible - rigid)", fontsize=9)
@@ -313,7 +320,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                      output_step: float = 1e-3, step: float | None = None,
                      method: str = "partitioning", rho_inf: float = 0.8,
                      robot: str | None = None, inputs: dict | None = None,
-                     progress=None) -> SimulationResult:
+                     progress=None, hold: bool = False) -> SimulationResult:
     """Force-driven simulation from rest (undeformed, at the robot's home), or a run with
     the actuators at constant speed (``drive``), with the rigid model alongside (same
     load or drive, same integrator).
@@ -338,8 +345,23 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         default_step`, 40 per period of the first elastic mode with locked actuators).
     method : "partitioning" (the paper's, eqs. (91)-(106)) or "projection" (index-3
         with velocity projection).
+    hold : bool
+        With ``efforts``: start from rest at the static equilibrium under gravity at
+        home, held there by the actuators (capability ``held_start``); ``efforts`` are
+        added to the holding efforts (the rigid run alongside: from its own). Without,
+        a robot that gravity loads at home starts unheld and a warning says so.
+
+    The end-effector's layout follows the model's pose: a planar pose (x, y, theta)
+    gives ``ee_position_m`` (x, y, 0) and ``ee_angle_rad``; a spatial position (x, y,
+    z) (``pose_names``, a Delta's platform centre) gives ``ee_position_m`` alone. The
+    joints' positions have 2 (planar) or 3 (spatial) columns each.
     """
     require(model, "simulate_efforts", what="simulate (force-driven)")
+    if hold:
+        require(model, "held_start", what="simulate (force-driven, held at the start)")
+        if efforts is None:
+            raise InputError("--initial", "static", "zero with a drive (a driven run "
+                             "starts from the scenario's elastic state)")
     if method not in model.force_methods:
         raise InputError("--method", method, " or ".join(model.force_methods))
     T, h, times = output_times(duration, output_step, step_name="--output-step")
@@ -359,8 +381,9 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                                elastic_rates=init.get("elastic_rates"), method=method,
                                step=step, rho_inf=rho_inf, progress=progress)
     else:
+        held = {"hold": True} if hold else {}
         flex = model.run_efforts(efforts, times, method=method, step=step,
-                                 rho_inf=rho_inf, progress=progress)
+                                 rho_inf=rho_inf, progress=progress, **held)
     try:
         if rig is None:
             rrun = flex
@@ -368,7 +391,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
             rrun = rig.run_drive(drive, times, method=method, step=rstep, rho_inf=rho_inf)
         else:
             rrun = rig.run_efforts(efforts, times, method=method, step=rstep,
-                                   rho_inf=rho_inf)
+                                   rho_inf=rho_inf, **({"hold": True} if hold else {}))
     except ModelError as exc:
         # its own step (at most 1 ms) and its own failure: said as the rigid run's
         raise ModelError(f"the rigid model's run alongside failed: {exc}") from None
@@ -393,21 +416,27 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     enames = list(model.coordinates.elastic)
     ekey, _ = effort_key(units)
     # one layout with the motion-driven runs (schema 2): the planar pose (x, y, theta)
-    # as ee_position_m (n_t, 3; z = 0) and ee_angle_rad (n_t,)
+    # as ee_position_m (n_t, 3; z = 0) and ee_angle_rad (n_t,); a spatial position
+    # (x, y, z) as ee_position_m alone
+    spatial = tuple(model.pose_names or ()) == ("x", "y", "z")
     pos, rpos = np.zeros((k, 3)), np.zeros((k, 3))
-    pos[:, :2], rpos[:, :2] = P[:, :2], R[:, :2]
+    if spatial:
+        pos, rpos = P[:, :3].copy(), R[:, :3].copy()
+    else:
+        pos[:, :2], rpos[:, :2] = P[:, :2], R[:, :2]
     q = {"time_s": t, "actuated": S, "rigid_actuated": SR,
-         "ee_position_m": pos, "rigid_ee_position_m": rpos,
-         "ee_angle_rad": P[:, 2], "rigid_ee_angle_rad": R[:, 2], "elastic": E,
+         "ee_position_m": pos, "rigid_ee_position_m": rpos, "elastic": E,
          "elastic_names": enames, "constraint_residual": flex.residual[:k],
          "joint_positions_m": XY.reshape(k, -1), "midspan_deflection_m": MID}
+    if not spatial:
+        q["ee_angle_rad"], q["rigid_ee_angle_rad"] = P[:, 2], R[:, 2]
     cols = {"actuated": [f"{n}_{u}" for n, u in zip(names, units)],
             "rigid_actuated": [f"rigid_{n}_{u}" for n, u in zip(names, units)],
             "ee_position_m": [f"ee_{x}_m" for x in "xyz"],
             "rigid_ee_position_m": [f"rigid_ee_{x}_m" for x in "xyz"],
             "elastic": [f"{n}_{u}" for n, u in zip(enames,
                                                     model.coordinates.units[len(names):])],
-            "joint_positions_m": [f"{n}_{c}_m" for n in jn for c in "xy"],
+            "joint_positions_m": [f"{n}_{c}_m" for n in jn for c in "xyz"[:XY.shape[-1]]],
             "midspan_deflection_m": [f"{b}_midspan_m" for b in model.beam_names]}
     if efforts is not None:
         q[ekey] = np.array([efforts(x) for x in t])
@@ -417,6 +446,8 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     if efforts is not None:
         notes += _effort_notes(efforts, h_int, T)
     warnings = [w for w in (model.stability_warning(flex.q[0]),) if w] + notes
+    if efforts is not None and not hold:
+        warnings += _unheld_note(model)
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
         if run is not None and run.singular_time is not None:
             warnings.append(f"{label} model: {run.message}")
@@ -432,11 +463,13 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                "end_time_s": float(t[-1]),
                "max_ee_deviation_m": float(np.linalg.norm(dev, axis=1).max()),
                "max_ee_deviation_xyz_m": np.abs(dev).max(axis=0).tolist(),
-               "max_ee_angle_deviation_rad": float(np.abs(P[:, 2] - R[:, 2]).max()),
+               "max_ee_angle_deviation_rad": (None if spatial else
+                                              float(np.abs(P[:, 2] - R[:, 2]).max())),
                "final_ee_deviation_m": dev[-1].tolist(),
-               "final_ee_position_m": pos[-1].tolist(), "final_ee_angle_rad": float(P[-1, 2]),
+               "final_ee_position_m": pos[-1].tolist(),
+               "final_ee_angle_rad": None if spatial else float(P[-1, 2]),
                "final_rigid_ee_position_m": rpos[-1].tolist(),
-               "final_rigid_ee_angle_rad": float(R[-1, 2]),
+               "final_rigid_ee_angle_rad": None if spatial else float(R[-1, 2]),
                "max_elastic": np.abs(E).max(axis=0).tolist() if E.size else [],
                "dof": int(model.n_elastic),
                "max_constraint_residual": float(np.max(flex.residual[:k])),
@@ -445,6 +478,9 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                "integrator_step_s": h_int, **extent}
     inputs = {**(inputs or {}), "duration_s": T, "output_step_s": h, "method": method,
               "step_s": h_int, "rho_inf": rho_inf}
+    if hold:
+        inputs["initial"] = "static"
+        summary["holding_efforts"] = model.held_start()[1].tolist()
     name = _name(model, robot)
     form = " ".join(str(x) for x in (model.formulation, model.options.get("shape")) if x)
     title = (f"{name}: {'force-driven' if drive is None else 'driven'}, {form} "
@@ -459,6 +495,29 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
 MAX_INTEGRATOR_STEPS = 1_000_000
 """Most integrator steps of a force-driven run (a smaller --integrator-step is refused:
 1e-9 s over 0.05 s never ended)."""
+
+
+def _unheld_note(model) -> list:
+    """A warning when gravity loads the actuators of the robot at rest at home (the
+    actuated rows of its bias there, the efforts that would hold it rigid): a
+    force-driven run from rest there starts unheld, and the robot moves under its own
+    weight besides the efforts'."""
+    if "bias" not in model.capabilities:
+        return []
+    st = model.state()
+    try:
+        c = np.asarray(model.bias(st), dtype=float)[:model.n_actuated]
+    except (InputError, ModelError):
+        return []
+    # a bias that vanishes (no gravity, or none on the actuators) is round-off of the
+    # weights' scale (>= 1e-3 N m on any robot that gravity loads): 1e-9 is below it
+    if not np.all(np.isfinite(c)) or np.abs(c).max() <= 1e-9:
+        return []
+    how = (" (--initial static starts from the static equilibrium, held: the efforts "
+           "then add to the holding ones)" if "held_start" in model.capabilities else "")
+    return [f"gravity loads the actuators at home (holding efforts "
+            f"{np.array2string(c, precision=4)}): the run starts unheld and the robot "
+            f"moves under its own weight besides the given efforts{how}"]
 
 
 def _effort_notes(efforts, step: float, duration: float) -> list:

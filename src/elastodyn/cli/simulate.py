@@ -33,7 +33,11 @@ def register(sub):
     s.add_argument("--periods", type=number("--periods"),
                    help="circle: number of periods simulated (instead of --duration)")
     s.add_argument("--initial", help="flexible: static (the static deflection at the "
-                                     "start) or zero (undeformed) (static)")
+                                     "start) or zero (undeformed) (static); force-driven "
+                                     "(--efforts): zero (at rest, undeformed, unheld; "
+                                     "default) or static (at rest in the static "
+                                     "equilibrium, held: the efforts add to the holding "
+                                     "ones; exact)")
     s.add_argument("--method", help="integrator: ked newmark (constant step, Kuo) or radau; "
                                     "nepvp auto (default: rk4 on 1-element beams, "
                                     "generalized-alpha on finer meshes), "
@@ -298,17 +302,25 @@ def _run_forced(a, spec, model, scen) -> int:
         refuse(a, opts, f"not with {what} (efforts drive the actuators, no motion is "
                         "prescribed)")
     refuse(a, {**LOOP_OPTIONS, "periods": "--periods"}, f"not with {what}")
-    if given(a, "initial") and (a.initial != "zero" or "drive" in scen):
-        raise InputError("--initial", a.initial, "zero for a force-driven scenario (the "
-                         "paper starts at rest, undeformed); not with a driven one (its "
-                         "initial elastic state is the scenario's)")
+    if given(a, "initial") and (a.initial not in ("zero", "static") or "drive" in scen):
+        raise InputError("--initial", a.initial, "zero (at rest, undeformed, unheld: the "
+                         "paper's start) or static (at rest in the static equilibrium, "
+                         "held: the efforts add to the holding ones) for a force-driven "
+                         "run; not with a driven one (its initial elastic state is the "
+                         "scenario's)")
+    hold = given(a, "initial") and a.initial == "static"
     if "simulate_efforts" not in model.capabilities:
         raise InputError("--formulation", model.formulation, f"a formulation with force-"
-                         f"driven runs for this {spec.family} robot: ffrf (planar tree "
-                         "robots) or exact (planar tree robots and arms); "
-                         f"{model.formulation} runs it motion-driven or under control only"
-                         + (" (no formulation runs a Delta force-driven yet)"
-                            if spec.family == "delta" else ""))
+                         f"driven runs for this {spec.family} robot: "
+                         + ("exact" if spec.family == "delta" else
+                            "ffrf (planar tree robots) or exact (planar tree robots and "
+                            "arms)")
+                         + f"; {model.formulation} runs it motion-driven or under control "
+                           "only")
+    if hold and "held_start" not in model.capabilities:
+        raise InputError("--initial", "static", f"zero with --formulation "
+                         f"{model.formulation} (its force-driven runs start undeformed; "
+                         "exact starts held at the static equilibrium)")
     efforts = (build_user_efforts(a, scen["efforts"], model.n_actuated) if "efforts" in scen
                else None)
     duration, out_step = forced_window(a, model, scen, max_samples=MAX_STEPS)
@@ -332,7 +344,7 @@ def _run_forced(a, spec, model, scen) -> int:
                               method=method, robot=spec.name,
                               inputs={**load, "scenario": (a.scenario if given(a, "efforts")
                                                            else a.scenario or "default")},
-                              progress=_time_bar(duration, out_step))
+                              progress=_time_bar(duration, out_step), hold=hold)
     return emit(a, result)
 
 

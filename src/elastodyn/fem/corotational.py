@@ -68,7 +68,41 @@ from .shapes import gauss_legendre_01
 
 __all__ = ["so3_exp", "axis_rotation", "rotation_coefficients", "vee_skew",
            "CorotationalBeam", "BeamFrame", "FrameState", "potential_derivatives",
-           "potential_gradient", "spin_jacobian"]
+           "potential_gradient", "spin_jacobian", "chord_midspan_spatial"]
+
+
+def chord_midspan_spatial(s, x, t) -> float:
+    """The bending at mid-length of a spatial beam of elements [m]: the distance of its
+    axis point at L / 2 from the chord between its end nodes (>= 0; the planar
+    counterpart, signed, is :func:`~elastodyn.fem.planar_corotational.chord_midspan`).
+
+    Parameters
+    ----------
+    s : array_like, shape (k + 1,)
+        The nodes' places along the straight beam from its root (s[0] = 0, s[-1] = L) [m].
+    x : array_like, shape (k + 1, 3)
+        The nodes' positions [m].
+    t : array_like, shape (k + 1, 3)
+        The axis's unit tangent at each node (the first column of the node's triad).
+
+    Where L / 2 is not a node (an odd number of elements) the element around it is
+    interpolated by the cubic Hermite curve of its end positions and tangents, the
+    tangents scaled by the element's chord length (the corotational element's own
+    cubic to first order in its end rotations)."""
+    s = np.asarray(s, dtype=float)
+    x, t = np.asarray(x, dtype=float), np.asarray(t, dtype=float)
+    L = s[-1]
+    k = min(max(int(np.searchsorted(s, 0.5 * L)), 1), len(s) - 1)
+    a, b = x[k - 1], x[k]
+    lc = float(np.linalg.norm(b - a))
+    xi = (0.5 * L - s[k - 1]) / (s[k] - s[k - 1])
+    h00, h10 = 2 * xi ** 3 - 3 * xi ** 2 + 1, xi ** 3 - 2 * xi ** 2 + xi
+    h01, h11 = -2 * xi ** 3 + 3 * xi ** 2, xi ** 3 - xi ** 2
+    mid = h00 * a + h10 * lc * t[k - 1] + h01 * b + h11 * lc * t[k]
+    c = x[-1] - x[0]
+    u = c / np.linalg.norm(c)
+    d = mid - x[0]
+    return float(np.linalg.norm(d - (d @ u) * u))
 
 
 def so3_exp(phi) -> np.ndarray:

@@ -61,7 +61,7 @@ class ExactArmModel(ExactModel):
 
     formulation = "exact"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled",
-                                             "simulate_efforts"}
+                                             "simulate_efforts", "held_start"}
     controllers = CONTROLLERS
     default_preload = False
 

@@ -62,7 +62,8 @@ from ...description.flexible_delta import FlexibleDelta
 from ...exceptions import InputError, ModelError
 from ...fem import jets
 from ...fem.jets import Jet
-from ...fem.corotational import CorotationalBeam, axis_rotation, so3_exp
+from ...fem.corotational import (CorotationalBeam, axis_rotation, chord_midspan_spatial,
+                                 so3_exp)
 from ...kinematics.delta import DeltaKinematics
 from ...model import Coordinates, State
 from ..base import NONLINEAR_CAPABILITIES
@@ -108,12 +109,15 @@ class ExactDeltaModel(ExactModel):
     ----------
     robot : FlexibleDelta
     options : dict
-        ``elements``: elements per link, integer in [1, 64] (default 4).
+        ``elements``: elements per link, integer in [1, 64] (default 4); ``rigid``
+        (internal, the rigid counterpart of a force-driven run): the shaft angles only,
+        every elastic coordinate held at zero (the rigid Delta with the links' inertia).
     """
 
     formulation = "exact"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "inverse_kinematics",
-                                             "simulate_controlled"}
+                                             "simulate_controlled", "simulate_efforts",
+                                             "held_start"}
     controllers = CONTROLLERS
     default_preload = True
     pose_names = ("x", "y", "z")
@@ -170,9 +174,14 @@ class ExactDeltaModel(ExactModel):
                 lower[i, j] = add([f"{leg}.lower.n{j}.{c}" for c in comp], cunit)
             reld[i] = add([f"{leg}.D.b{k + 1}" for k in range(nd)], ["rad"] * nd)
         self._platform = add([f"platform.{c}" for c in comp], cunit)
+        nq = self._nfull = len(names)
+        self._rigid_links = bool(self.options.get("rigid", False))
+        if self._rigid_links:
+            # the rigid Delta: the full layout inside (every elastic coordinate zero),
+            # the shaft angles outside
+            names, units = names[:3], units[:3]
         self.coordinates = Coordinates(tuple(names), tuple(units),
                                        ("actuated",) * 3 + ("elastic",) * (len(names) - 3))
-        nq = len(names)
 
         def node(kind, i, j):
             """(kind code, leg, s [m], local variable indices (12,)); index nq is a
@@ -205,6 +214,7 @@ class ExactDeltaModel(ExactModel):
                         continue
                     table[kind, i, j] = len(rows)
                     rows.append(node(kind, i, j))
+        self._table = table
         self._node_idx = np.array([r[3] for r in rows])                   # (N, 12)
         self._kinds = []
         for code in range(4):
@@ -360,6 +370,8 @@ class ExactDeltaModel(ExactModel):
         single = q.ndim == 1
         q = np.atleast_2d(q)
         v = np.broadcast_to(np.asarray(v, dtype=float), q.shape)
+        nout = q.shape[1]
+        q, v = self._full(q), self._full(v)
         S, nq = q.shape
         qx = np.concatenate([q, np.zeros((S, 1))], axis=1)
         vx = np.concatenate([v, np.zeros((S, 1))], axis=1)
@@ -459,7 +471,7 @@ class ExactDeltaModel(ExactModel):
             np.add.at(C, ix2, pC)
         for i in range(3):
             M[:, i, i] += self._motor
-        s = slice(0, nq)
+        s = slice(0, nout)
         out = (V, grad[:, s], None if K is None else K[:, s, s], M[:, s, s], h[:, s],
                None if C is None else C[:, s, s])
         if single:
@@ -524,15 +536,79 @@ class ExactDeltaModel(ExactModel):
                         + fr)
             _, X, _, _ = self._rigid(np.asarray(qa[sl], float))
             rpose.append(X)
-            pose.append(X + Q[:, self._platform[:3]])
+            pose.append(X + self._full(Q)[:, self._platform[:3]])
             if progress is not None:
                 progress(sl.stop, nt)
         return (list(np.concatenate(tau)), list(np.concatenate(rtau)),
                 list(np.concatenate(pose)), list(np.concatenate(rpose)))
 
     def _complete(self, st: State) -> State:
-        _, X, _, _ = self._rigid(np.asarray(st.q[:3], dtype=float))
-        return st.with_(pose=np.asarray(X, dtype=float) + st.q[self._platform[:3]])
+        return st.with_(pose=self.pose_of(st.q))
+
+    def _full(self, q):
+        """The coordinates of the full layout (..., n_full) of q (..., n): q itself, or
+        for the rigid Delta its shaft angles with every elastic coordinate zero."""
+        q = np.asarray(q, dtype=float)
+        if q.shape[-1] == self._nfull:
+            return q
+        out = np.zeros(q.shape[:-1] + (self._nfull,))
+        out[..., :q.shape[-1]] = q
+        return out
+
+    # ------------------------------------------------------------------ force-driven runs
+    def rigid_counterpart(self) -> "ExactDeltaModel":
+        """The rigid Delta with the links' inertia (one element per link, every elastic
+        coordinate held at zero: the point masses and the consistent torsional inertia
+        of a straight link are its rigid inertia exactly), the rigid run alongside a
+        force-driven one."""
+        return ExactDeltaModel(self.robot, {**self.options, "elements": 1, "rigid": True})
+
+    def pose_of(self, q) -> np.ndarray:
+        """The platform centre (x, y, z) [m] at the contract's coordinates q: the rigid
+        Delta's at the shaft angles plus the platform's elastic displacement."""
+        q = self._full(q)
+        _, X, _, _ = self._rigid(q[:3])
+        return np.asarray(X, dtype=float) + q[self._platform[:3]]
+
+    def _node_values(self, q):
+        """Positions (N, 3) [m] and triads (N, 3, 3) of every node at q (numbers)."""
+        qx = np.concatenate([self._full(q), [0.0]])[None]
+        Xn, Tn = self._configurations(qx, np.zeros_like(qx), "direction")
+        return np.asarray(jets.value(Xn))[0], np.asarray(jets.value(Tn))[0]
+
+    @property
+    def joint_names(self) -> tuple:
+        """Per leg: the motor shaft's joint A, the elbow B, the platform joint D."""
+        return tuple(f"leg{i + 1}.{p}" for i in range(3) for p in "ABD")
+
+    def joint_positions(self, q) -> np.ndarray:
+        """Positions (9, 3) [m] of the joints (the order of :attr:`joint_names`): A_i
+        fixed, B_i the upper link's tip, D_i the lower link's end at the platform."""
+        x, _ = self._node_values(q)
+        n, t = int(self.options["elements"]), self._table
+        return np.array([x[t[key]] for i in range(3)
+                         for key in (("upper", i, 0), ("B", i, 0), ("D", i, n))])
+
+    @property
+    def beam_names(self) -> tuple:
+        return tuple(f"leg{i + 1}.{k}" for i in range(3) for k in ("upper", "lower"))
+
+    def midspan_deflections(self, q) -> np.ndarray:
+        """The bending at mid-length (6,) [m] of every link from its chord
+        (:func:`~elastodyn.fem.corotational.chord_midspan_spatial`: a distance, >= 0;
+        zero for the rigid Delta)."""
+        if self._rigid_links:
+            return np.zeros(6)
+        x, T = self._node_values(q)
+        n, t = int(self.options["elements"]), self._table
+        out = []
+        for i in range(3):
+            for li, rows in enumerate(([t["upper", i, j] for j in range(n + 1)],
+                                       [t["B", i, 0]] + [t["lower", i, j] for j in
+                                                         range(1, n)] + [t["D", i, n]])):
+                st = np.linspace(0.0, self.L[li], n + 1)
+                out.append(chord_midspan_spatial(st, x[rows], T[rows][:, :, 0]))
+        return np.array(out)
 
     # ------------------------------------------------------------------ dynamics
     def static_deflection(self, state: State, **kw) -> State:
@@ -556,7 +632,7 @@ class ExactDeltaModel(ExactModel):
         cubic (at an end: |4 theta_a + 2 theta_b| / l0 or |2 theta_a + 4 theta_b| / l0,
         the local rotations about that axis), as the planar elements'
         (:meth:`~elastodyn.fem.planar_corotational.PlanarBeamStructure.max_strain`)."""
-        qx = np.concatenate([np.asarray(state.q, dtype=float), [0.0]])[None]
+        qx = np.concatenate([self._full(state.q), [0.0]])[None]
         Xn, Tn = self._configurations(qx, np.zeros_like(qx), "first")
         out = 0.0
         for li, (ia, ib, _) in enumerate(self._links):

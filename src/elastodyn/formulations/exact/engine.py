@@ -765,16 +765,40 @@ class ExactModel(NonlinearModel):
                     res.stopped)
 
     def run_efforts(self, efforts, t_eval, *, method: str = "generalized-alpha",
-                    step: float | None = None, rho_inf: float = 0.9, progress=None):
+                    step: float | None = None, rho_inf: float = 0.9, progress=None,
+                    hold: bool = False):
         """A force-driven run from rest, undeformed, at home under ``efforts(t)`` (n_a,)
         [N or N m] on the actuated coordinates, sampled at ``t_eval``: generalized-alpha
         on all coordinates (spectral radius ``rho_inf`` at infinite frequency; ``step``
         default
         :meth:`default_integrator_step`). A singular configuration ends the run there
-        (``singular_time``, ``message``)."""
+        (``singular_time``, ``message``). ``hold``: from rest at the static equilibrium
+        at home instead (:meth:`held_start`), the efforts that hold it there added to
+        ``efforts(t)`` (which is then the change from holding)."""
         self._force_options(method, rho_inf)
-        st0 = self.state()
-        return self._run(st0, t_eval, step, rho_inf, progress, efforts=efforts)
+        if not hold:
+            return self._run(self.state(), t_eval, step, rho_inf, progress,
+                             efforts=efforts)
+        st0, tau0 = self.held_start()
+
+        def total(t):
+            return tau0 + np.asarray(efforts(t), dtype=float).reshape(tau0.shape)
+        return self._run(st0, t_eval, step, rho_inf, progress, efforts=total)
+
+    def held_start(self):
+        """(state, efforts): the robot at rest at home in its static equilibrium under
+        gravity with the actuators held (:meth:`static_deflection`; the rigid robot at
+        home when it has no elastic coordinates), and the efforts (n_a,) [N or N m] that
+        hold it there: the actuated rows of the bias at rest, M qdd + c = [tau; 0] with
+        qdd = 0 (the elastic rows vanish at the equilibrium)."""
+        if getattr(self, "_held", None) is None:
+            st = self.state()
+            if self.n_elastic:
+                st = self.static_deflection(st)
+            tau = np.asarray(self._terms(st.with_(v=np.zeros(self.n), a=np.zeros(self.n)),
+                                         full=False)["c"][:self.n_actuated], dtype=float)
+            self._held = (st, tau.copy())
+        return self._held[0], self._held[1].copy()
 
     def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None,
                   method: str = "generalized-alpha", step: float | None = None,

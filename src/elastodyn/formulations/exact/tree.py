@@ -158,7 +158,7 @@ class ExactTreeModel(ExactModel):
 
     formulation = "exact"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled",
-                                             "simulate_efforts"}
+                                             "simulate_efforts", "held_start"}
     controllers = CONTROLLERS
     default_preload = False
 
