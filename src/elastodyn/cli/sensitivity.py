@@ -65,6 +65,12 @@ def run(a) -> int:
     answering = [f for f in formulations_for(spec) if "sensitivity" in get(f).verbs]
     if not given(a, "formulation"):
         a.formulation = answering[0] if answering else None
+    elif a.formulation not in answering:
+        # the parameters (E, rho, b, h of a tree robot's beams) and the planar pose are
+        # those of the formulations that list the verb
+        raise InputError("--formulation", a.formulation, "a formulation that answers "
+                         "sensitivity for this robot: "
+                         + (", ".join(answering) or "none takes it"))
     model = build(a, spec)
     if "simulate_efforts" not in model.capabilities:
         raise InputError("--formulation", model.formulation, "a formulation with force-"

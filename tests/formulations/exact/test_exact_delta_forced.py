@@ -187,3 +187,14 @@ def test_cli_force_driven_delta_held_and_refusals(capsys, tmp_path):
     rc, _, err = run(capsys, ["simulate", "delta-kuo2016", "--efforts", "pulse",
                               "--peak", "1", "1", "1"])
     assert rc == 2 and len(err) == 1 and "exact" in err[0]
+
+
+@pytest.mark.parametrize("robot, peaks", [("delta-kuo2016", ["1", "1", "1"]),
+                                          ("arm-yu2019", ["1", "1"])])
+def test_sensitivity_refuses_a_formulation_without_the_verb(capsys, robot, peaks):
+    """``sensitivity`` (the beams' E, rho, b, h of a planar tree robot, FFRF) refuses
+    the exact formulation by name, in one line (it answered with a traceback: the exact
+    Delta and arm have force-driven runs, not the verb's parameters)."""
+    rc, _, err = run(capsys, ["sensitivity", robot, "--formulation", "exact", "--efforts",
+                              "pulse", "--peak", *peaks])
+    assert rc == 2 and len(err) == 1 and "--formulation" in err[0] and "exact" in err[0]
