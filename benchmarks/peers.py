@@ -2,7 +2,7 @@
 """Benchmarks against peer engines (issue 16, item 5), run side by side in one run.
 
     python benchmarks/peers.py                       # every section whose peer is importable
-    python benchmarks/peers.py --only fivebar        # one section: fivebar, delta or rnea
+    python benchmarks/peers.py --only fivebar        # a section: fivebar, delta, delta-run, rnea
     python benchmarks/peers.py --only fivebar --elements 1 2 --method rk4 --tol 1e-2
     python benchmarks/peers.py --only fivebar --formulation exact --elements 1 2 --repeats 1
 
@@ -54,13 +54,43 @@ delta
     the motor axis y_i and the lower link's z axis; the platform a rigid body with the
     description's mass and inertia). Physics check at one pose first: without geometric
     stiffness the engines agree to 0.1 % (Exudyn at 16 elements per link); about the
-    static equilibrium under gravity modes 4 and 7 (the platform's twist) differ by 3-4 %,
-    and ``--delta-dynamics`` shows that Exudyn's eigenvalues about its static state are
-    ~2 % below Exudyn's own free vibration there (a missing stiffness of the constraint
-    reactions, it seems), so the deflected comparison times like for like but its
-    accuracy is not settled. Time per pose: build (+ static solve) + eigenvalues for
+    static equilibrium under gravity modes 4 and 7 (the platform's twist) differ by
+    1.6-1.9 %, and ``--delta-dynamics`` shows that Exudyn's eigenvalues about its static
+    state are ~2 % below Exudyn's own free vibration there, which is within 0.2 % of
+    elastodyn's (8.707 and 17.712 Hz against 8.698 and 17.687: Exudyn's eigenvalues
+    about a preloaded state miss a stiffness of the constraint reactions, it seems; 3-4 %
+    before the joints at D_i carried y_i on the platform, 2026-11-28). Time per pose:
+    build (+ static solve) + eigenvalues for
     Exudyn (at 4 and 8 elements per link: ~1 % and ~0.2 % from converged); elastodyn's
     ``modes`` per pose and its ``frequency_map`` per pose (n = 1: within 0.8 %).
+
+delta-run
+    Kuo's pick-and-place on Kuo's Delta (issue 31: the geometrically exact formulation
+    side by side with Exudyn's geometrically exact beams): the inverted U, 1.2 s from the
+    static deflection under gravity, output step 5 ms, the platform's deviation from the
+    rigid path as the accuracy measure.
+
+    * elastodyn: the exact formulation at ``--run-ours`` elements per link (default 4, the
+      reference, and 8), as ``benchmarks/exact_speed.py`` and the command line run it
+      (``simulate_motion``: static deflection, generalized-alpha rho_inf 0.9 at its
+      default step, efforts along), each also at half its step (its step error).
+    * Exudyn: ``ExudynDelta`` driven (built at the start pose, static equilibrium, then
+      ``SolveDynamic``, generalized-alpha ``--spectral-radius``, index 3, fixed step): the
+      clamp of each upper link at A_i turned about y_i by q_a,i(t) - q_a,i(0), the
+      trajectory and the rigid inverse kinematics in closed form as a symbolic offset user
+      function of the clamp (``ObjectJointGeneric``; evaluated in C++; a Python user
+      function costs the same here, printed). Euler-parameter nodes throughout (the
+      static solve needs them). A ladder of ``--run-elements`` x ``--run-steps``.
+
+    Physics checks: the sense of the drive (a 1 mrad turn without gravity against
+    elastodyn's rigid kinematics), the finest runs of both engines (peak deviations and
+    histories; a warning above 10 %). Errors: the largest distance between deviation
+    histories over the run relative to the reference's peak deviation: against the half
+    step (Richardson, second order), against the yardstick (Exudyn's finest run), and
+    against elastodyn's reference. Equal accuracy: Exudyn's cheapest run of the ladder
+    that is (a) as accurate against the yardstick, (b) within elastodyn's step error, (c)
+    within elastodyn's error against the yardstick, of elastodyn's reference; the ratio
+    of wall times, solver only and with the build (and static solve).
 
 rnea
     Model evaluation per call: elastodyn's compiled inverse model (NE-PVP generated C, a
@@ -80,6 +110,7 @@ for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_v, "1")
 
 import argparse
+import collections
 import importlib
 import math
 import statistics
@@ -91,7 +122,7 @@ import warnings
 
 import numpy as np
 
-SECTIONS = ("fivebar", "delta", "rnea")
+SECTIONS = ("fivebar", "delta", "delta-run", "rnea")
 # order of accuracy of each elastodyn integrator for the Richardson error estimate; an
 # implicit driver (generalized-alpha / HHT, second order) is added here when it lands
 METHOD_ORDER = {"rk4": 4, "dop853": 8, "generalized-alpha": 2, "hht": 2}
@@ -247,8 +278,10 @@ class ElastodynExactFivebar(ElastodynFivebar):
         integrator step h [s]."""
         from elastodyn.timegrid import uniform_times
         t = uniform_times(0.0, T_END, OUT_STEP)
+        # the run alone: its own step ladder here is the error estimate (the command
+        # line's run adds one, Richardson against twice the step)
         r = self.model.simulate_motion(bang_bang(), t, initial="static",
-                                       integrator_step=h)
+                                       integrator_step=h, step_error=False)
         self.evaluations = int(r.summary.get("newton_iterations", 0))
         return r.ee_position[:, [0, 2]] - rigid_platform(_bang_positions(r.time))
 
@@ -529,10 +562,26 @@ class ExudynDelta:
     from the first Newton step with the Lie-group nodes here), the upper links clamped
     at A_i (locked motors), universal joints (``ObjectJointGeneric``, rotations free about
     the motor axis y_i and the lower link's z axis, locked about their normal: the KED
-    release axes) at B_i and D_i, the platform an ``ObjectRigidBody``; gravity on all."""
+    release axes) at B_i and D_i, the platform an ``ObjectRigidBody``; gravity on all.
 
-    def __init__(self, geo, elements=4, static=False):
-        self.geo, self.elements, self.static = geo, elements, static
+    ``drive``: the motors driven instead of locked (implies ``static``: built at the
+    geometry's pose, the static equilibrium at t = 0, then :meth:`run`). A sequence of 3
+    functions ``f(ops, t)`` -> the rotation [rad] of upper link i about its motor axis
+    y_i from the built pose at time t [s], written with ``ops`` (``sqrt``, ``acos``,
+    ``atan``, ``clip``) and arithmetic only, so that the same formula runs as an Exudyn
+    symbolic user function (``symbolic``, default: evaluated in C++, no Python call per
+    evaluation) or as a Python one. It is the offset of the clamp joint at A_i: Exudyn
+    adds the user function's rotation components to the joint frame J0 as Tait-Bryan
+    angles, and J0's y axis is y_i (J0 = R_u). A sensor records the platform centre."""
+
+    static_atol = None
+    """Absolute Newton tolerance [N] of the static solve (None: Exudyn's, 1e-10; a model
+    without load needs more: its residual stalls at ~1e-8 N of round-off)."""
+
+    def __init__(self, geo, elements=4, static=False, drive=None, symbolic=True):
+        self.geo, self.elements = geo, elements
+        self.static = static or drive is not None
+        self.drive, self.symbolic = drive, symbolic
 
     def build(self, extra=None):
         """Build (and with ``static`` solve the static equilibrium); ``extra(mbs, exu,
@@ -581,9 +630,9 @@ class ExudynDelta:
             return nodes
 
         def joint(m0, m1, axes, r0, r1):
-            mbs.AddObject(ObjectJointGeneric(markerNumbers=[m0, m1], constrainedAxes=axes,
-                                             rotationMarker0=r0, rotationMarker1=r1,
-                                             visualization=VObjectJointGeneric(show=False)))
+            return mbs.AddObject(ObjectJointGeneric(
+                markerNumbers=[m0, m1], constrainedAxes=axes, rotationMarker0=r0,
+                rotationMarker1=r1, visualization=VObjectJointGeneric(show=False)))
 
         X = geo["X"]
         nP = self.platform_node = node(X, np.eye(3))
@@ -595,18 +644,29 @@ class ExudynDelta:
         for i in range(3):
             A, B, D, Ru, Rl, y = (geo[k][i] for k in ("A", "B", "D", "Ru", "Rl", "y"))
             up, lo = beam(A, B, Ru), beam(B, D, Rl)
-            joint(mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=list(A))),
-                  mbs.AddMarker(MarkerNodeRigid(nodeNumber=up[0])), [1] * 6, Ru, np.eye(3))
+            clamp = joint(mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=list(A))),
+                          mbs.AddMarker(MarkerNodeRigid(nodeNumber=up[0])), [1] * 6, Ru, np.eye(3))
+            if self.drive is not None:
+                self._drive_joint(mbs, exu, clamp, self.drive[i])
             w = np.cross(y, Rl[:, 2])
             Rj = np.column_stack([w / np.linalg.norm(w), y, Rl[:, 2]])
-            universal = [1, 1, 1, 1, 0, 0]     # joint frame: x locked, y = y_i, z = z_l free
+            # joint frame: x locked, y = y_i, z = z_l free; Exudyn's universal joint keeps
+            # marker 0's y axis normal to marker 1's z axis, so marker 0 is the body that
+            # carries y_i (KED's and the exact model's joints): the upper link at B, the
+            # platform at D (the other way round at D the rigid motion itself violates
+            # the joint: the platform must turn or the links bend along the path)
+            universal = [1, 1, 1, 1, 0, 0]
             joint(mbs.AddMarker(MarkerNodeRigid(nodeNumber=up[-1])),
                   mbs.AddMarker(MarkerNodeRigid(nodeNumber=lo[0])), universal, Ru.T @ Rj, Rl.T @ Rj)
-            joint(mbs.AddMarker(MarkerNodeRigid(nodeNumber=lo[-1])),
-                  mbs.AddMarker(MarkerBodyRigid(bodyNumber=oP, localPosition=list(D - X))),
-                  universal, Rl.T @ Rj, Rj)
+            joint(mbs.AddMarker(MarkerBodyRigid(bodyNumber=oP, localPosition=list(D - X))),
+                  mbs.AddMarker(MarkerNodeRigid(nodeNumber=lo[-1])), universal, Rj, Rl.T @ Rj)
         if extra is not None:
             extra(mbs, exu, nP)
+        if self.drive is not None:
+            from exudyn.itemInterface import SensorNode
+            self.sensor = mbs.AddSensor(SensorNode(
+                nodeNumber=nP, storeInternal=True,
+                outputVariableType=exu.OutputVariableType.Position))
         mbs.Assemble()
         ss = exu.SimulationSettings()
         ss.solution.file.write = False
@@ -616,11 +676,65 @@ class ExudynDelta:
         if self.static:     # about the static equilibrium under gravity (the sag)
             ss.staticSolver.verboseMode = 0
             ss.staticSolver.numberOfLoadSteps = 2
+            if self.drive is not None:
+                # the static solver evaluates the offsets at the end of its load steps
+                # (t = 1 s by default: a pose of the motion): make that t ~ 0, the start
+                ss.staticSolver.loadStepDuration = 1e-9
+            if self.static_atol is not None:
+                ss.staticSolver.newton.absoluteTolerance = self.static_atol
             exu.SolveStatic(mbs, ss)
             sd, cfg = mbs.systemData, exu.ConfigurationType
             sd.SetSystemState(sd.GetSystemState(cfg.Current), cfg.Initial)
-        self.mbs, self.settings = mbs, ss
+        self.mbs, self.settings, self._exu = mbs, ss, exu
         return self
+
+    def _drive_joint(self, mbs, exu, joint, angle):
+        """The clamp ``joint`` at A_i turned about its frame's y axis (y_i) by angle(ops,
+        t) [rad]: the offset user function (symbolic or Python, the class docstring)."""
+        if self.symbolic:
+            from exudyn.utilities import CreateSymbolicUserFunction
+            es = exu.symbolic
+            ops = _Ops(es.sqrt, es.acos, es.atan, lambda x: es.min(es.max(x, 0.0), 1.0))
+
+            def offset(mbs, t, itemNumber, offsetUserFunctionParameters):
+                z = es.Real(0.0)
+                return [z, z, z, z, angle(ops, t), z]
+            f = CreateSymbolicUserFunction(mbs, offset, "offsetUserFunction", joint)
+            self._keep = getattr(self, "_keep", []) + [f]   # must outlive the system
+        else:
+            ops = _Ops(math.sqrt, math.acos, math.atan, lambda x: min(max(x, 0.0), 1.0))
+
+            def f(mbs, t, itemNumber, offsetUserFunctionParameters):
+                return [0.0, 0.0, 0.0, 0.0, angle(ops, t), 0.0]
+        mbs.SetObjectParameter(joint, "offsetUserFunction", f)
+
+    def run(self, duration, step, rho_inf=0.9, out_step=5e-3, newton_rtol=1e-6):
+        """The driven run from the static equilibrium: generalized-alpha (``rho_inf``;
+        index 3: the offset user functions act only there), fixed step ``step`` [s] over
+        ``duration`` [s] (Exudyn halves a step whose Newton fails); the platform centre on
+        the output grid ``out_step`` [s]. ``newton_rtol``: Newton's tolerance on the
+        residual relative to the step's first one (Exudyn's default, 1e-8, is at the
+        round-off floor of the index-3 iteration matrix here: Newton stalls at 1.1e-8 at
+        16 elements per link and 1.25 ms, and the run stops). Returns (t (nt,) [s],
+        positions (nt, 3) [m]); ``self.stats`` the solver's counts (Newton iterations,
+        Jacobians, steps)."""
+        if self.drive is None:
+            raise ValueError("run: a driven model (drive=...)")
+        exu, ss = self._exu, self.settings
+        ss.timeIntegration.numberOfSteps = int(round(duration / step))
+        ss.timeIntegration.endTime = duration
+        ss.timeIntegration.generalizedAlpha.spectralRadius = rho_inf
+        ss.timeIntegration.newton.relativeTolerance = newton_rtol
+        ss.timeIntegration.verboseMode = 0
+        ss.solution.sensors.writePeriod = out_step
+        if not exu.SolveDynamic(self.mbs, ss):
+            raise RuntimeError(f"Exudyn: the run at step {step:g} s failed")
+        it = self.mbs.sys["dynamicSolver"].it
+        # Exudyn halves a step whose Newton fails (adaptiveStep): the steps it took
+        self.stats = dict(newton=int(it.newtonStepsCount), jacobians=int(it.newtonJacobiCount),
+                          steps=int(it.currentStepIndex))
+        data = self.mbs.GetSensorStoredData(self.sensor)
+        return data[:, 0], data[:, 1:4]
 
     def twist_vibration(self, duration=8.0, step=1e-3, torque=0.02, pulse=2e-3):
         """Independent check of the eigenvalues about the static state: Exudyn's own
@@ -767,6 +881,317 @@ def bench_delta(poses=12, map_points=360, exudyn_elements=(4, 8), count=8, dynam
 
 
 # --------------------------------------------------------------------------------------
+# delta-run: Kuo's pick-and-place, motion-driven, geometrically exact beams (issue 31)
+# --------------------------------------------------------------------------------------
+RUN_DURATION, RUN_OUT = 1.2, 5e-3   # simulated time, output step [s] (exact_speed.py's)
+RUN_PHYSICS_TOL = 0.10              # finest runs' peaks or histories apart: a warning
+
+_Ops = collections.namedtuple("_Ops", "sqrt acos atan clip")
+"""The functions a drive formula uses (numpy/math or Exudyn symbolic): sqrt, acos, atan
+and clip(x) to [0, 1]."""
+
+
+def _septic(ops, t, t0, tf):
+    """RestToRest's order-7 law s = 35 u^4 - 84 u^5 + 70 u^6 - 20 u^7 at t [s], u = (t -
+    t0) / (tf - t0) clipped to [0, 1] (rest before t0 and after tf)."""
+    u = ops.clip((t - t0) / (tf - t0))
+    return u * u * u * u * (35.0 + u * (-84.0 + u * (70.0 - 20.0 * u)))
+
+
+def inverted_u_angles(tr, kin, check_step=5e-4):
+    """The rotations of the upper links from the start, q_a,i(t) - q_a,i(0) [rad], of the
+    rigid Delta (``kin``, elastodyn's DeltaKinematics) along the InvertedU ``tr``, as 3
+    functions f(ops, t) in closed form for :class:`ExudynDelta`'s drive: the trajectory's
+    septic laws (:class:`~elastodyn.trajectories.InvertedU`), then the inverse kinematics
+    of :mod:`elastodyn.kinematics.delta` (a cos q + b sin q = k, q = psi + sigma acos(k /
+    R), psi = atan2(b, a) written 2 atan(b / (R + a)): exact but where b = 0 and a < 0,
+    the platform centre at the height of the motor axis, far off this path), the branch
+    sigma of each leg elastodyn's elbows-out at the start. Checked here against the
+    trajectory's own evaluation and elastodyn's inverse kinematics every ``check_step``
+    [s] over the run (to 1e-12 rad): Exudyn's drive is the exact rigid motion, where
+    elastodyn's run follows a cubic spline through the angles at its output times."""
+    g = kin.geometry
+    (x0, y0, z0), (dx, dy, dz) = tr.start, tr.travel
+    t0, t1, t2, t3, tf = (float(v) for v in tr.times)
+    e, r, s = np.asarray(g.radial, dtype=float), float(g.offset), float(g.sign)
+    L1, L2 = float(g.upper_length), float(g.lower_length)
+
+    def angle(ops, t, i, sigma):
+        xy = _septic(ops, t, t1, t3)
+        X = (x0 + dx * xy, y0 + dy * xy,
+             z0 + dz * (_septic(ops, t, t0, t2) - _septic(ops, t, t2, tf)))
+        P = [X[0] - r * e[i, 0], X[1] - r * e[i, 1], X[2]]
+        a = P[0] * e[i, 0] + P[1] * e[i, 1]
+        b = -s * P[2]
+        k = (P[0] * P[0] + P[1] * P[1] + P[2] * P[2] + (L1 * L1 - L2 * L2)) / (2.0 * L1)
+        R = ops.sqrt(a * a + b * b)
+        return 2.0 * ops.atan(b / (R + a)) + sigma * ops.acos(k / R)
+
+    num = _Ops(np.sqrt, np.arccos, np.arctan, lambda x: np.clip(x, 0.0, 1.0))
+    q0 = np.asarray(kin.inverse_kinematics(np.asarray(tr.start, dtype=float)))
+    sigma = [min((1.0, -1.0), key=lambda sg: abs(angle(num, 0.0, i, sg) - q0[i]))
+             for i in range(3)]
+    base = [float(angle(num, 0.0, i, sigma[i])) for i in range(3)]
+    tt = np.arange(0.0, RUN_DURATION + check_step / 2, check_step)
+    X = tr.evaluate(tt).position
+    q = np.asarray(kin.inverse_kinematics(X))
+    for i in range(3):
+        mine = angle(num, tt, i, sigma[i]) - base[i]
+        assert np.abs(mine - (q[:, i] - q0[i])).max() < 1e-12, "drive != inverse kinematics"
+
+    def leg(i):
+        return lambda ops, t: angle(ops, t, i, sigma[i]) - base[i]
+    return [leg(i) for i in range(3)]
+
+
+def drive_check(ked, X0, dq=1e-3):
+    """Which way Exudyn's drive turns a link (the physics check before the run): the
+    Delta of :class:`ExudynDelta` without gravity (no load: a rigid motion), leg 1 turned
+    by ``dq`` [rad] through the clamp's offset (Python user function), the static
+    platform displacement against elastodyn's rigid forward kinematics at q_a(0) + dq
+    e_1. Returns (Exudyn's displacement (3,), the rigid one (3,)) [m]."""
+    geo = dict(delta_geometry(ked, X0), gravity=[0.0, 0.0, 0.0])
+    drive = [lambda ops, t: dq, lambda ops, t: 0.0, lambda ops, t: 0.0]
+    ex = ExudynDelta(geo, 2, drive=drive, symbolic=False)
+    ex.static_atol = 1e-6
+    ex.build()
+    P = np.asarray(ex.mbs.GetNodeOutput(ex.platform_node, ex._exu.OutputVariableType.Position))
+    kin = ked.kinematics
+    q0 = np.asarray(kin.inverse_kinematics(np.asarray(X0, dtype=float)))
+    return P - X0, np.asarray(kin.forward_kinematics(q0 + [dq, 0.0, 0.0])) - X0
+
+
+def history_distance(a, b):
+    """Largest distance [m] between two deviation histories (nt, 3) on one time grid."""
+    return float(np.linalg.norm(np.asarray(a) - np.asarray(b), axis=1).max())
+
+
+def elastodyn_delta_run(desc, tr, elements=4, step=None):
+    """elastodyn's exact formulation on Kuo's pick-and-place, as benchmarks/exact_speed.py
+    and the command line run it (``simulate_motion``: static deflection under gravity,
+    generalized-alpha rho_inf 0.9 at its default step, or ``step`` [s], the efforts along;
+    output step 5 ms). Returns dict: t (nt,) [s], dev (nt, 3) platform deviation from the
+    rigid path [m], build and run wall times [s] (the run includes its static deflection;
+    ``static`` that deflection alone, timed apart), the integrator step [s] and Newton
+    iterations."""
+    from elastodyn.formulations.registry import build_model
+    from elastodyn.timegrid import uniform_times
+    t0 = time.perf_counter()
+    model = build_model(desc, "exact", elements=elements)
+    t_build = time.perf_counter() - t0
+    st = model.state(actuated=model.inverse_kinematics(tr.evaluate(np.array([0.0])).position[0]))
+    t0 = time.perf_counter()
+    model.static_deflection(st)
+    t_static = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # the run alone, like Exudyn's (the command line's adds its step error
+        # estimate: a run at twice the step)
+        times = uniform_times(tr.t_start, RUN_DURATION, RUN_OUT)
+        r = model.simulate_motion(tr, times, integrator_step=step, step_error=False)
+    t_run = time.perf_counter() - t0
+    dev = np.asarray(r.ee_position) - np.asarray(r.rigid_ee_position)
+    return dict(t=np.asarray(r.time), dev=dev, build=t_build, static=t_static,
+                run=t_run, step=float(r.summary["integrator_step_s"]),
+                newton=int(r.summary["newton_iterations"]), dof=model.n)
+
+
+def exudyn_delta_run(geo, drive, tr, elements, step, rho_inf=0.9, symbolic=True,
+                     newton_rtol=1e-6):
+    """Exudyn's driven Delta (:class:`ExudynDelta`) at ``elements`` per link, step
+    ``step`` [s]. Returns dict: t, dev (platform centre minus the trajectory's point: the
+    rigid path), build (model + static solve) and solve (SolveDynamic) wall times [s],
+    the solver's counts."""
+    t0 = time.perf_counter()
+    ex = ExudynDelta(geo, elements, drive=drive, symbolic=symbolic).build()
+    t_build = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    t, P = ex.run(RUN_DURATION, step, rho_inf, RUN_OUT, newton_rtol)
+    t_solve = time.perf_counter() - t0
+    return dict(t=t, dev=P - tr.evaluate(t).position, build=t_build, solve=t_solve,
+                stats=ex.stats, coordinates=len(ex.mbs.systemData.GetODE2Coordinates()))
+
+
+def bench_delta_run(exudyn_elements=(1, 2, 4, 8, 16), exudyn_steps=(5e-3, 2.5e-3, 1.25e-3, 6.25e-4),
+                    our_elements=(4, 8), rho_inf=0.9, repeats=3, save=None, log=print):
+    """The delta-run section (module docstring): elastodyn's exact runs at
+    ``our_elements`` per link (the first: the reference), each at its default step and
+    half of it; Exudyn's ladder ``exudyn_elements`` x ``exudyn_steps`` [s] (generalized-
+    alpha ``rho_inf``); the tables, the physics checks, the equal-accuracy picks and their
+    time ratios printed (picks' Exudyn times: median of ``repeats``); ``save``: an .npz
+    of every deviation history [m]. Returns (elastodyn runs, Exudyn runs, picks)."""
+    exu = peer("exudyn")
+    if exu is None:
+        return None
+    warnings.simplefilter("ignore")
+    from elastodyn.description.files import load_description
+    from elastodyn.formulations.registry import build_model
+    from elastodyn.trajectories import InvertedU
+
+    desc = load_description("delta-kuo2016", [])
+    tr = InvertedU()
+    ked = build_model(desc, "ked", elements=1).ked
+    X0 = tr.evaluate(np.array([0.0])).position[0]
+    geo = delta_geometry(ked, X0)
+    drive = inverted_u_angles(tr, ked.kinematics)
+
+    # physics check 1: the sense of Exudyn's drive (a small turn of leg 1, no gravity)
+    got, rigid = drive_check(ked, X0)
+    off = np.linalg.norm(got - rigid) / np.linalg.norm(rigid)
+    print(f"\nDrive check (no gravity, leg 1 turned by 1 mrad through the clamp's offset): "
+          f"Exudyn's platform moves {np.round(got * 1e6, 2).tolist()} um, elastodyn's rigid "
+          f"kinematics {np.round(rigid * 1e6, 2).tolist()} um (|difference| {off:.1e} of it)")
+    if off > 1e-3:
+        print("WARNING: Exudyn's drive does not turn the link as elastodyn's shaft angle")
+
+    # elastodyn: the reference (first of our_elements, its default step), each mesh at
+    # its default step and at half of it (its own step error, Richardson)
+    ours = {}
+    for n in our_elements:
+        r = elastodyn_delta_run(desc, tr, n)
+        log(f"  elastodyn n={n}: step {r['step']:.3g} s, run {r['run']:.1f} s")
+        half = elastodyn_delta_run(desc, tr, n, step=r["step"] / 2)
+        log(f"  elastodyn n={n}: step {half['step']:.3g} s, run {half['run']:.1f} s")
+        ours[n] = (r, half)
+    ref_n = our_elements[0]
+    ed, ed_half = ours[ref_n]
+    peak = float(np.linalg.norm(ed["dev"], axis=1).max())
+
+    # Exudyn's ladder: every mesh at every step; the finest run (most elements, smallest
+    # step) is the common yardstick of both engines' errors
+    theirs = {}
+    for m in exudyn_elements:
+        for h in exudyn_steps:
+            x = exudyn_delta_run(geo, drive, tr, m, h, rho_inf)
+            if not np.allclose(x["t"], ed["t"], rtol=0, atol=1e-9):
+                raise RuntimeError("Exudyn's sensor times are not elastodyn's output times")
+            theirs[m, h] = x
+            log(f"  Exudyn m={m}: step {h:.3g} s, solve {x['solve']:.2f} s, "
+                f"{x['stats']['steps']} steps")
+    fine = theirs[max(exudyn_elements), min(exudyn_steps)]["dev"]
+
+    def err(dev):
+        return history_distance(dev, fine) / peak
+
+    def richardson(dev, dev_half):
+        return 4.0 / 3.0 * history_distance(dev, dev_half) / peak   # generalized-alpha: 2nd order
+
+    rows = []
+    for n in our_elements:
+        for r, half in ((ours[n][0], ours[n][1]), (ours[n][1], None)):
+            rows.append(("elastodyn exact", n, f"{r['step'] * 1e3:.3g} ms",
+                         f"{r['newton']} Newton",
+                         f"{richardson(r['dev'], half['dev']):.2%}" if half else "",
+                         f"{err(r['dev']):.2%}",
+                         f"{history_distance(r['dev'], ed['dev']) / peak:.2%}",
+                         f"{np.linalg.norm(r['dev'], axis=1).max() * 1e3:.1f}",
+                         f"{r['build']:.2f} s", f"{r['run']:.2f} s",
+                         f"{r['build'] + r['run']:.2f} s"))
+    for m in exudyn_elements:
+        for k, h in enumerate(exudyn_steps):
+            x = theirs[m, h]
+            nxt = theirs.get((m, exudyn_steps[k + 1])) if k + 1 < len(exudyn_steps) else None
+            fin = ((m, h) == (max(exudyn_elements), min(exudyn_steps)))
+            rows.append(("Exudyn", m, f"{h * 1e3:.3g} ms",
+                         f"{x['stats']['steps']} steps, {x['stats']['newton']} Newton",
+                         f"{richardson(x['dev'], nxt['dev']):.2%}" if nxt is not None and
+                         np.isclose(exudyn_steps[k + 1], h / 2) else "",
+                         "(yardstick)" if fin else f"{err(x['dev']):.2%}",
+                         f"{history_distance(x['dev'], ed['dev']) / peak:.2%}",
+                         f"{np.linalg.norm(x['dev'], axis=1).max() * 1e3:.1f}",
+                         f"{x['build']:.3f} s", f"{x['solve']:.2f} s",
+                         f"{x['build'] + x['solve']:.2f} s"))
+    table(f"Kuo's pick-and-place, {RUN_DURATION} s from the static deflection, output step "
+          f"{RUN_OUT * 1e3:g} ms; platform deviation from the rigid path; errors as the "
+          f"largest distance between deviation histories over the run, relative to the peak "
+          f"deviation of elastodyn's reference (n = {ref_n}, {peak * 1e3:.1f} mm); yardstick: "
+          f"Exudyn's finest run ({max(exudyn_elements)} el./link, "
+          f"{min(exudyn_steps) * 1e3:g} ms); both generalized-alpha rho_inf {rho_inf}; one run "
+          f"each (build: elastodyn build_model; Exudyn model + static solve; solver: elastodyn "
+          f"simulate_motion, static deflection and efforts included; Exudyn SolveDynamic)",
+          ["engine", "elements/link", "step", "work", "error vs half step (Richardson)",
+           "error vs yardstick", "distance from elastodyn's reference", "peak deviation [mm]",
+           "build", "solver", "whole"], rows)
+
+    # physics check 2: the finest runs of both engines
+    ed_fine = ours[our_elements[-1]][1]["dev"]
+    pe, px = (float(np.linalg.norm(d, axis=1).max()) for d in (ed_fine, fine))
+    gap = history_distance(ed_fine, fine) / max(pe, px)
+    print(f"\nPhysics check: finest runs, elastodyn n = {our_elements[-1]} at "
+          f"{ours[our_elements[-1]][1]['step'] * 1e3:g} ms, Exudyn {max(exudyn_elements)} "
+          f"el./link at {min(exudyn_steps) * 1e3:g} ms: peak deviation {pe * 1e3:.1f} / "
+          f"{px * 1e3:.1f} mm ({abs(pe - px) / max(pe, px):.1%} apart); their histories "
+          f"at most {gap:.1%} of the peak apart")
+    if max(abs(pe - px) / max(pe, px), gap) > RUN_PHYSICS_TOL:
+        print(f"WARNING: the engines disagree by more than {RUN_PHYSICS_TOL:.0%}: the times "
+              "below compare different mechanisms")
+
+    # equal accuracy: Exudyn's cheapest (mesh, step) of the ladder (a) whose error against
+    # the yardstick is at most elastodyn's reference's; (b) whose history is within
+    # elastodyn's own step error (Richardson) of elastodyn's reference; (c) within
+    # elastodyn's error against the yardstick of it
+    e_ed, e_step = err(ed["dev"]), richardson(ed["dev"], ed_half["dev"])
+
+    def near(x):
+        return history_distance(x["dev"], ed["dev"]) / peak
+    picks = {}
+    for label, ok in ((f"(a) error vs yardstick <= elastodyn's ({e_ed:.2%})",
+                       lambda x: err(x["dev"]) <= e_ed),
+                      (f"(b) within elastodyn's step error ({e_step:.2%}) of its reference",
+                       lambda x: near(x) <= e_step),
+                      (f"(c) within elastodyn's error vs yardstick ({e_ed:.2%}) of its "
+                       "reference", lambda x: near(x) <= e_ed)):
+        cand = [(x["solve"], mh) for mh, x in theirs.items()
+                if ok(x) and mh != (max(exudyn_elements), min(exudyn_steps))]
+        picks[label] = min(cand)[1] if cand else None
+    timed, out = {}, []
+    for label, mh in picks.items():
+        if mh is None:
+            best = min(theirs, key=lambda k: near(theirs[k]))
+            out.append((label, f"none of the ladder (closest: {best[0]} el./link, "
+                               f"{best[1] * 1e3:g} ms, {near(theirs[best]):.2%})",
+                        "", "", "", "", "", ""))
+            continue
+        m, h = mh
+        if mh not in timed:
+            # the pick's solver again, median of repeats (a shared 2-core machine is noisy)
+            runs = [exudyn_delta_run(geo, drive, tr, m, h, rho_inf) for _ in range(repeats)]
+            timed[mh] = (statistics.median([x["solve"] for x in runs]),
+                         statistics.median([x["build"] + x["solve"] for x in runs]))
+        t_solve, t_whole = timed[mh]
+        out.append((label, f"{m} el./link, {h * 1e3:g} ms", f"{err(theirs[mh]['dev']):.2%}",
+                    f"{near(theirs[mh]):.2%}", f"{ed['run']:.2f} s / {t_solve:.2f} s",
+                    _ratio(ed["run"], t_solve),
+                    f"{ed['build'] + ed['run']:.2f} s / {t_whole:.2f} s",
+                    _ratio(ed["build"] + ed["run"], t_whole)))
+    table(f"Equal accuracy: elastodyn exact n = {ref_n} at its default step "
+          f"({ed['step'] * 1e3:g} ms) against Exudyn's cheapest run of the ladder that meets "
+          f"the criterion; Exudyn's times median of {repeats}, elastodyn's one run",
+          ["criterion", "Exudyn", "Exudyn error vs yardstick",
+           "Exudyn distance from elastodyn's reference", "solver elastodyn / Exudyn",
+           "solver ratio", "whole elastodyn / Exudyn", "whole ratio"], out)
+    if picks and next(iter(picks.values())) is not None:
+        # Python user functions are said to be slow in Exudyn: the first pick's drive
+        # as a Python function once (the same formula; the results are the same)
+        m, h = next(iter(picks.values()))
+        py = exudyn_delta_run(geo, drive, tr, m, h, rho_inf, symbolic=False)
+        same = history_distance(py["dev"], theirs[m, h]["dev"])
+        print(f"\nExudyn {m} el./link, {h * 1e3:g} ms with the drive as a Python user "
+              f"function: solver {py['solve']:.2f} s (symbolic: {timed[m, h][0]:.2f} s), "
+              f"the same history to {same:.1e} m")
+    print(f"\nelastodyn n = {ref_n}: the run (static deflection, {ed['static']:.2f} s of it "
+          f"timed apart, the dynamics and the efforts; benchmarks/exact_speed.py's figure) "
+          f"{ed['run']:.2f} s, {'under' if ed['run'] < 10 else 'over'} the issue's 10 s; "
+          f"with the build {ed['build'] + ed['run']:.2f} s")
+    if save:
+        np.savez(save, t=ed["t"], **{f"elastodyn_n{n}_h{r['step']:g}": r["dev"]
+                                     for n in our_elements for r in ours[n]},
+                 **{f"exudyn_m{m}_h{h:g}": x["dev"] for (m, h), x in theirs.items()})
+    return ours, theirs, picks
+
+
+# --------------------------------------------------------------------------------------
 # rnea: model evaluation per call
 # --------------------------------------------------------------------------------------
 def bound_call_time(f, ins, k=20000, repeats=5):
@@ -875,11 +1300,22 @@ def main(argv=None):
     p.add_argument("--tol", type=float, default=1e-2,
                    help="fivebar: error bound, relative to the peak platform deviation")
     p.add_argument("--spectral-radius", type=float, default=0.9,
-                   help="fivebar: Exudyn's generalized-alpha rho_inf")
+                   help="fivebar, delta-run: Exudyn's generalized-alpha rho_inf")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--delta-dynamics", action="store_true",
                    help="delta: also the free twist vibration of the Exudyn model about "
                         "its static state (checks its eigenvalues; ~1-3 min)")
+    p.add_argument("--run-elements", type=int, nargs="+", default=[1, 2, 4, 8, 16],
+                   help="delta-run: Exudyn's elements per link (the most: the yardstick)")
+    p.add_argument("--run-steps", type=float, nargs="+",
+                   default=[5e-3, 2.5e-3, 1.25e-3, 6.25e-4],
+                   help="delta-run: Exudyn's steps [s], from the largest, halving (the "
+                        "smallest: the yardstick)")
+    p.add_argument("--run-ours", type=int, nargs="+", default=[4, 8],
+                   help="delta-run: elastodyn's elements per link (the first: the "
+                        "reference; each at its default step and half of it)")
+    p.add_argument("--run-save", metavar="FILE.npz",
+                   help="delta-run: save every run's deviation history")
     p.add_argument("--no-processes", action="store_true",
                    help="skip the whole-process timings")
     p.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
@@ -902,6 +1338,9 @@ def main(argv=None):
                       a.spectral_radius, formulation=a.formulation)
     if "delta" in only:
         bench_delta(dynamics=a.delta_dynamics)
+    if "delta-run" in only:
+        bench_delta_run(tuple(a.run_elements), tuple(sorted(a.run_steps, reverse=True)),
+                        tuple(a.run_ours), a.spectral_radius, a.repeats, a.run_save)
     if "rnea" in only:
         bench_rnea()
 
