@@ -42,7 +42,7 @@ __all__ = ["Coordinates", "State", "Linearization", "Efforts", "Model", "CAPABIL
            "RestMatrices", "StaticDeflection", "InverseDynamics", "DirectDynamics",
            "SimulatesMotion", "TaskSpace", "SymbolicPrograms", "Energy", "PROTOCOLS",
            "TaskKinematics", "HasTaskKinematics", "SimulatesEfforts", "RunReport",
-           "SimulatesControlled", "SmallDeformation", "HeldStart",
+           "SimulatesControlled", "SmallDeformation", "HeldStart", "StepErrorEstimate",
            "InverseDynamicsAlong",
            "effort_key"]
 
@@ -75,6 +75,8 @@ CAPABILITIES = (
     "export_closure",     # export_closure(): the loop closure of a closed-loop model for
                           # generated code (symbolic.core.Closure)
     "simulate_controlled",  # simulate_controlled(trajectory, controller, ...): closed loop
+    "step_error_estimate",  # simulate_motion(..., step_error=True): the run states its
+                          # time-step error (False: the run alone, for a search's inner runs)
     "held_start",         # held_start(), run_efforts(..., hold=True): a force-driven run
                           # from the static equilibrium, held by the efforts there
     "small_deformation",  # deformation_extent(elastic): a model valid for small elastic
@@ -590,6 +592,18 @@ class SimulatesEfforts(Protocol):
 
 
 @runtime_checkable
+class StepErrorEstimate(Protocol):
+    """Capability ``step_error_estimate``: a motion-driven run estimates its time-step
+    error (its summary's ``step_error_*``) unless asked not to."""
+
+    def simulate_motion(self, trajectory, times, *, initial: str = "static",
+                        method=None, integrator_step=None, progress=None,
+                        step_error: bool = True):
+        """As :meth:`SimulatesMotion.simulate_motion`; ``step_error`` False: the run
+        alone (a search's inner runs, a benchmark)."""
+
+
+@runtime_checkable
 class HeldStart(Protocol):
     """Capability ``held_start``: a force-driven run may start from rest at the static
     equilibrium under gravity at home, held there by the actuators' efforts (which the
@@ -637,7 +651,7 @@ class SmallDeformation(Protocol):
         rotation of any point (n_t,) [rad], at each sample."""
 
 
-PROTOCOLS = {"held_start": HeldStart, "small_deformation": SmallDeformation, "linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
+PROTOCOLS = {"step_error_estimate": StepErrorEstimate, "held_start": HeldStart, "small_deformation": SmallDeformation, "linearize": Linearizes, "simulate_controlled": SimulatesControlled, "simulate_efforts": SimulatesEfforts, "task_kinematics": HasTaskKinematics, "inverse_dynamics_along": InverseDynamicsAlong,
              "rest_matrices": RestMatrices, "static_deflection": StaticDeflection,
              "inverse_dynamics": InverseDynamics, "direct_dynamics": DirectDynamics,
              "simulate_motion": SimulatesMotion, "inverse_kinematics": TaskSpace,

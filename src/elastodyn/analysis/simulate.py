@@ -213,7 +213,8 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
                     periods: float | None = None, step: float = 1e-3,
                     initial: str = "static", method: str | None = None, progress=None,
                     robot: str | None = None, inputs: dict | None = None,
-                    integrator_step: float | None = None) -> SimulationResult:
+                    integrator_step: float | None = None,
+                    step_error: bool = True) -> SimulationResult:
     """The elastic response to a prescribed actuated motion (module docstring).
 
     Parameters
@@ -240,6 +241,10 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     integrator_step : float, optional
         NE-PVP's compiled integrators: the step bound [s] (> 0; default: the engine's,
         :func:`~elastodyn.formulations.nepvp.simulation.simulate_motion`'s ``max_step``).
+    step_error : bool
+        False: a model that estimates its time-step error (capability
+        ``step_error_estimate``: a second run) runs alone; a search's inner runs, whose
+        reported result is simulated again.
     """
     require(model, "simulate_motion", what="simulate (motion-driven)")
     if initial not in INITIAL_STATES:
@@ -249,8 +254,11 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     inputs = dict(inputs or {})
     inputs.update({"duration_s": T, "step_s": step, "initial": initial})
     t0 = _time.perf_counter()
+    alone = ({"step_error": False} if not step_error
+             and "step_error_estimate" in model.capabilities else {})
     resp = model.simulate_motion(trajectory, times, initial=initial, method=method,
-                                 integrator_step=integrator_step, progress=progress)
+                                 integrator_step=integrator_step, progress=progress,
+                                 **alone)
     return motion_result(model, resp, _name(model, robot), inputs, initial,
                          _time.perf_counter() - t0)
 
@@ -451,13 +459,22 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
     for label, run in (("flexible", flex), ("rigid", rrun if rig is not None else None)):
         if run is not None and run.singular_time is not None:
             warnings.append(f"{label} model: {run.message}")
+    dev = pos - rpos
+    est = _forced_step_error(model, flex, P, np.linalg.norm(dev, axis=1).max())
     if model.n_elastic:
         warnings.append(
             f"integrator step {h_int:.3g} s: elastic modes above about "
             f"{1.0 / (10 * h_int):.4g} Hz are not resolved (numerically damped, rho_inf "
             f"{rho_inf:g}); the elastic vibration excited at the start is undamped, its "
-            "phase late in the run depends on the step (check with a smaller integrator step)")
-    dev = pos - rpos
+            "phase late in the run depends on the step"
+            + ("" if est else " (check with a smaller integrator step)"))
+        if est and est["step_error_ratio"] > STEP_ERROR_LIMIT:
+            warnings.append(
+                f"the integrator step's error estimate is "
+                f"{100 * est['step_error_ratio']:.3g} % of the peak end-effector deviation "
+                f"({est['step_error_m']:.3g} m; Richardson against the run at twice the "
+                f"step, {2 * h_int:.3g} s): give a smaller --integrator-step (the error "
+                "falls as the step squared)")
     summary = {"singular_time_s": flex.singular_time,
                "rigid_singular_time_s": None if rig is None else rrun.singular_time,
                "end_time_s": float(t[-1]),
@@ -475,7 +492,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                "max_constraint_residual": float(np.max(flex.residual[:k])),
                "final_midspan_deflection_m": MID[-1].tolist(),
                "final_joint_positions_m": {n: XY[-1, i].tolist() for i, n in enumerate(jn)},
-               "integrator_step_s": h_int, **extent}
+               "integrator_step_s": h_int, **extent, **est}
     inputs = {**(inputs or {}), "duration_s": T, "output_step_s": h, "method": method,
               "step_s": h_int, "rho_inf": rho_inf}
     if hold:
@@ -495,6 +512,30 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
 MAX_INTEGRATOR_STEPS = 1_000_000
 """Most integrator steps of a force-driven run (a smaller --integrator-step is refused:
 1e-9 s over 0.05 s never ended)."""
+
+
+STEP_ERROR_LIMIT = 0.05
+"""A force-driven run's step error estimate above 5 % of its peak end-effector deviation
+is warned of (issue 32 item 3)."""
+
+
+def _forced_step_error(model, run, P, peak: float) -> dict:
+    """The step's error estimate of a force-driven or driven run whose model ran it at
+    twice the step too (the run's ``coarse``, the exact formulation's): Richardson for a
+    second-order method, e = (p_h - p_2h) / 3 of the end-effector position, its largest
+    norm over the run ``step_error_m`` [m] and that over the ``peak`` deviation from
+    the rigid robot ``step_error_ratio``; {} without a coarse run."""
+    coarse = getattr(run, "coarse", None)
+    if coarse is None:
+        return {}
+    js, Qc = coarse
+    js = js[js < len(P)]
+    if len(js) < 2:
+        return {}
+    Pc = np.array([model.pose_of(q) for q in Qc[:len(js)]])
+    d = 2 if tuple(model.pose_names or ()) != ("x", "y", "z") else 3
+    err = float(np.linalg.norm(P[js, :d] - Pc[:, :d], axis=1).max()) / 3.0
+    return {"step_error_m": err, "step_error_ratio": err / peak if peak > 0 else 0.0}
 
 
 def _unheld_note(model) -> list:

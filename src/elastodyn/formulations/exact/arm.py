@@ -61,7 +61,8 @@ class ExactArmModel(ExactModel):
 
     formulation = "exact"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled",
-                                             "simulate_efforts", "held_start"}
+                                             "simulate_efforts", "held_start",
+                                             "step_error_estimate"}
     controllers = CONTROLLERS
     default_preload = False
 

@@ -117,7 +117,8 @@ class ExactDeltaModel(ExactModel):
     formulation = "exact"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "inverse_kinematics",
                                              "simulate_controlled", "simulate_efforts",
-                                             "held_start"}
+                                             "held_start",
+                                             "step_error_estimate"}
     controllers = CONTROLLERS
     default_preload = True
     pose_names = ("x", "y", "z")

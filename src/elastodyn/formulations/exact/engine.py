@@ -850,7 +850,12 @@ class ExactModel(NonlinearModel):
         w = float(modal_analysis(lin.M, lin.K, count=1).omega_rad_s[0])
         return 2 * math.pi / (STEPS_PER_PERIOD * w)
 
-    def _run(self, st0, times, step, rho_inf, progress, efforts=None, speed=None):
+    def _run(self, st0, times, step, rho_inf, progress, efforts=None, speed=None,
+             estimate: bool = True):
+        """The force-driven (``efforts``) or driven (``speed``) run from ``st0`` sampled
+        at ``times``; with ``estimate``, the same run at twice its step alongside (its
+        samples at the output times it reaches: the result's ``coarse``, for the
+        step's error estimate; None where it fails or halves its own step)."""
         times = np.asarray(times, dtype=float)
         h_out = float(times[1] - times[0])
         step = self.default_integrator_step() if step is None else float(step)
@@ -885,8 +890,22 @@ class ExactModel(NonlinearModel):
             Q = np.column_stack([np.array([motion(t)[0] for t in res.time[::sub]]), X])
         k = len(Q)
         resid = np.array([self.closure_residual(q) for q in Q])
-        return ForcedRun(times[:k], Q, resid, dt, res.t_event if res.stopped else None,
-                    res.stopped)
+        run = ForcedRun(times[:k], Q, resid, dt, res.t_event if res.stopped else None,
+                        res.stopped)
+        if estimate and k > 2:
+            # every output sample when the step divides half the output step, else
+            # every other one: the samples both runs reach
+            js = np.arange(0, k, 1 if sub % 2 == 0 else 2)
+            try:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    c = self._run(st0, times[js], 2 * dt, rho_inf, None, efforts, speed,
+                                  estimate=False)
+                m = min(len(c.q), len(js))
+                if abs(c.step - 2 * dt) <= 1e-9 * dt and m > 1:
+                    run.coarse = (js[:m], c.q[:m])
+            except (ModelError, InputError):
+                pass
+        return run
 
     def run_efforts(self, efforts, t_eval, *, method: str = "generalized-alpha",
                     step: float | None = None, rho_inf: float = 0.9, progress=None,
@@ -969,8 +988,12 @@ class ForcedRun:
     """A force-driven or driven run: ``t`` (n_t,) [s], ``q`` (n_t, n) the contract's
     coordinates, ``residual`` (n_t,) the loop closure's max |g| [m or rad], ``step``
     the integrator's [s], ``singular_time`` [s] and ``message`` where a singular
-    configuration ended it (else None and "")."""
+    configuration ended it (else None and ""), ``coarse``: the run at twice the step
+    (see :meth:`ExactModel._run`) or None."""
 
     def __init__(self, t, q, residual, step, singular_time, message):
         self.t, self.q, self.residual, self.step = t, q, residual, step
         self.singular_time, self.message = singular_time, message
+        # (js (m,), q (m, n)): the same run at twice the step at the samples js of
+        # this one (the step's error estimate), or None
+        self.coarse = None

@@ -158,7 +158,8 @@ class ExactTreeModel(ExactModel):
 
     formulation = "exact"
     capabilities = NONLINEAR_CAPABILITIES | {"pose", "energy", "simulate_controlled",
-                                             "simulate_efforts", "held_start"}
+                                             "simulate_efforts", "held_start",
+                                             "step_error_estimate"}
     controllers = CONTROLLERS
     default_preload = False
 
