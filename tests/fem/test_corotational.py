@@ -192,3 +192,25 @@ def test_deflected_reference_tends_to_the_undeformed_one():
     d = [np.max(np.abs(in_plane_frequencies(frame, g)[0] / f0 - 1)) for g in (1e-2, 1e-3)]
     assert d[0] < 1e-5
     assert d[1] / d[0] == pytest.approx(0.1, rel=0.05)
+
+
+@pytest.mark.parametrize("angle", [0.3, 1.5, 3.0])
+def test_local_rotations_are_exact_at_large_angles(angle):
+    """One element, its chord fixed along x: an end twisted by ``angle`` about the axis
+    stores G J angle^2 / (2 l) (torsion), and ends turned by +angle / 2 and -angle / 2
+    about z (a circular arc through the chord) store EI_z angle^2 / (2 l) (the linear
+    element's [[4, 2], [2, 4]] EI / l on +-angle / 2), exactly, up to a local angle
+    near pi: the local rotations are the rotation vectors of E^T T. (With their sine,
+    before, the section twisted by pi stored no energy at all.)"""
+    sec, mat = rod()
+    l0 = 0.2
+    beam = CorotationalBeam.of(l0, sec, mat)
+    c0 = np.array([l0, 0.0, 0.0])
+    I3, z3 = np.eye(3), np.zeros(3)
+    twist = Rotation.from_rotvec([angle, 0.0, 0.0]).as_matrix()
+    U = beam.strain_energy(z3, I3, z3, twist, c0)
+    assert U == pytest.approx(mat.G * sec.j * angle ** 2 / (2 * l0), rel=1e-12)
+    a = Rotation.from_rotvec([0.0, 0.0, angle / 2]).as_matrix()
+    b = Rotation.from_rotvec([0.0, 0.0, -angle / 2]).as_matrix()
+    U = beam.strain_energy(z3, a, z3, b, c0)
+    assert U == pytest.approx(mat.E * sec.iz * angle ** 2 / (2 * l0), rel=1e-12)

@@ -16,20 +16,24 @@ e1 along the chord x_b - x_a, e3 = unit(e1 x q), e2 = e3 x e1 with q the mean of
 two end triads' y axes. Relative to E the element deforms little; its local
 deformations are
 
-    u = l - l0 (l = |x_b - x_a|),   theta_a = vee(skew(E^T T_a)),  theta_b likewise,
+    u = l - l0 (l = |x_b - x_a|),   theta_a = log(E^T T_a),  theta_b likewise,
 
-(T_a, T_b the end triads, vee(skew(A)) = the axial vector of (A - A^T)/2, i.e. sin(theta)
-times the axis: the local rotation to first order), and its strain energy is that of the
-linear element of the same family in those local dofs,
+(T_a, T_b the end triads, log the rotation vector of a rotation below pi,
+:func:`rotation_log`), and its strain energy is that of the linear element of the same
+family in those local dofs,
 
     U_e = 1/2 d^T K_e d,   d = (0, 0, 0, theta_a, u, 0, 0, theta_b)  (node dofs u v w rx ry rz),
 
 exactly the linear cubic (Hermite) element's energy (:func:`elastodyn.fem.elements.
 stiffness_matrix`, which vanishes on rigid motions) when the element does not rotate. The
-rigid rotation of the element is thus exact; the local constitutive choice (sin theta for
-theta) differs from any other at order theta_local^2 per element, which vanishes with the
-mesh (theta_local ~ curvature x element length): the model converges to the exact rod
-(the elastica in the plane), tested against an independent elastica solution.
+rigid rotation of the element is thus exact, and so is the local rotation (the planar
+element's likewise, :mod:`elastodyn.fem.planar_corotational`): a section twisted by theta
+stores GJ theta^2 / (2 l) up to theta = pi. Decision (2026-11-28): the local rotations
+were vee(skew(E^T T)) = sin(theta) n before, the rotation to first order only (Felippa
+& Haugen's small-strain choice): 3 % softer at 0.3 rad per element, and a section
+twisted by pi stored no energy at all (a physically impossible answer). The model
+converges to the exact rod as the mesh refines (theta_local ~ curvature x element
+length), tested against an independent elastica solution.
 
 Loads. Body forces per unit mass b(s) = b0 + s b1 (world; gravity and the d'Alembert
 forces of a rigid frame motion are of this form) on the material points of the axis,
@@ -68,7 +72,7 @@ from .shapes import gauss_legendre_01
 
 __all__ = ["so3_exp", "axis_rotation", "rotation_coefficients", "vee_skew",
            "CorotationalBeam", "BeamFrame", "FrameState", "potential_derivatives",
-           "potential_gradient", "spin_jacobian", "chord_midspan_spatial"]
+           "potential_gradient", "spin_jacobian", "chord_midspan_spatial", "rotation_log"]
 
 
 def chord_midspan_spatial(s, x, t) -> float:
@@ -173,6 +177,53 @@ def rotation_coefficients(t2, order: int = 0):
             A[k][big] = vals_a[k]
             B[k][big] = vals_b[k]
     return tuple(A), tuple(B)
+
+
+# Taylor coefficients in x of h(x) = asin(sqrt x) / sqrt x = sum c_k x^k, c_k = (2k)! /
+# (4^k (k!)^2 (2k + 1)): 40 terms for |x| < 1/4, the remainder of the second derivative
+# below 40^2 c_40 (1/4)^38 ~ 1e-20
+_SERIES_ASIN = np.array([math.comb(2 * k, k) / 4.0 ** k / (2 * k + 1) for k in range(40)])
+
+
+def _asin_ratio(x, order: int):
+    """h(x) = asin(sqrt x) / sqrt x of x (..., real or complex, |x| < 1) and its first
+    ``order`` (0..2) derivatives in x: Taylor series for |x| < 1/4, closed forms above
+    (y = sqrt x, g(y) = asin(y) / y: h' = g'(y) / (2 y), h'' = (y g''(y) - g'(y)) / (4
+    y^3), g' = 1 / (y sqrt(1 - y^2)) - asin(y) / y^2, g'' = (1 - y^2)^(-3/2) - 2 (1 -
+    y^2)^(-1/2) / y^2 + 2 asin(y) / y^3; their cancellation at y = 1/2 costs a decade of
+    round-off at most)."""
+    x = np.asarray(x)
+    x = x.astype(np.result_type(x, float), copy=False)
+    if x.ndim == 0:
+        return tuple(v[0] for v in _asin_ratio(x[None], order))
+    out = _series(_SERIES_ASIN, x, order)
+    big = np.abs(x) >= 0.25
+    if np.any(big):
+        y = np.sqrt(x[big])
+        a, r = np.arcsin(y), np.sqrt(1.0 - y * y)
+        g1 = 1.0 / (y * r) - a / (y * y)
+        g2 = r ** -3 - 2.0 / (r * y * y) + 2.0 * a / y ** 3
+        vals = [a / y, g1 / (2.0 * y), (y * g2 - g1) / (4.0 * y ** 3)]
+        for k in range(order + 1):
+            out[k][big] = vals[k]
+    return tuple(out)
+
+
+def rotation_log(R):
+    """The rotation vector theta n (..., 3) [rad] of rotations R (..., 3, 3) (arrays,
+    complex or jets) whose angle is below pi: R = exp([theta n]x). By the half angle: w =
+    vee(skew(R)) / sqrt(1 + tr R) = sin(theta / 2) n, theta n = 2 h(|w|^2) w with h(x) =
+    asin(sqrt x) / sqrt x (:func:`_asin_ratio`: analytic in x, so jets carry exact
+    derivatives through theta = 0). vee(skew(R)) alone, sin(theta) n, is the rotation
+    vector to first order only, and vanishes again at theta = pi."""
+    tr = R[..., 0, 0] + R[..., 1, 1] + R[..., 2, 2]
+    w = vee_skew(R) / np.sqrt(1.0 + tr)[..., None]
+    x = np.einsum("...i,...i->...", w, w)
+    if isinstance(x, Jet):
+        h = jets.compose(x, *_asin_ratio(x.v, 1 if x.H is None else 2))
+    else:
+        (h,) = _asin_ratio(x, 0)
+    return 2.0 * h[..., None] * w
 
 
 def axis_rotation(angle, axis) -> np.ndarray:
@@ -287,7 +338,7 @@ class CorotationalBeam:
         e2 = np.cross(e3, e1)
         E = np.stack([e1, e2, e3], axis=-1)
         Et = np.swapaxes(E, -1, -2)
-        return E, l0 * e / (root + 1.0), vee_skew(Et @ ta), vee_skew(Et @ tb)
+        return E, l0 * e / (root + 1.0), rotation_log(Et @ ta), rotation_log(Et @ tb)
 
     def local_dofs(self, ua, ta, ub, tb, chord0) -> np.ndarray:
         """Local deformation dofs d (..., 12) of the linear element (module docstring)."""
