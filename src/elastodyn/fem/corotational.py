@@ -214,16 +214,22 @@ def rotation_log(R):
     complex or jets) whose angle is below pi: R = exp([theta n]x). By the half angle: w =
     vee(skew(R)) / sqrt(1 + tr R) = sin(theta / 2) n, theta n = 2 h(|w|^2) w with h(x) =
     asin(sqrt x) / sqrt x (:func:`_asin_ratio`: analytic in x, so jets carry exact
-    derivatives through theta = 0). vee(skew(R)) alone, sin(theta) n, is the rotation
-    vector to first order only, and vanishes again at theta = pi."""
+    derivatives through theta = 0); where every angle is below pi / 2 (tr R > 1), v =
+    vee(skew(R)) = sin(theta) n directly, theta n = h(|v|^2) v (the same values, one
+    operation fewer). vee(skew(R)) alone is the rotation vector to first order only,
+    and vanishes again at theta = pi."""
     tr = R[..., 0, 0] + R[..., 1, 1] + R[..., 2, 2]
-    w = vee_skew(R) / np.sqrt(1.0 + tr)[..., None]
+    v = vee_skew(R)
+    # every angle below pi / 2 (tr R > 1, an element's local rotations): v = sin(theta)
+    # n itself, theta n = h(|v|^2) v (one operation fewer on jets than the half angle)
+    half = not np.all(np.real(jets.value(tr)) > 1.0)
+    w = v / np.sqrt(1.0 + tr)[..., None] if half else v
     x = np.einsum("...i,...i->...", w, w)
     if isinstance(x, Jet):
         h = jets.compose(x, *_asin_ratio(x.v, 1 if x.H is None else 2))
     else:
         (h,) = _asin_ratio(x, 0)
-    return 2.0 * h[..., None] * w
+    return (2.0 if half else 1.0) * h[..., None] * w
 
 
 def axis_rotation(angle, axis) -> np.ndarray:
