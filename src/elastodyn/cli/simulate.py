@@ -309,18 +309,18 @@ def _run_forced(a, spec, model, scen) -> int:
                          "run; not with a driven one (its initial elastic state is the "
                          "scenario's)")
     hold = given(a, "initial") and a.initial == "static"
+    from ..formulations.registry import formulations_for, get
+    # the reference formulations (geometrically exact) run every family force-driven
+    refs = " or ".join(f for f in formulations_for(spec) if get(f).reference) or "none"
     if "simulate_efforts" not in model.capabilities:
         raise InputError("--formulation", model.formulation, f"a formulation with force-"
-                         f"driven runs for this {spec.family} robot: "
-                         + ("exact" if spec.family == "delta" else
-                            "ffrf (planar tree robots) or exact (planar tree robots and "
-                            "arms)")
-                         + f"; {model.formulation} runs it motion-driven or under control "
-                           "only")
+                         f"driven runs for this {spec.family} robot (the reference: "
+                         f"{refs}); {model.formulation} runs it motion-driven or under "
+                         "control only")
     if hold and "held_start" not in model.capabilities:
         raise InputError("--initial", "static", f"zero with --formulation "
                          f"{model.formulation} (its force-driven runs start undeformed; "
-                         "exact starts held at the static equilibrium)")
+                         f"the reference, {refs}, starts held at the static equilibrium)")
     efforts = (build_user_efforts(a, scen["efforts"], model.n_actuated) if "efforts" in scen
                else None)
     duration, out_step = forced_window(a, model, scen, max_samples=MAX_STEPS)
