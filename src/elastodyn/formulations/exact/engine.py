@@ -242,8 +242,15 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
                                  and e["step_error_m"] > STEP_ERROR_FLOOR)
         while (integrator_step is None and refinements < MAX_REFINEMENTS and above(est)
                and 2 * (times[-1] - times[0]) / dt <= REFINE_MAX_STEPS):
+            try:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    finer = run(dt / 2, every, progress)
+            except ModelError as exc:
+                # the run at the step stands; the estimate, if any, is its own
+                why = why or f"the run at half the step failed ({exc})"
+                break
             dt, sub = dt / 2, sub * 2
-            coarse, fine = fine, run(dt, every, progress)
+            coarse, fine = fine, finer
             newton += fine[6]
             last = None if est is None else est["step_error_richardson_m"]
             est = _step_error(fine, coarse, every)
