@@ -550,7 +550,9 @@ class SimulatesEfforts(Protocol):
                     progress=None):
         """A run under efforts(t) (n_a,) [N, N m] from rest at home, sampled at t_eval
         (n_t,) [s]: an object with ``t``, ``q``, ``residual``, ``step``,
-        ``singular_time`` and ``message``."""
+        ``singular_time``, ``message``, ``coarse`` (the same run at twice the step,
+        (sample indices (m,), q (m, n_q)), for the step's error estimate, or None) and
+        ``notes`` (warnings on what the run had to do, e.g. halve its step)."""
 
     def run_drive(self, speed, t_eval, *, elastic=None, elastic_rates=None, method: str,
                   step=None, rho_inf=0.8, progress=None):

@@ -253,6 +253,8 @@ def simulate_motion(model, trajectory, *, duration: float | None = None,
     times = _times(trajectory, T, step)
     inputs = dict(inputs or {})
     inputs.update({"duration_s": T, "step_s": step, "initial": initial})
+    if integrator_step is not None:
+        inputs["integrator_step_s"] = integrator_step      # as given (the run's: summary)
     t0 = _time.perf_counter()
     alone = ({"step_error": False} if not step_error
              and "step_error_estimate" in model.capabilities else {})
@@ -317,9 +319,11 @@ def motion_result(model, resp, name: str, inputs: dict, initial: str,
 
 # ====================================================================== force-driven
 def output_times(duration, output_step, *, step_name: str = "--step"):
-    """(T, h, times): the window T [s] (> 0), the output step h [s] (in (0, T]) and the
-    uniform output times 0, h, ..., n h, n h <= T (:func:`elastodyn.timegrid.uniform_times`)."""
-    times = uniform_times(0.0, duration, output_step, exact=False, step_name=step_name,
+    """(T, h, times): the window T [s] (> 0), the output step h [s] (in (0, T], dividing
+    it: a step that does not is refused, as a motion-driven run's, instead of ending the
+    run short of the window) and the uniform output times 0, h, ..., T
+    (:func:`elastodyn.timegrid.uniform_times`)."""
+    times = uniform_times(0.0, duration, output_step, exact=True, step_name=step_name,
                           duration_name="--duration")
     return float(duration), float(output_step), times
 
@@ -372,7 +376,7 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
                              "starts from the scenario's elastic state)")
     if method not in model.force_methods:
         raise InputError("--method", method, " or ".join(model.force_methods))
-    T, h, times = output_times(duration, output_step, step_name="--output-step")
+    T, h, times = output_times(duration, output_step, step_name="--step")
     t0w = _time.perf_counter()
     if (efforts is None) == (drive is None):
         raise InputError("efforts", "efforts and drive", "exactly one of them")
@@ -460,7 +464,8 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         if run is not None and run.singular_time is not None:
             warnings.append(f"{label} model: {run.message}")
     dev = pos - rpos
-    est = _forced_step_error(model, flex, P, np.linalg.norm(dev, axis=1).max())
+    est = _forced_step_error(model, flex, P, np.linalg.norm(dev - dev[0], axis=1).max())
+    warnings += list(flex.notes)
     if model.n_elastic:
         warnings.append(
             f"integrator step {h_int:.3g} s: elastic modes above about "
@@ -471,8 +476,9 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         if est and est["step_error_ratio"] > STEP_ERROR_LIMIT:
             warnings.append(
                 f"the integrator step's error estimate is "
-                f"{100 * est['step_error_ratio']:.3g} % of the peak end-effector deviation "
-                f"({est['step_error_m']:.3g} m; Richardson against the run at twice the "
+                f"{100 * est['step_error_ratio']:.3g} % of the largest change of the "
+                f"end-effector deviation from its start ({est['step_error_m']:.3g} m; "
+                f"Richardson against the run at twice the "
                 f"step, {2 * h_int:.3g} s): give a smaller --integrator-step (the error "
                 "falls as the step squared)")
     summary = {"singular_time_s": flex.singular_time,
@@ -515,8 +521,8 @@ MAX_INTEGRATOR_STEPS = 1_000_000
 
 
 STEP_ERROR_LIMIT = 0.05
-"""A force-driven run's step error estimate above 5 % of its peak end-effector deviation
-is warned of (issue 32 item 3)."""
+"""A force-driven run's step error estimate above 5 % of the largest change of its
+end-effector deviation from the start is warned of (issue 32 item 3)."""
 
 
 def _forced_step_error(model, run, P, peak: float) -> dict:
@@ -524,8 +530,10 @@ def _forced_step_error(model, run, P, peak: float) -> dict:
     twice the step too (the run's ``coarse``, the exact formulation's): Richardson for a
     second-order method, e = (p_h - p_2h) / 3 of the end-effector position, its largest
     norm over the run ``step_error_m`` [m] and that over the ``peak`` deviation from
-    the rigid robot ``step_error_ratio``; {} without a coarse run."""
-    coarse = getattr(run, "coarse", None)
+    the rigid robot's, ``step_error_ratio`` (``peak``: the largest change of that deviation
+    from the start, whose static deflection, held or not, has no step error); {} without
+    a coarse run."""
+    coarse = run.coarse
     if coarse is None:
         return {}
     js, Qc = coarse
@@ -556,7 +564,7 @@ def _unheld_note(model) -> list:
         return []
     how = (" (--initial static starts from the static equilibrium, held: the efforts "
            "then add to the holding ones)" if "held_start" in model.capabilities else "")
-    return [f"gravity loads the actuators at home (holding efforts "
+    return [f"gravity loads the actuators at home (the undeformed robot's holding efforts "
             f"{np.array2string(c, precision=4)}): the run starts unheld and the robot "
             f"moves under its own weight besides the given efforts{how}"]
 
@@ -658,7 +666,9 @@ def torques(model, trajectory, *, duration: float | None = None, step: float = 1
     keep = ("time_s", "actuated", ekey, "rigid_" + ekey, "ee_position_m")
     q = {k: v for k, v in sim.quantities.items() if k in keep}
     summary = {"peak_" + ekey: np.abs(np.asarray(q[ekey])).max(axis=0).tolist(),
-               "peak_rigid_" + ekey: np.abs(np.asarray(q["rigid_" + ekey])).max(axis=0).tolist()}
+               "peak_rigid_" + ekey: np.abs(np.asarray(q["rigid_" + ekey])).max(axis=0).tolist(),
+               # the run's own time-step error estimate, where its model gives one
+               **{k: v for k, v in sim.summary.items() if k.startswith("step_error")}}
     title = sim.title.replace("simulation", "inverse dynamics (elastic response included)")
     return TorquesResult(command="torques", robot=name, formulation=model.formulation,
                          model=dict(model.options), inputs=sim.inputs, quantities=q,

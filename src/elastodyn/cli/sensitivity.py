@@ -73,8 +73,9 @@ def run(a) -> int:
                          + (", ".join(answering) or "none takes it"))
     model = build(a, spec)
     if "simulate_efforts" not in model.capabilities:
-        raise InputError("--formulation", model.formulation, "a formulation with force-"
-                         "driven runs: " + (", ".join(answering) or "none takes this robot"))
+        raise InputError("--formulation", model.formulation, "a formulation that answers "
+                         "sensitivity for this robot: "
+                         + (", ".join(answering) or "none takes it"))
     espec = effort_spec(a, scen)
     efforts = build_user_efforts(a, espec, model.n_actuated)
     params = (tuple(p.strip() for p in a.parameters.split(",")) if given(a, "parameters")

@@ -43,17 +43,20 @@ def register(sub):
                                     "generalized-alpha on finer meshes), "
                                     "generalized-alpha (implicit, compiled), rk4 "
                                     "(compiled) or dop853; motion-driven ffrf "
-                                    "generalized-alpha, dop853 or radau; others dop853 "
-                                    "or radau; "
+                                    "generalized-alpha, dop853 or radau; exact "
+                                    "generalized-alpha (motion- and force-driven); "
+                                    "others dop853 or radau; "
                                     "force-driven ffrf: partitioning (the paper's "
                                     "coordinate partitioning) or projection (index-3 "
                                     "generalized-alpha with velocity projection)")
     s.add_argument("--integrator-step", dest="integrator_step",
                    type=number("--integrator-step"),
-                   help="force-driven ffrf: the generalized-alpha step [s] (default: 1/40 "
-                        "of the first elastic period with locked actuators); nepvp: "
-                        "the step bound of generalized-alpha (default 5e-5 s) or rk4 "
-                        "(default: min(1e-4 s, 1/omega_max))")
+                   help="force-driven ffrf and exact: the generalized-alpha step [s] "
+                        "(default: 1/40 of the first elastic period with locked "
+                        "actuators); motion-driven exact: the same, at most --step, "
+                        "halved while its error estimate is above 5 %% when not given; "
+                        "nepvp: the step bound of generalized-alpha (default 5e-5 s) or "
+                        "rk4 (default: min(1e-4 s, 1/omega_max))")
     c = s.add_argument_group("closed loop")
     c.add_argument("--controller", help="pd or computed-torque (none: motion-driven)")
     c.add_argument("--kp", type=number("--kp"), help="proportional gain")
@@ -302,12 +305,14 @@ def _run_forced(a, spec, model, scen) -> int:
         refuse(a, opts, f"not with {what} (efforts drive the actuators, no motion is "
                         "prescribed)")
     refuse(a, {**LOOP_OPTIONS, "periods": "--periods"}, f"not with {what}")
-    if given(a, "initial") and (a.initial not in ("zero", "static") or "drive" in scen):
+    if given(a, "initial") and "drive" in scen:
+        raise InputError("--initial", a.initial, "no --initial with a driven scenario (its "
+                         "initial elastic state is the scenario's)")
+    if given(a, "initial") and a.initial not in ("zero", "static"):
         raise InputError("--initial", a.initial, "zero (at rest, undeformed, unheld: the "
                          "paper's start) or static (at rest in the static equilibrium, "
                          "held: the efforts add to the holding ones) for a force-driven "
-                         "run; not with a driven one (its initial elastic state is the "
-                         "scenario's)")
+                         "run")
     hold = given(a, "initial") and a.initial == "static"
     from ..formulations.registry import formulations_for, get
     # the reference formulations (geometrically exact) run every family force-driven

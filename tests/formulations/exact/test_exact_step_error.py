@@ -90,3 +90,40 @@ def test_force_driven_estimate_matches_the_error_against_a_4x_finer_step():
         assert 0.6 < runs[h].summary["step_error_m"] / actual < 1.5
     assert runs[4e-3].summary["step_error_ratio"] > STEP_ERROR_LIMIT
     assert any("error estimate is" in w for w in runs[4e-3].warnings)
+
+
+def test_a_default_step_where_newton_fails_is_halved_and_said(capsys):
+    """Kuo's Delta (1 element per link) from its static deflection into the circle at a
+    2.5 ms output step: Newton fails at the default step (the output step) at the fifth
+    step and converges at half of it; the run halves the default step and says so
+    (it ended with exit 1 before). A given step that fails names --integrator-step."""
+    from cli_helpers import run
+    rc, _, err = run(capsys, ["simulate", "delta-kuo2016", "--formulation", "exact",
+                              "--elements", "1", "--controller", "none", "--duration",
+                              "0.05", "--step", "0.0025"])
+    assert rc == 0, err
+    assert any("default integrator step was halved 1 time(s)" in line for line in err)
+    rc, _, err = run(capsys, ["simulate", "delta-kuo2016", "--formulation", "exact",
+                              "--elements", "1", "--controller", "none", "--duration",
+                              "0.05", "--step", "0.0025", "--integrator-step", "0.0025"])
+    assert rc == 1 and len(err) == 1 and "--integrator-step" in err[0]
+
+
+def test_force_driven_window_and_torques_keep_what_the_user_asked(capsys):
+    """A force-driven --step that does not divide --duration is refused by name, as a
+    motion-driven one (the run ended 0.5 ms short of the window without a word); a
+    driven scenario refuses --initial without listing it as allowed; torques with the
+    exact formulation carries the run's step error estimate of the efforts."""
+    from cli_helpers import run
+    rc, _, err = run(capsys, ["simulate", "arm-yu2019", "--formulation", "exact",
+                              "--elements", "1", "--duration", "0.02", "--step", "0.0015",
+                              "--efforts", "pulse", "--peak", "0.1", "0.1"])
+    assert rc == 2 and len(err) == 1 and "--step" in err[0] and "divisor" in err[0]
+    rc, _, err = run(capsys, ["simulate", "slider-crank-simeon", "--scenario", "drive",
+                              "--initial", "zero"])
+    assert rc == 2 and len(err) == 1 and "driven scenario" in err[0]
+    from cli_helpers import run_json
+    summary = run_json(capsys, ["torques", "arm-yu2019", "--formulation", "exact",
+                                "--elements", "1", "--duration", "0.05",
+                                "--json"])["summary"]
+    assert summary["step_error_effort"] >= 0 and "step_error_effort_ratio" in summary

@@ -96,6 +96,10 @@ class FFRFRun:
     singular_time: float | None
     message: str
     step: float | None = None      # the generalized-alpha step [s] (None: scipy)
+    # the contract's optional parts of a force-driven run (model.SimulatesEfforts): no
+    # run at twice the step alongside, nothing to add to the warnings
+    coarse: tuple | None = None
+    notes: tuple = ()
 
 
 def integrate(system: MultibodySystem, q0, qd0, t_eval, *, efforts=None, motion=None,
