@@ -363,6 +363,8 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         added to the holding efforts (the rigid run alongside: from its own). Without,
         a robot that gravity loads at home starts unheld and a warning says so.
 
+    Notes
+    -----
     The end-effector's layout follows the model's pose: a planar pose (x, y, theta)
     gives ``ee_position_m`` (x, y, 0) and ``ee_angle_rad``; a spatial position (x, y,
     z) (``pose_names``, a Delta's platform centre) gives ``ee_position_m`` alone. The
