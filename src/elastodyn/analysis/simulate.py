@@ -26,6 +26,7 @@ import numpy as np
 from ..description.convert import gravity_vector
 from ..exceptions import InputError, ModelError
 from ..model import MotionResponse, effort_key, require
+from ..integrators.scheme import STEP_ERROR_LIMIT, richardson_error
 from ..timegrid import uniform_times
 from .results import Result
 
@@ -466,7 +467,8 @@ def simulate_efforts(model, efforts=None, *, drive=None, initial=None, duration:
         if run is not None and run.singular_time is not None:
             warnings.append(f"{label} model: {run.message}")
     dev = pos - rpos
-    est = _forced_step_error(model, flex, P, np.linalg.norm(dev - dev[0], axis=1).max())
+    est = _forced_step_error(flex, P, np.linalg.norm(dev - dev[0], axis=1).max(),
+                             3 if spatial else 2, model.pose_of)
     warnings += list(flex.notes)
     if model.n_elastic:
         warnings.append(
@@ -522,18 +524,15 @@ MAX_INTEGRATOR_STEPS = 1_000_000
 1e-9 s over 0.05 s never ended)."""
 
 
-STEP_ERROR_LIMIT = 0.05
-"""A force-driven run's step error estimate above 5 % of the largest change of its
-end-effector deviation from the start is warned of (issue 32 item 3)."""
-
-
-def _forced_step_error(model, run, P, peak: float) -> dict:
+def _forced_step_error(run, P, peak: float, dim: int, pose_of) -> dict:
     """The step's error estimate of a force-driven or driven run whose model ran it at
     twice the step too (the run's ``coarse``, the exact formulation's): Richardson for a
     second-order method, e = (p_h - p_2h) / 3 of the end-effector position, its largest
     norm over the run ``step_error_m`` [m] and that over the ``peak`` deviation from
     the rigid robot's, ``step_error_ratio`` (``peak``: the largest change of that deviation
-    from the start, whose static deflection, held or not, has no step error); {} without
+    from the start, whose static deflection, held or not, has no step error); ``P``
+    (n_t, 3) the run's poses, ``dim`` the position's components among them (2 planar, 3
+    spatial), ``pose_of`` the model's pose of the coarse run's coordinates; {} without
     a coarse run."""
     coarse = run.coarse
     if coarse is None:
@@ -542,9 +541,8 @@ def _forced_step_error(model, run, P, peak: float) -> dict:
     js = js[js < len(P)]
     if len(js) < 2:
         return {}
-    Pc = np.array([model.pose_of(q) for q in Qc[:len(js)]])
-    d = 2 if tuple(model.pose_names or ()) != ("x", "y", "z") else 3
-    err = float(np.linalg.norm(P[js, :d] - Pc[:, :d], axis=1).max()) / 3.0
+    Pc = np.array([pose_of(q) for q in Qc[:len(js)]])
+    err = float(np.linalg.norm(richardson_error(P[js, :dim], Pc[:, :dim]), axis=1).max())
     return {"step_error_m": err, "step_error_ratio": err / peak if peak > 0 else 0.0}
 
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from .._validate import non_negative
 from ..exceptions import InputError
 
-__all__ = ["GeneralizedAlphaParameters", "generalized_alpha_parameters",
+__all__ = ["STEP_ERROR_LIMIT", "richardson_error", "GeneralizedAlphaParameters",
+           "generalized_alpha_parameters",
            "newmark_parameters", "NewmarkScheme", "GeneralizedAlphaScheme",
            "iteration_coefficients"]
 
@@ -59,6 +60,18 @@ class GeneralizedAlphaParameters:
     alpha_f: float
     beta: float
     gamma: float
+
+
+STEP_ERROR_LIMIT = 0.05
+"""Largest time-step error estimate of a run, relative to the response it computes (issue
+32 item 3: 5 %); above it a default step is refined, or the result warns."""
+
+
+def richardson_error(fine, coarse, order: int = 2):
+    """The error estimate of a run at step h from the same run at 2 h (arrays of the same
+    shape, at the same times): Richardson extrapolation for a method of ``order`` (the
+    generalized-alpha and Newmark families: 2), e = (x_h - x_2h) / (2^order - 1)."""
+    return (fine - coarse) / (2.0 ** order - 1.0)
 
 
 def generalized_alpha_parameters(rho_inf: float) -> GeneralizedAlphaParameters:
