@@ -153,8 +153,8 @@ def simulate_motion(model, trajectory, times, *, initial: str = "static",
     against the run at twice the step; the summary's ``step_error_m``,
     ``step_error_ratio``, ``step_error_effort``, ``step_error_effort_ratio``), and a
     default step halved while the estimate is above
-    :data:`~elastodyn.integrators.scheme.STEP_ERROR_LIMIT` of the peak
-    deviation (at most :data:`MAX_REFINEMENTS` times; ``step_refinements``), else
+    :data:`~elastodyn.integrators.scheme.STEP_ERROR_LIMIT` of the largest change of
+    the end-effector deviation from its start (at most :data:`MAX_REFINEMENTS` times; ``step_refinements``), else
     warned of. About 1.5 times the run's cost without refinement. False: the run alone
     (a benchmark's like-for-like timing)."""
     method = method or "generalized-alpha"
